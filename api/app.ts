@@ -1,0 +1,48 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Deps } from '../shared/deps.js';
+import { AppError } from '../shared/errors.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { requestId } from './middleware/request-id.js';
+import { cors } from './middleware/cors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { mountRoutes, type RouteSpec } from './route.js';
+import { buildOpenApi } from './openapi.js';
+import { healthRoutes } from './routes/health/health.routes.js';
+import { keyRoutes } from './routes/keys/keys.routes.js';
+import { jobRoutes } from './routes/jobs/jobs.routes.js';
+import { sessionRoutes } from './routes/sessions/sessions.routes.js';
+
+/** Every route group; the OpenAPI document is generated from exactly this list. */
+export function allRoutes(deps: Deps): RouteSpec[] {
+  return [...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps)];
+}
+
+/** Builds the Koa app (no listen: tests call app.callback()). */
+export function createApp(deps: Deps): Koa {
+  const app = new Koa({ proxy: true });
+  app.silent = true;
+  const routes = allRoutes(deps);
+  const openapi = JSON.stringify(buildOpenApi(routes));
+  const router = new Router();
+  router.get('/v1/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = openapi;
+  });
+  mountRoutes(router, deps, routes);
+
+  app.use(requestId);
+  app.use(errorHandler(deps.logger));
+  app.use(cors);
+  app.use(jsonBody(deps.config.bodyLimitBytes));
+  app.use(router.routes());
+  // Only reached when no route handled the request.
+  app.use(async (ctx) => {
+    const layers = ((ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []).flatMap((l) => l.methods);
+    if (layers.length) {
+      throw new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`, undefined, { Allow: [...new Set(layers)].join(', ') });
+    }
+    throw new AppError('route_not_found', 404, `no route for ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

@@ -1,0 +1,52 @@
+import { defineRoute, type RouteSpec } from '../../route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { AppError, notFound } from '../../../shared/errors.js';
+import { decodeCursor, encodeCursor } from '../../../shared/cursor.js';
+import { Job, page, toJobOut } from '../../schemas.js';
+import { JobParams, ListJobs } from './jobs.schema.js';
+
+const JOBS = { scope: 'jobs' as const };
+
+/** Read and cancel the tenant's jobs (the shared jobs table). */
+export function jobRoutes(deps: Deps): RouteSpec[] {
+  const jobs = deps.repos.jobs;
+  return [
+    defineRoute({
+      method: 'get', path: '/v1/jobs', tag: 'jobs', summary: 'List jobs, newest first', auth: JOBS,
+      query: ListJobs, responses: { 200: { description: 'page of jobs', schema: page(Job) } },
+      async handle(ctx, { query }) {
+        const cursor = decodeCursor<{ created_at: string; id: string }>(query.cursor, ['created_at', 'id']);
+        const rows = await jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: query.limit + 1 });
+        const more = rows.length > query.limit;
+        const data = rows.slice(0, query.limit);
+        const last = data[data.length - 1];
+        ctx.body = {
+          data: data.map(toJobOut),
+          next_cursor: more && last ? encodeCursor({ created_at: last.created_at.toISOString(), id: last.id }) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/jobs/{job_id}', tag: 'jobs', summary: 'Get a job (poll until terminal)', auth: JOBS,
+      params: JobParams, responses: { 200: { description: 'the job', schema: Job } },
+      async handle(ctx, { params }) {
+        const row = await jobs.find(ctx.state.principal.tenantId, params.job_id);
+        if (!row) throw notFound('job');
+        ctx.body = toJobOut(row);
+      },
+    }),
+    /** Cancels a queued job at once; a running one stops at its next progress check. */
+    defineRoute({
+      method: 'post', path: '/v1/jobs/{job_id}/cancel', tag: 'jobs', summary: 'Cancel a job', auth: JOBS,
+      params: JobParams, responses: { 200: { description: 'the job after the request', schema: Job } },
+      async handle(ctx, { params }) {
+        const row = await jobs.requestCancel(ctx.state.principal.tenantId, params.job_id);
+        if (!row) throw notFound('job');
+        if (row.status === 'succeeded' || row.status === 'failed') {
+          throw new AppError('job_finished', 409, `the job already ${row.status}`);
+        }
+        ctx.body = toJobOut(row);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineRoute, type RouteSpec } from '../../route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { notFound } from '../../../shared/errors.js';
+import { Deleted, Timestamp } from '../../schemas.js';
+
+const ADMIN = { scope: 'admin' as const, kinds: ['secret' as const, 'session' as const] };
+
+const CreateSession = z.strictObject({ ttl_hours: z.number().positive().max(24 * 30).optional() });
+const SessionOut = z.object({ id: z.string(), token: z.string().describe('send as "Authorization: Bearer <token>"; shown only once'), expires_at: Timestamp });
+
+/** Dashboard sessions: expiring, revocable admin tokens for the store's dashboard. */
+export function sessionRoutes(deps: Deps): RouteSpec[] {
+  return [
+    /** Mints a session token (shown once); no idempotency: each call is a new session. */
+    defineRoute({
+      method: 'post', path: '/v1/sessions', tag: 'sessions', summary: 'Create a dashboard session', auth: ADMIN,
+      body: CreateSession, responses: { 201: { description: 'session token', schema: SessionOut } },
+      async handle(ctx, { body }) {
+        const ttl = body.ttl_hours ?? deps.config.sessionTtlHours;
+        const p = ctx.state.principal;
+        const { row, token } = await deps.repos.sessions.create(p.tenantId, `${p.kind}:${p.id}`, ttl);
+        ctx.status = 201;
+        ctx.body = { id: row.id, token, expires_at: row.expires_at.toISOString() };
+      },
+    }),
+    /** Revokes a session on every API process at once. */
+    defineRoute({
+      method: 'delete', path: '/v1/sessions/{session_id}', tag: 'sessions', summary: 'Revoke a dashboard session', auth: ADMIN,
+      params: z.object({ session_id: z.string().max(64) }), responses: { 200: { description: 'revoked', schema: Deleted } },
+      async handle(ctx, { params }) {
+        const row = await deps.repos.sessions.revoke(ctx.state.principal.tenantId, params.session_id);
+        if (!row) throw notFound('session');
+        await deps.auth.invalidate(row.hash);
+        ctx.body = { deleted: true, id: row.id };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../shared/config.js';
+import { createDeps } from '../shared/deps.js';
+import { migrateLatest } from '../shared/db/knex.js';
+import { createTenantWithKey } from '../shared/tenants.js';
+
+/** Usage: npm run tenant:create -- --name "My store" --locales en,ar --default-locale en [--session] */
+const { values } = parseArgs({
+  options: {
+    name: { type: 'string' },
+    locales: { type: 'string', default: 'en,ar' },
+    'default-locale': { type: 'string' },
+    session: { type: 'boolean', default: false },
+  },
+});
+if (!values.name) {
+  process.stderr.write('usage: npm run tenant:create -- --name "My store" [--locales en,ar] [--default-locale en] [--session]\n');
+  process.exit(2);
+}
+const locales = values.locales!.split(',').map((s) => s.trim()).filter(Boolean);
+const deps = createDeps(loadConfig());
+try {
+  await migrateLatest(deps.db);
+  const { tenant, key } = await createTenantWithKey(deps, { name: values.name, locales, defaultLocale: values['default-locale'] ?? locales[0] });
+  const out: Record<string, string> = { tenant_id: tenant.id, secret_key: key };
+  if (values.session) {
+    const { token, row } = await deps.repos.sessions.create(tenant.id, 'cli', deps.config.sessionTtlHours);
+    out.session_token = token;
+    out.session_expires_at = row.expires_at.toISOString();
+  }
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  process.stderr.write('The secret key is shown only now: store it safely.\n');
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  await deps.close();
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/** Environment variables the service reads, with defaults that run on one box. */
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('pss'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  MIGRATE_ON_START: z.enum(['true', 'false']).optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
+  RATE_LIMIT_SECRET_PER_S: z.coerce.number().int().positive().default(200),
+  RATE_LIMIT_SESSION_PER_S: z.coerce.number().int().positive().default(100),
+  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
+  SEARCH_ENGINE: z.enum(['postgres', 'typesense']).default('postgres'),
+  TYPESENSE_URL: z.string().url().optional(),
+  TYPESENSE_API_KEY: z.string().optional(),
+  QDRANT_URL: z.string().url().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  WORKER_CONCURRENCY: z.string().default(''),
+  VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
+  SHARED_DATA_DIR: z.string().default('../shared/data'),
+});
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  migrateOnStart: boolean;
+  bodyLimitBytes: number;
+  authCacheTtlMs: number;
+  rateLimits: { public: number; secret: number; session: number };
+  sessionTtlHours: number;
+  idempotencyTtlHours: number;
+  searchEngine: 'postgres' | 'typesense';
+  typesense?: { url: string; apiKey: string };
+  qdrantUrl?: string;
+  openaiBaseUrl?: string;
+  /** Per-queue worker concurrency, e.g. `catalog=4,jobs=2`. */
+  workerConcurrency: Record<string, number>;
+  visibleWithinS: number;
+  sharedDataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.SEARCH_ENGINE === 'typesense' && (!e.TYPESENSE_URL || !e.TYPESENSE_API_KEY)) {
+    throw new ConfigError('invalid configuration:\n  SEARCH_ENGINE=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX,
+    logLevel: e.LOG_LEVEL,
+    migrateOnStart: e.MIGRATE_ON_START ? e.MIGRATE_ON_START === 'true' : e.NODE_ENV !== 'production',
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    searchEngine: e.SEARCH_ENGINE,
+    typesense: e.TYPESENSE_URL ? { url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY ?? '' } : undefined,
+    qdrantUrl: e.QDRANT_URL,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
+    visibleWithinS: e.VISIBLE_WITHIN_S,
+    sharedDataDir: e.SHARED_DATA_DIR,
+  };
+}
+
+function parseConcurrency(spec: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [queue, n] = part.split('=');
+    const value = Number(n);
+    if (!queue || !Number.isInteger(value) || value < 1) {
+      throw new ConfigError(`invalid configuration:\n  WORKER_CONCURRENCY: "${part}" is not queue=N`);
+    }
+    out[queue] = value;
+  }
+  return out;
+}

@@ -1,0 +1,18 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { migrationSource } from './migrations/index.js';
+
+// numeric and bigint come back as strings by default; counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Opens a knex pool on `url`; nothing connects until the first query. */
+export function createDb(url: string, pool = { min: 0, max: 10 }): Knex {
+  return knexFactory({ client: 'pg', connection: url, pool });
+}
+
+/** Applies pending migrations; returns the names it ran. */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  await db.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  const [, names] = await db.migrate.latest({ migrationSource });
+  return names as string[];
+}

@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import * as m001 from './001-foundation.js';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration in order; listed here so they run the same under tsx and from dist/. */
+const MIGRATIONS: Array<[string, Migration]> = [['001-foundation', m001]];
+
+export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
+  getMigrations: async () => MIGRATIONS,
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};

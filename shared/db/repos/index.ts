@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+import type { Config } from '../../config.js';
+import { tenantsRepo } from './tenants.repo.js';
+import { keysRepo } from './keys.repo.js';
+import { sessionsRepo } from './sessions.repo.js';
+import { jobsRepo } from './jobs.repo.js';
+import { idempotencyRepo } from './idempotency.repo.js';
+
+/** All repositories over one knex pool. */
+export function createRepos(db: Knex, config: Config) {
+  return {
+    tenants: tenantsRepo(db),
+    keys: keysRepo(db),
+    sessions: sessionsRepo(db),
+    jobs: jobsRepo(db),
+    idempotency: idempotencyRepo(db, config.idempotencyTtlHours),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;

@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createDb } from './db/knex.js';
+import { createLogger, type Logger } from './logger.js';
+import { Queues } from './queue/queues.js';
+import { Authenticator } from './auth/authenticator.js';
+import { RateLimiter } from './auth/rate-limiter.js';
+import { createRepos, type Repos } from './db/repos/index.js';
+
+/** Everything the API, the workers and the scripts use; built once per process. */
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  db: Knex;
+  redis: Redis;
+  queues: Queues;
+  repos: Repos;
+  auth: Authenticator;
+  rateLimiter: RateLimiter;
+  /** Starts background parts (auth invalidation, rate-limit sync); the API calls it. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Wires Postgres, Redis and the queues from config; clients connect lazily or in start(). */
+export function createDeps(config: Config, overrides: { logger?: Logger } = {}): Deps {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const db = createDb(config.databaseUrl);
+  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  let sub: Redis | undefined;
+  const queues = new Queues(config.redisUrl, config.queuePrefix);
+  const repos = createRepos(db, config);
+  const auth = new Authenticator(
+    { keyByHash: repos.keys.findByHash, sessionByHash: repos.sessions.findByHash, touchLastUsed: repos.keys.touchLastUsed },
+    redis,
+    `${config.queuePrefix}:auth-invalidate`,
+    config.authCacheTtlMs,
+    logger,
+  );
+  const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
+  return {
+    config, logger, db, redis, queues, repos, auth, rateLimiter,
+    async start() {
+      sub = new Redis(config.redisUrl, { lazyConnect: true });
+      await auth.start(sub);
+      rateLimiter.start();
+    },
+    async close() {
+      rateLimiter.stop();
+      await auth.stop();
+      await queues.close();
+      await db.destroy();
+      if (sub) sub.disconnect();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { Queue, UnrecoverableError } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Stage, StageJobData } from './define-stage.js';
+
+/** One BullMQ Queue per name, opened on first use and closed together. */
+export class Queues {
+  private queues = new Map<string, Queue>();
+  private connection?: Redis;
+
+  constructor(private redisUrl: string, readonly prefix: string) {}
+
+  get(name: string): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      this.connection ??= new Redis(this.redisUrl, { maxRetriesPerRequest: null });
+      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  /** Validates `data` against the stage schema and adds it under the stage's job id. */
+  async enqueue<T>(stage: Stage<T>, data: T, opts: { jobRowId?: string | null; delayMs?: number } = {}): Promise<string> {
+    const parsed = stage.schema.safeParse(data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid data for ${stage.name}: ${parsed.error.message}`);
+    const jobId = stage.jobId(parsed.data);
+    if (jobId.includes(':')) throw new Error(`job id must not contain ':' (${jobId})`);
+    const payload: StageJobData = { input: parsed.data, jobRowId: opts.jobRowId ?? null };
+    await this.get(stage.queue).add(stage.name, payload, {
+      jobId,
+      attempts: stage.attempts,
+      backoff: { type: 'exponential', delay: 500 },
+      priority: stage.priority?.(parsed.data),
+      delay: opts.delayMs,
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+    return jobId;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+    if (this.connection) await this.connection.quit().catch(() => undefined);
+    this.connection = undefined;
+  }
+}

@@ -1,0 +1,72 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Deps } from '../deps.js';
+import type { Stage, StageJobData } from './define-stage.js';
+
+const CANCEL_POLL_MS = 1000;
+
+/**
+ * Runs one BullMQ job through its stage and keeps the jobs row in step: running on start,
+ * progress as reported, succeeded after the last stage, failed once on the final attempt,
+ * canceled when a cancel was requested.
+ */
+export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, deps: Deps): Promise<unknown> {
+  const rowId = job.data.jobRowId;
+  const jobs = deps.repos.jobs;
+  const parsed = stage.schema.safeParse(job.data.input);
+  if (!parsed.success) {
+    const message = `invalid job data for ${stage.name}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`;
+    if (rowId) await jobs.finish(rowId, 'failed', { error: message });
+    throw new UnrecoverableError(message);
+  }
+  if (rowId) {
+    const row = await jobs.markRunning(rowId);
+    if (!row) return { skipped: 'job is no longer live' };
+    if (row.cancel_requested) {
+      await jobs.finish(rowId, 'canceled', {});
+      return { canceled: true };
+    }
+  }
+
+  const controller = new AbortController();
+  const poll = rowId ? setInterval(() => void checkCancel(), CANCEL_POLL_MS) : undefined;
+  async function checkCancel() {
+    const row = await jobs.get(rowId!).catch(() => undefined);
+    if (row?.cancel_requested) controller.abort();
+  }
+  let handedOn = false;
+  try {
+    const result = await stage.run({
+      data: parsed.data,
+      job,
+      deps,
+      signal: controller.signal,
+      jobRowId: rowId,
+      async progress(fraction) {
+        await job.updateProgress(Math.round(fraction * 1000) / 1000);
+        if (!rowId) return;
+        const row = await jobs.setProgress(rowId, fraction);
+        if (!row || row.cancel_requested) controller.abort();
+      },
+      async next(nextStage, data) {
+        handedOn = true;
+        await deps.queues.enqueue(nextStage, data, { jobRowId: rowId });
+      },
+    });
+    if (rowId && controller.signal.aborted) await jobs.finish(rowId, 'canceled', {});
+    else if (rowId && !handedOn) await jobs.finish(rowId, 'succeeded', { result: result ?? null });
+    return result;
+  } catch (err) {
+    if (controller.signal.aborted && rowId) {
+      await jobs.finish(rowId, 'canceled', {});
+      return { canceled: true };
+    }
+    const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (final) {
+      deps.logger.error('stage failed', { stage: stage.name, jobId: job.id, err });
+      if (rowId) await jobs.finish(rowId, 'failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+    throw err;
+  } finally {
+    if (poll) clearInterval(poll);
+  }
+}

@@ -1,0 +1,22 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+
+const h = await setup();
+t.teardown(() => h.close());
+
+t.test('healthz and readyz answer without a key', async (t) => {
+  const health = await h.api.call('GET', '/healthz');
+  t.equal(health.status, 200);
+  t.same(health.body, { status: 'ok' });
+  t.match(health.headers.get('x-request-id'), /^req_/);
+  const ready = await h.api.call('GET', '/readyz');
+  t.equal(ready.status, 200);
+  t.same(ready.body, { status: 'ready', postgres: 'ok', redis: 'ok' });
+});
+
+t.test('unknown route is a 404 error body', async (t) => {
+  const res = await h.api.call('GET', '/v1/nope');
+  t.equal(res.status, 404);
+  t.equal(res.body.error.code, 'route_not_found');
+  t.equal(res.body.error.request_id, res.headers.get('x-request-id'));
+});

@@ -1,0 +1,23 @@
+import { loadConfig, ConfigError } from '../shared/config.js';
+import { createDeps } from '../shared/deps.js';
+import { migrateLatest } from '../shared/db/knex.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { STAGES } from './registry.js';
+import { startWorkers } from './start.js';
+
+async function main() {
+  const config = loadConfig();
+  const deps = createDeps(config);
+  if (config.migrateOnStart) await migrateLatest(deps.db);
+  const workers = startWorkers(deps, STAGES);
+  deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
+  onShutdown(async () => {
+    await workers.close();
+    await deps.close();
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : err?.stack ?? err}\n`);
+  process.exit(1);
+});

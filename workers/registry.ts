@@ -1,0 +1,16 @@
+import type { Stage } from '../shared/queue/define-stage.js';
+
+/** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
+export const STAGES: Stage<any>[] = [];
+
+/** Groups stages by queue and refuses duplicates, so every job name has exactly one handler. */
+export function stagesByQueue(stages: Stage<any>[]): Map<string, Map<string, Stage<any>>> {
+  const byQueue = new Map<string, Map<string, Stage<any>>>();
+  for (const stage of stages) {
+    const names = byQueue.get(stage.queue) ?? new Map<string, Stage<any>>();
+    if (names.has(stage.name)) throw new Error(`two stages named ${stage.name} on queue ${stage.queue}`);
+    names.set(stage.name, stage);
+    byQueue.set(stage.queue, names);
+  }
+  return byQueue;
+}

@@ -1,0 +1,39 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { Deps } from '../shared/deps.js';
+import type { Stage, StageJobData } from '../shared/queue/define-stage.js';
+import { runStage } from '../shared/queue/run-stage.js';
+import { stagesByQueue } from './registry.js';
+
+export interface Workers {
+  workers: Worker[];
+  close(): Promise<void>;
+}
+
+/** One BullMQ Worker per queue that has stages; concurrency per queue from config (default 2). */
+export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: string[] } = {}): Workers {
+  const workers: Worker[] = [];
+  for (const [queue, byName] of stagesByQueue(stages)) {
+    if (opts.queues && !opts.queues.includes(queue)) continue;
+    const worker = new Worker<StageJobData>(
+      queue,
+      async (job) => {
+        const stage = byName.get(job.name);
+        if (!stage) throw new UnrecoverableError(`no stage named ${job.name} on queue ${queue}`);
+        return runStage(stage, job, deps);
+      },
+      {
+        connection: { url: deps.config.redisUrl, maxRetriesPerRequest: null } as never,
+        prefix: deps.config.queuePrefix,
+        concurrency: deps.config.workerConcurrency[queue] ?? 2,
+      },
+    );
+    worker.on('error', (err) => deps.logger.warn('worker error', { queue, err }));
+    workers.push(worker);
+  }
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
