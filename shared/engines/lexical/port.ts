@@ -1,0 +1,105 @@
+/**
+ * The lexical engine port. Engines store search documents and retrieve and count; query
+ * understanding, normalization, synonyms and ranking policy live above this port.
+ */
+
+/** One product as the engines index it; built by the catalog pipeline from a stored product and the attribute mapping. */
+export interface SearchDoc {
+  id: string;
+  /** Display names per language, as sent. */
+  name: Record<string, string>;
+  /** Normalized (Arabic layer, lower-case) text of all name languages. */
+  nameNorm: string;
+  /** Stemmed tokens of the name, space-joined; a lower-weighted field so exact forms rank first. */
+  nameStem: string;
+  brand: string | null;
+  brandNorm: string | null;
+  /** Model, SKU and GTIN, normalized; matched exactly, never typo-corrected. */
+  codes: string[];
+  /** Category ids of every level the product sits in (any-level filtering). */
+  categoryIds: string[];
+  /** Category paths as labels, root first: one entry per category. */
+  categoryPaths: Array<Array<{ id: string; label: Record<string, string> }>>;
+  /** Normalized category labels, attribute values and tags joined. */
+  categoryText: string;
+  attributeText: string;
+  descriptionNorm: string;
+  /** Facet values by canonical attribute name (mapped attributes with facet: true). */
+  facets: Record<string, string[] | number | boolean>;
+  /** Effective price (sale price when set), for filters and sorts. */
+  price: number;
+  inStock: boolean;
+  visible: boolean;
+  popularity: number;
+  margin: number | null;
+  createdAt: number;
+  /** What a search hit shows (ProductCard of the spec). */
+  card: ProductCard;
+}
+
+export interface ProductCard {
+  id: string;
+  name: Record<string, string>;
+  url: string | null;
+  image_url: string | null;
+  price: string;
+  sale_price: string | null;
+  currency: string;
+  in_stock: boolean;
+  brand: string | null;
+  category: Record<string, string> | null;
+}
+
+/** Index layout that depends on the tenant's settings (attribute mapping). */
+export interface IndexSettings {
+  /** Canonical attribute names that are facets, with their value type. */
+  facetFields: Array<{ name: string; type: 'string' | 'number' | 'boolean' }>;
+  locales: string[];
+}
+
+export type FilterValue = string[] | { gte?: number | null; lte?: number | null } | string | boolean;
+
+export interface EngineQuery {
+  tenantId: string;
+  /** Normalized query tokens; all must match unless `matchAny`. */
+  tokens: string[];
+  /** Match the last token as a prefix (as-you-type). */
+  prefixLast?: boolean;
+  matchAny?: boolean;
+  filters?: Record<string, FilterValue>;
+  sort?: 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'popular';
+  offset: number;
+  limit: number;
+  facets?: string[];
+}
+
+export interface EngineHit {
+  id: string;
+  score: number;
+  card: ProductCard;
+}
+
+export interface EngineResult {
+  total: number;
+  hits: EngineHit[];
+  facets: Record<string, Array<{ value: string; count: number }> | { min: number | null; max: number | null }>;
+}
+
+export interface LexicalEngine {
+  readonly name: string;
+  /** Writes documents to every live generation of the tenant's index (creating the index on first use). */
+  upsert(tenantId: string, docs: SearchDoc[], settings: IndexSettings): Promise<void>;
+  /** Removes documents from every live generation; they leave search at once. */
+  remove(tenantId: string, ids: string[]): Promise<void>;
+  /** Starts a new generation beside the serving one; writes go to both until the swap. */
+  beginGeneration(tenantId: string, settings: IndexSettings): Promise<number>;
+  /** Fills a building generation (reindex). */
+  writeGeneration(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void>;
+  /** Serves `generation` from now on and drops the older one. */
+  swapGeneration(tenantId: string, generation: number): Promise<void>;
+  /** Abandons a building generation (failed or canceled reindex). */
+  dropGeneration(tenantId: string, generation: number): Promise<void>;
+  search(query: EngineQuery): Promise<EngineResult>;
+  /** Removes everything of a tenant. */
+  dropTenant(tenantId: string): Promise<void>;
+}
