@@ -12,10 +12,15 @@ import { healthRoutes } from './routes/health/health.routes.js';
 import { keyRoutes } from './routes/keys/keys.routes.js';
 import { jobRoutes } from './routes/jobs/jobs.routes.js';
 import { sessionRoutes } from './routes/sessions/sessions.routes.js';
+import { productRoutes } from './routes/products/products.routes.js';
+import { attributeRoutes } from './routes/attributes/attributes.routes.js';
 
 /** Every route group; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
-  return [...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps)];
+  return [
+    ...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps),
+    ...productRoutes(deps), ...attributeRoutes(deps),
+  ];
 }
 
 /** Builds the Koa app (no listen: tests call app.callback()). */

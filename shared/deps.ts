@@ -7,6 +7,8 @@ import { Queues } from './queue/queues.js';
 import { Authenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { createRepos, type Repos } from './db/repos/index.js';
+import { createLexicalEngine } from './engines/lexical/create-engine.js';
+import type { LexicalEngine } from './engines/lexical/port.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -16,6 +18,7 @@ export interface Deps {
   redis: Redis;
   queues: Queues;
   repos: Repos;
+  engine: LexicalEngine;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   /** Starts background parts (auth invalidation, rate-limit sync); the API calls it. */
@@ -39,8 +42,9 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
     logger,
   );
   const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
+  const engine = createLexicalEngine(config, db);
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

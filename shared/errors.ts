@@ -1,5 +1,6 @@
 /** A field-level problem reported in `error.details`. */
 export interface FieldError {
+  in?: string;
   field: string;
   code: string;
   message: string;

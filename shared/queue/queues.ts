@@ -20,7 +20,7 @@ export class Queues {
   }
 
   /** Validates `data` against the stage schema and adds it under the stage's job id. */
-  async enqueue<T>(stage: Stage<T>, data: T, opts: { jobRowId?: string | null; delayMs?: number } = {}): Promise<string> {
+  async enqueue<T>(stage: Stage<T>, data: T, opts: { jobRowId?: string | null; delayMs?: number; priority?: number } = {}): Promise<string> {
     const parsed = stage.schema.safeParse(data);
     if (!parsed.success) throw new UnrecoverableError(`invalid data for ${stage.name}: ${parsed.error.message}`);
     const jobId = stage.jobId(parsed.data);
@@ -30,7 +30,7 @@ export class Queues {
       jobId,
       attempts: stage.attempts,
       backoff: { type: 'exponential', delay: 500 },
-      priority: stage.priority?.(parsed.data),
+      priority: opts.priority ?? stage.priority?.(parsed.data),
       delay: opts.delayMs,
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },

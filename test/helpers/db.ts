@@ -14,8 +14,10 @@ function urlFor(database: string): string {
 
 /** A template database migrated once per migration set; test databases are cheap copies of it. */
 async function ensureTemplate(admin: ReturnType<typeof knexFactory>): Promise<string> {
-  const names = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
-  const name = `pss_tpl_${sha256(names.join(',')).slice(0, 10)}`;
+  // The template's name changes whenever any migration's code does, so edits are picked up.
+  const migrations = await migrationSource.getMigrations([]);
+  const fingerprint = migrations.map(([name, m]) => `${name}:${m.up.toString()}`).join('\n');
+  const name = `pss_tpl_${sha256(fingerprint).slice(0, 10)}`;
   await admin.raw('select pg_advisory_lock(724311)');
   try {
     const exists = await admin.raw('select 1 from pg_database where datname = ?', [name]);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as m001 from './001-foundation.js';
+import * as m002 from './002-catalog.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -7,7 +8,10 @@ interface Migration {
 }
 
 /** Every migration in order; listed here so they run the same under tsx and from dist/. */
-const MIGRATIONS: Array<[string, Migration]> = [['001-foundation', m001]];
+const MIGRATIONS: Array<[string, Migration]> = [
+  ['001-foundation', m001],
+  ['002-catalog', m002],
+];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => MIGRATIONS,

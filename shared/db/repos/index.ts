@@ -5,6 +5,8 @@ import { keysRepo } from './keys.repo.js';
 import { sessionsRepo } from './sessions.repo.js';
 import { jobsRepo } from './jobs.repo.js';
 import { idempotencyRepo } from './idempotency.repo.js';
+import { productsRepo } from './products.repo.js';
+import { mappingsRepo } from './mappings.repo.js';
 
 /** All repositories over one knex pool. */
 export function createRepos(db: Knex, config: Config) {
@@ -14,6 +16,8 @@ export function createRepos(db: Knex, config: Config) {
     sessions: sessionsRepo(db),
     jobs: jobsRepo(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours),
+    products: productsRepo(db),
+    mappings: mappingsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -33,6 +33,8 @@ export interface SearchDoc {
   popularity: number;
   margin: number | null;
   createdAt: number;
+  /** Version of the stored product (its updated_at in ms): an older version never overwrites a newer one. */
+  version?: number;
   /** What a search hit shows (ProductCard of the spec). */
   card: ProductCard;
 }

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineStage } from '../../shared/queue/define-stage.js';
+import { indexContext } from '../../shared/catalog/indexer.js';
+import { tenantJobDone } from '../../shared/queue/fairness.js';
+
+const Ids = z.array(z.string().min(1).max(128)).max(5000);
+
+/**
+ * Indexes one stored batch into the lexical engine: upserts the products' current versions,
+ * removes deleted ones, marks them indexed. Re-runnable: engine writes are upserts keyed by
+ * product id and never regress to an older product version. Job id: index-<tenant>-<batch>.
+ * The embed-products and upsert-vectors stages (VectorStore port) chain after this one via ctx.next.
+ */
+export const indexProducts = defineStage({
+  queue: 'catalog',
+  name: 'index-products',
+  schema: z.object({ tenantId: z.string().min(1), batchId: z.string().min(1), ids: Ids, deletes: Ids }),
+  jobId: (d) => `index-${d.tenantId}-${d.batchId}`,
+  async run({ data, deps, progress }) {
+    const { products, } = deps.repos;
+    const ctx = await indexContext(deps, data.tenantId);
+    const rows = await products.findMany(data.tenantId, data.ids);
+    const found = new Set(rows.map((r) => r.id));
+    const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];
+    if (gone.length) await deps.engine.remove(data.tenantId, gone);
+    await progress(0.2);
+    await deps.engine.upsert(data.tenantId, ctx.toDocs(rows), ctx.settings);
+    await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
+    await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);
+    return { indexed: rows.length, removed: gone.length };
+  },
+});

@@ -1,0 +1,40 @@
+import { canonicalJson, sha256 } from '../ids.js';
+
+/** A product as stored: the ProductIn shape with defaults applied and prices as strings. */
+export type StoredProduct = Record<string, unknown> & {
+  id: string;
+  name: Record<string, string>;
+  price: string;
+  sale_price: string | null;
+  currency: string;
+  in_stock: boolean;
+  visible: boolean;
+};
+
+/** Numbers become their shortest decimal string; strings are kept as sent. */
+export function moneyString(value: number | string): string {
+  return typeof value === 'number' ? String(value) : value;
+}
+
+/** Applies output types and drops absent optionals, so equal products hash equally. */
+export function toStored(input: Record<string, unknown> & { price: number | string; sale_price?: number | string | null }): StoredProduct {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    out[key] = value;
+  }
+  out.price = moneyString(input.price);
+  out.sale_price = input.sale_price == null ? null : moneyString(input.sale_price);
+  return out as StoredProduct;
+}
+
+/** The content hash that makes a re-sent identical product `unchanged`. */
+export function contentHash(product: StoredProduct): string {
+  return sha256(canonicalJson(product)).slice(0, 32);
+}
+
+/** ProductOut.product: everything except margin, which is never shown. */
+export function publicProduct(product: StoredProduct): Record<string, unknown> {
+  const { margin: _margin, ...rest } = product;
+  return rest;
+}

@@ -1,0 +1,18 @@
+import type { Deps } from '../deps.js';
+import type { ProductRow } from '../db/repos/products.repo.js';
+import type { IndexSettings, SearchDoc } from '../engines/lexical/port.js';
+import { mappingIndex } from './mapping.js';
+import { buildSearchDoc, indexSettings } from './search-doc.js';
+
+/** What indexing a tenant's products needs once per batch: the mapping index and engine settings. */
+export async function indexContext(deps: Deps, tenantId: string) {
+  const [tenant, mapping] = await Promise.all([deps.repos.tenants.find(tenantId), deps.repos.mappings.get(tenantId)]);
+  const settings: IndexSettings = indexSettings(mapping.items, tenant?.locales ?? ['en']);
+  const index = mappingIndex(mapping.items);
+  return {
+    settings,
+    toDocs(rows: ProductRow[]): SearchDoc[] {
+      return rows.map((r) => ({ ...buildSearchDoc(r.data, index, r.created_at), version: r.updated_at.getTime() }));
+    },
+  };
+}

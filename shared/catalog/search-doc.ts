@@ -1,0 +1,86 @@
+import { normalizeText, tokenize, isCodeLike } from '../search/normalize.js';
+import { stem } from '../search/stem.js';
+import type { IndexSettings, SearchDoc } from '../engines/lexical/port.js';
+import type { StoredProduct } from './canonical.js';
+import { applyMapping, type AttributeValue, type MappingItem } from './mapping.js';
+
+interface CategoryRef {
+  id: string;
+  path: Array<Record<string, string>>;
+}
+
+/** Key of a category level for any-level filtering: normalized labels root first, joined by '>'. */
+export function categoryLevelKey(labels: string[]): string {
+  return labels.map((l) => normalizeText(l)).join('>');
+}
+
+const joinNorm = (parts: Array<string | null | undefined>) => normalizeText(parts.filter(Boolean).join(' '));
+
+/** Builds the engine document of a stored product under the tenant's attribute mapping. */
+export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingItem>, createdAt: Date): SearchDoc {
+  const names = Object.values(p.name);
+  const nameNorm = joinNorm(names);
+  const categories = (p.categories as CategoryRef[] | undefined) ?? [];
+  const categoryIds = new Set<string>();
+  const categoryPaths: SearchDoc['categoryPaths'] = [];
+  const categoryLabels: string[] = [];
+  for (const c of categories) {
+    categoryIds.add(c.id);
+    const labels = c.path.map((level) => level.en ?? Object.values(level)[0] ?? '');
+    labels.forEach((_, i) => categoryIds.add(`lvl:${categoryLevelKey(labels.slice(0, i + 1))}`));
+    categoryPaths.push(c.path.map((label, i) => ({ id: i === c.path.length - 1 ? c.id : `lvl:${categoryLevelKey(labels.slice(0, i + 1))}`, label })));
+    for (const level of c.path) categoryLabels.push(...Object.values(level));
+  }
+  const attrs = applyMapping(p.attributes as Record<string, AttributeValue> | undefined, mapping);
+  const facets: SearchDoc['facets'] = {};
+  for (const a of attrs) if (a.facet) facets[a.name] = facetValue(a.value);
+  const attributeText = joinNorm(attrs.flatMap((a) => (typeof a.value === 'boolean' ? [] : Array.isArray(a.value) ? a.value : [String(a.value)])));
+  const codes = [p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.length > 0).map((c) => normalizeText(c));
+  const price = Number(p.sale_price ?? p.price);
+  const firstPath = categories[0]?.path;
+  return {
+    id: p.id,
+    name: p.name,
+    nameNorm,
+    nameStem: tokenize(nameNorm).filter((t) => !isCodeLike(t)).map(stem).join(' '),
+    brand: (p.brand as string | null | undefined) ?? null,
+    brandNorm: p.brand ? normalizeText(p.brand as string) : null,
+    codes,
+    categoryIds: [...categoryIds],
+    categoryPaths,
+    categoryText: joinNorm([...categoryLabels, ...((p.tags as string[] | undefined) ?? [])]),
+    attributeText,
+    descriptionNorm: joinNorm(Object.values((p.description as Record<string, string> | undefined) ?? {})).slice(0, 4000),
+    facets,
+    price,
+    inStock: p.in_stock,
+    visible: p.visible,
+    popularity: Number(p.popularity ?? 0),
+    margin: typeof p.margin === 'number' ? p.margin : null,
+    createdAt: createdAt.getTime(),
+    card: {
+      id: p.id,
+      name: p.name,
+      url: (p.url as string | null | undefined) ?? null,
+      image_url: (p.image_url as string | null | undefined) ?? null,
+      price: p.price,
+      sale_price: p.sale_price,
+      currency: p.currency,
+      in_stock: p.in_stock,
+      brand: (p.brand as string | null | undefined) ?? null,
+      category: firstPath ? firstPath[firstPath.length - 1] : null,
+    },
+  };
+}
+
+function facetValue(value: AttributeValue): string[] | number | boolean {
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  return (Array.isArray(value) ? value : [value]).map((v) => v.trim()).filter(Boolean);
+}
+
+/** Index settings from the mapping: which canonical attributes are facets and their types. */
+export function indexSettings(items: MappingItem[], locales: string[]): IndexSettings {
+  const facetFields = items.filter((i) => i.facet ?? true).map((i) => ({ name: i.canonical_name, type: 'string' as const }));
+  const unique = [...new Map(facetFields.map((f) => [f.name, f])).values()];
+  return { facetFields: unique, locales };
+}

@@ -1,0 +1,19 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Per-tenant fairness on a shared queue without BullMQ Pro groups: a job's priority is the
+ * number of that tenant's jobs already waiting, so a tenant's 100th batch of a big sync
+ * queues behind another tenant's first small update (lower number = sooner in BullMQ).
+ */
+export async function tenantPriority(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<number> {
+  const key = `${prefix}:backlog:${queue}:${tenantId}`;
+  const [[, n]] = (await redis.multi().incr(key).expire(key, 900).exec()) as [[null, number]];
+  return Math.min(Number(n), 2_000_000);
+}
+
+/** Called when one of the tenant's jobs is done. */
+export async function tenantJobDone(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<void> {
+  const key = `${prefix}:backlog:${queue}:${tenantId}`;
+  const left = await redis.decr(key);
+  if (left <= 0) await redis.del(key);
+}

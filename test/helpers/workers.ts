@@ -1,0 +1,29 @@
+import { startWorkers, type Workers } from '../../workers/start.js';
+import { STAGES } from '../../workers/registry.js';
+import { createDeps, type Deps } from '../../shared/deps.js';
+import type { Config } from '../../shared/config.js';
+
+/** Real BullMQ workers for every registered stage, on their own deps like a worker process. */
+export async function startTestWorkers(config: Config): Promise<{ deps: Deps; workers: Workers; close(): Promise<void> }> {
+  const deps = createDeps(config);
+  const workers = startWorkers(deps, STAGES);
+  await Promise.all(workers.workers.map((w) => w.waitUntilReady()));
+  return {
+    deps, workers,
+    async close() {
+      await workers.close();
+      await deps.close();
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value or the deadline passes. */
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
