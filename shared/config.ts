@@ -23,6 +23,8 @@ const Env = z.object({
   QDRANT_URL: z.string().url().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   WORKER_CONCURRENCY: z.string().default(''),
+  WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
 });
@@ -47,6 +49,10 @@ export interface Config {
   openaiBaseUrl?: string;
   /** Per-queue worker concurrency, e.g. `catalog=4,jobs=2`. */
   workerConcurrency: Record<string, number>;
+  /** BullMQ lock: a worker that dies is detected as stalled after about this long and its job re-runs. */
+  workerLockMs: number;
+  /** Fault injection for tests: every stage waits this long before running (ignored in production). */
+  faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
 }
@@ -83,6 +89,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     qdrantUrl: e.QDRANT_URL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
+    workerLockMs: e.WORKER_LOCK_MS,
+    faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
   };

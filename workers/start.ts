@@ -25,6 +25,8 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
         connection: { url: deps.config.redisUrl, maxRetriesPerRequest: null } as never,
         prefix: deps.config.queuePrefix,
         concurrency: deps.config.workerConcurrency[queue] ?? 2,
+        lockDuration: deps.config.workerLockMs,
+        stalledInterval: deps.config.workerLockMs,
       },
     );
     worker.on('error', (err) => deps.logger.warn('worker error', { queue, err }));

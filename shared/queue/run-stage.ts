@@ -27,6 +27,7 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
     }
   }
 
+  if (deps.config.faultStageDelayMs) await new Promise((r) => setTimeout(r, deps.config.faultStageDelayMs));
   const controller = new AbortController();
   const poll = rowId ? setInterval(() => void checkCancel(), CANCEL_POLL_MS) : undefined;
   async function checkCancel() {
