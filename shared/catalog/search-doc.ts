@@ -58,6 +58,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     popularity: Number(p.popularity ?? 0),
     margin: typeof p.margin === 'number' ? p.margin : null,
     createdAt: createdAt.getTime(),
+    description: snippets(p.description as Record<string, string> | undefined),
     card: {
       id: p.id,
       name: p.name,
@@ -71,6 +72,11 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
       category: firstPath ? firstPath[firstPath.length - 1] : null,
     },
   };
+}
+
+function snippets(description: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!description) return undefined;
+  return Object.fromEntries(Object.entries(description).map(([lang, text]) => [lang, text.slice(0, 400)]));
 }
 
 function facetValue(value: AttributeValue): string[] | number | boolean {

@@ -61,6 +61,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.bigInteger('source_version').notNullable();
     t.jsonb('card').notNullable();
+    t.jsonb('description');
     t.specificType('tsv', 'tsvector').notNullable();
     t.primary(['tenant_id', 'generation', 'product_id']);
   });

@@ -37,6 +37,8 @@ export interface SearchDoc {
   version?: number;
   /** What a search hit shows (ProductCard of the spec). */
   card: ProductCard;
+  /** Start of the description per language, for highlights. */
+  description?: Record<string, string>;
 }
 
 export interface ProductCard {
@@ -61,10 +63,19 @@ export interface IndexSettings {
 
 export type FilterValue = string[] | { gte?: number | null; lte?: number | null } | string | boolean;
 
+/** One query term: any of its alternatives matches; an alternative is tokens that must all match (e.g. [['smart','watch'],['smartwatch']]). */
+export interface QueryTerm {
+  alternatives: string[][];
+  /** Never match by stem or prefix (codes, numbers). */
+  exact?: boolean;
+}
+
 export interface EngineQuery {
   tenantId: string;
-  /** Normalized query tokens; all must match unless `matchAny`. */
+  /** Normalized query tokens; all must match unless `matchAny`. Ignored when `terms` is given. */
   tokens: string[];
+  /** Richer form of `tokens`: compounds and expansions as alternatives. */
+  terms?: QueryTerm[];
   /** Match the last token as a prefix (as-you-type). */
   prefixLast?: boolean;
   matchAny?: boolean;
@@ -72,19 +83,29 @@ export interface EngineQuery {
   sort?: 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'popular';
   offset: number;
   limit: number;
+  /** Facet names; counts are disjunctive (a facet's own filter is ignored for its counts). `category_tree` counts every level. */
   facets?: string[];
+  /** Business ranking inside relevance: in-stock first, popularity and margin weights 0..1. */
+  boost?: { inStockFirst: boolean; popularity: number; margin: number };
 }
 
 export interface EngineHit {
   id: string;
   score: number;
   card: ProductCard;
+  description?: Record<string, string> | null;
+}
+
+export interface FacetCount {
+  value: string;
+  count: number;
+  label?: Record<string, string>;
 }
 
 export interface EngineResult {
   total: number;
   hits: EngineHit[];
-  facets: Record<string, Array<{ value: string; count: number }> | { min: number | null; max: number | null }>;
+  facets: Record<string, FacetCount[] | { min: number | null; max: number | null }>;
 }
 
 export interface LexicalEngine {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
-import { filterSql, ORDER_BY, RANK_WEIGHTS, TSV_SQL, tsQuery } from './postgres.sql.js';
+import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, tsQuery } from './postgres.sql.js';
 
 const FACET_LIMIT = 50;
 
@@ -37,22 +37,23 @@ export class PostgresEngine implements LexicalEngine {
       attribute_text: d.attributeText, description_norm: d.descriptionNorm, facets: d.facets, price: d.price,
       in_stock: d.inStock, visible: d.visible, popularity: d.popularity, margin: d.margin,
       created_at: new Date(d.createdAt).toISOString(), source_version: d.version ?? Date.now(), card: d.card,
+      description: d.description ?? null,
     }));
     await this.db.raw(
       `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand_norm, codes, category_ids, category_paths,
-                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, tsv)
+                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, ${TSV_SQL}
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, ${TSV_SQL}
          FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb)
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb)
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
-         card = EXCLUDED.card, tsv = EXCLUDED.tsv
+         card = EXCLUDED.card, description = EXCLUDED.description, tsv = EXCLUDED.tsv
        WHERE search_docs.source_version <= EXCLUDED.source_version`,
       [tenantId, generation, JSON.stringify(rows)],
     );
@@ -94,55 +95,66 @@ export class PostgresEngine implements LexicalEngine {
     await this.db('search_generations').where({ tenant_id: tenantId }).delete();
   }
 
-  /** One round trip: matches, total, the page and the requested facets. */
+  /** One round trip: matches, total, the page and the requested facets (disjunctive counts). */
   async search(q: EngineQuery): Promise<EngineResult> {
     const ts = tsQuery(q);
-    const filters = filterSql(q.filters);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
     const score = ts ? `ts_rank(?::float4[], tsv, to_tsquery('simple', ?))` : '0';
-    const facetNames = q.facets ?? [];
-    const facetSql = facetNames.map((name) => facetQuery(name)).join(',\n');
-    const sql = `
-      WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
-      m AS MATERIALIZED (
-        SELECT product_id, card, price, popularity, created_at, in_stock, brand_norm, category_paths, facets, ${score} AS score
-          FROM search_docs, g
-         WHERE tenant_id = ? AND generation = g.active AND visible ${match} ${filters.sql}
-      )
-      SELECT (SELECT count(*) FROM m) AS total,
-             (SELECT coalesce(json_agg(h), '[]') FROM (SELECT product_id AS id, score, card FROM m ORDER BY ${ORDER_BY[q.sort ?? 'relevance']} LIMIT ? OFFSET ?) h) AS hits
-             ${facetSql ? `,\n${facetSql}` : ''}`;
+    const all = filterSql(q.filters);
+    const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     if (ts) bindings.push(RANK_WEIGHTS, ts);
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
-    bindings.push(...(filters.bindings as Knex.RawBinding[]), q.limit, q.offset);
-    for (const name of facetNames) bindings.push(...facetBindings(name));
+    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset);
+    const facetCols = (q.facets ?? []).map((name, i) => {
+      const own = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
+      bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(own.bindings as Knex.RawBinding[]));
+      return `${facetQuery(name, own.sql)} AS facet_${i}`;
+    });
+    const sql = `
+      WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
+      m AS MATERIALIZED (
+        SELECT product_id, card, description, price, popularity, margin, created_at, in_stock, brand_norm,
+               category_ids, category_paths, facets, ${score} AS score
+          FROM search_docs, g
+         WHERE tenant_id = ? AND generation = g.active AND visible ${match}
+      ),
+      f AS MATERIALIZED (SELECT * FROM m WHERE true ${all.sql})
+      SELECT (SELECT count(*) FROM f)::int AS total,
+             (SELECT coalesce(json_agg(h), '[]') FROM (
+                SELECT product_id AS id, score, card, description FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) h) AS hits
+             ${facetCols.map((c) => `,\n${c}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
-    return { total: Number(row.total), hits: row.hits, facets: remapFacetColumns(row, facetNames) };
+    const facets: EngineResult['facets'] = {};
+    (q.facets ?? []).forEach((name, i) => (facets[name] = row[`facet_${i}`]));
+    return { total: row.total, hits: row.hits, facets };
   }
 }
 
-function facetQuery(name: string): string {
-  const alias = `"facet_${name.replace(/"/g, '')}"`;
-  if (name === 'price') return `(SELECT json_build_object('min', min(price), 'max', max(price)) FROM m) AS ${alias}`;
+/** A facet's counts over the matches with every filter except the facet's own. */
+function facetQuery(name: string, ownFilters: string): string {
+  const from = `FROM m WHERE true ${ownFilters}`;
+  if (name === 'price') return `(SELECT json_build_object('min', min(price), 'max', max(price)) ${from})`;
+  if (name === 'category_tree') {
+    return `(SELECT coalesce(json_agg(b), '[]') FROM (
+      SELECT e->>'id' AS value, e->'label' AS label, count(DISTINCT product_id)::int AS count
+        FROM (SELECT product_id, category_paths ${from}) x, jsonb_array_elements(category_paths) p, jsonb_array_elements(p) e
+       GROUP BY 1, 2 ORDER BY count DESC, value LIMIT 200) b)`;
+  }
   const source = name === 'brand'
-    ? `SELECT card->>'brand' AS value FROM m WHERE card->>'brand' IS NOT NULL`
+    ? `SELECT card->>'brand' AS value ${from} AND card->>'brand' IS NOT NULL`
     : name === 'in_stock'
-      ? `SELECT in_stock::text AS value FROM m`
+      ? `SELECT in_stock::text AS value ${from}`
       : name === 'category'
-        ? `SELECT c->-1->>'id' AS value FROM m, jsonb_array_elements(category_paths) c`
-        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?)`;
-  return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b) AS ${alias}`;
+        ? `SELECT DISTINCT ON (product_id, value) product_id, c->-1->>'id' AS value, c->-1->'label' AS label FROM (SELECT product_id, category_paths ${from}) x, jsonb_array_elements(category_paths) c`
+        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value ${from} AND jsonb_exists(facets, ?)`;
+  const label = name === 'category' ? ', min(label::text)::jsonb AS label' : '';
+  return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count${label} FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
 }
 
 function facetBindings(name: string): string[] {
   return ['price', 'brand', 'in_stock', 'category'].includes(name) ? [] : [name, name, name, name];
 }
 
-function remapFacetColumns(row: Record<string, unknown>, names: string[]): EngineResult['facets'] {
-  const out: EngineResult['facets'] = {};
-  for (const name of names) out[name] = row[`facet_${name.replace(/"/g, '')}`] as never;
-  return out;
-}

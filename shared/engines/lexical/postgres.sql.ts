@@ -1,4 +1,4 @@
-import type { EngineQuery, FilterValue } from './port.js';
+import type { EngineQuery, FilterValue, QueryTerm } from './port.js';
 import { normalizeText } from '../../search/normalize.js';
 import { stem } from '../../search/stem.js';
 import { categoryLevelKey } from '../../catalog/search-doc.js';
@@ -8,15 +8,33 @@ export const RANK_WEIGHTS = '{0.05,0.3,0.5,1.0}';
 
 const lexeme = (t: string) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
 
-/** tsquery text: every token (exact or stemmed form) must match, the last one as a prefix if asked. */
-export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'prefixLast' | 'matchAny'>): string | null {
-  const parts = q.tokens.filter(Boolean).map((t, i) => {
-    const forms = new Set([lexeme(t)]);
-    const s = stem(t);
-    if (s && s !== t) forms.add(lexeme(s));
-    if (q.prefixLast && i === q.tokens.length - 1) forms.add(`${lexeme(t)}:*`);
-    return `(${[...forms].join(' | ')})`;
-  });
+/** The query's terms: `terms` when given, else one single-token term per token. */
+export function termsOf(q: Pick<EngineQuery, 'tokens' | 'terms'>): QueryTerm[] {
+  return q.terms ?? q.tokens.filter(Boolean).map((t) => ({ alternatives: [[t]] }));
+}
+
+/**
+ * tsquery text: every term must match (any of its alternatives, each token by its exact or
+ * stemmed form), the last term also as a prefix when asked; `matchAny` ORs the terms.
+ */
+export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' | 'matchAny'>): string | null {
+  const terms = termsOf(q);
+  const parts = terms.map((term, i) => {
+    const last = q.prefixLast && i === terms.length - 1;
+    const alts = term.alternatives.filter((a) => a.length).map((tokens) => {
+      const forms = tokens.map((t, j) => {
+        const set = new Set([lexeme(t)]);
+        if (!term.exact) {
+          const s = stem(t);
+          if (s && s !== t) set.add(lexeme(s));
+          if (last && j === tokens.length - 1) set.add(`${lexeme(t)}:*`);
+        }
+        return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
+      });
+      return forms.length > 1 ? `(${forms.join(' & ')})` : forms[0];
+    });
+    return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
+  }).filter(Boolean);
   return parts.length ? parts.join(q.matchAny ? ' | ' : ' & ') : null;
 }
 
@@ -62,13 +80,23 @@ function asList(value: FilterValue): string[] {
   return [String(value)];
 }
 
-export const ORDER_BY: Record<NonNullable<EngineQuery['sort']>, string> = {
-  relevance: 'score DESC, popularity DESC, product_id',
-  price_asc: 'price ASC, product_id',
-  price_desc: 'price DESC, product_id',
-  newest: 'created_at DESC, product_id',
-  popular: 'popularity DESC, score DESC, product_id',
-};
+/** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity and margin. */
+export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
+  const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
+  const pop = q.boost?.popularity ?? 0;
+  const margin = q.boost?.margin ?? 0;
+  const boosted = pop || margin
+    ? `score * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1)) DESC`
+    : 'score DESC';
+  const bindings = pop || margin ? [pop, margin] : [];
+  switch (q.sort ?? 'relevance') {
+    case 'price_asc': return { sql: `${head}price ASC, product_id`, bindings: [] };
+    case 'price_desc': return { sql: `${head}price DESC, product_id`, bindings: [] };
+    case 'newest': return { sql: `${head}created_at DESC, product_id`, bindings: [] };
+    case 'popular': return { sql: `${head}popularity DESC, score DESC, product_id`, bindings: [] };
+    default: return { sql: `${head}${boosted}, popularity DESC, product_id`, bindings };
+  }
+}
 
 /** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. */
 export const TSV_SQL = `
