@@ -52,7 +52,8 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
 function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
   if (!schema) return value;
   if (where === 'body' && value === undefined) value = {};
-  const result = schema.safeParse(value);
+  // reportInput: issueCode needs each issue's input to tell a missing field from a wrong one.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw validationError(result.error, where);
 }
@@ -82,7 +83,8 @@ function issueCode(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return issue.origin === 'string' || issue.origin === 'array' ? 'too_short' : 'too_small';
     case 'invalid_type':
-      return (issue as { input?: unknown }).input === undefined ? 'required' : 'invalid_type';
+    case 'invalid_value':
+      return (issue as { input?: unknown }).input === undefined ? 'required' : issue.code;
     default:
       return issue.code;
   }

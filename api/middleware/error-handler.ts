@@ -19,7 +19,7 @@ export function errorHandler(logger: Logger) {
     try {
       await next();
     } catch (thrown) {
-      const err = thrown instanceof AppError ? thrown : fromKoa(thrown);
+      const err = thrown instanceof AppError ? thrown : (fromKoa(thrown) ?? fromDb(thrown));
       if (!err) {
         logger.error('unhandled error', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
       }
@@ -36,6 +36,15 @@ function fromKoa(err: unknown): AppError | null {
   const e = err as { status?: number; expose?: boolean; message?: string };
   if (e && typeof e.status === 'number' && e.expose && e.status < 500) {
     return new AppError(e.status === 404 ? 'not_found' : 'bad_request', e.status, e.message ?? 'bad request');
+  }
+  return null;
+}
+
+/** Postgres refuses text holding U+0000 (22021) or a bad escape in jsonb (22P05): the client sent it. */
+function fromDb(err: unknown): AppError | null {
+  const code = (err as { code?: unknown })?.code;
+  if (code === '22021' || code === '22P05') {
+    return new AppError('invalid_character', 400, 'the request contains a character that cannot be stored (e.g. \\u0000)');
   }
   return null;
 }

@@ -9,7 +9,8 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
 /**
  * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
  * for the retention period; a retry with the same body replays it, a different body or a
- * concurrent duplicate gets 409. A 5xx frees the key so the retry runs again.
+ * concurrent duplicate gets 409. A 5xx, 429 or validation_failed frees the key so the
+ * retry runs again.
  */
 export function idempotency(deps: Deps) {
   return async (ctx: Context, next: Next) => {
@@ -39,7 +40,9 @@ export function idempotency(deps: Deps) {
     try {
       await next();
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
+      // A request the handler refused as invalid never ran (nor did one told to come back
+      // later): free the key so the corrected retry runs instead of being called a reuse.
+      if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429) {
         await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
       } else {
         await repo.release(tenantId, key);

@@ -81,9 +81,10 @@ export function keysRepo(db: Knex) {
         if (!current || current.revoked_at || current.replaced_by) {
           throw new AppError('key_already_rotated', 409, 'this key was already rotated or revoked');
         }
+        // Copy from the locked row, not `old`: a patch that landed since `old` was read must carry over.
         const created = await this.create(
-          old.tenant_id,
-          { name: old.name, kind: old.kind, scopes: old.scopes, allowedOrigins: old.allowed_origins, expiresAt: old.expires_at },
+          current.tenant_id,
+          { name: current.name, kind: current.kind, scopes: current.scopes, allowedOrigins: current.allowed_origins, expiresAt: current.expires_at },
           trx,
         );
         await keys(trx)

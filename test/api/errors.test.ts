@@ -1,0 +1,144 @@
+import t from 'tap';
+import { setup, type Reply } from '../helpers/harness.js';
+
+const h = await setup({ BODY_LIMIT_BYTES: '2048' });
+t.teardown(() => h.close());
+const admin = await h.tenant();
+
+/** Every error answer: the documented body, a request id matching the header, never a 5xx. */
+function isError(t: Asserts, res: Reply, status: number, code: string) {
+  t.equal(res.status, status, `status ${status}`);
+  t.equal(res.body?.error?.code, code, `code ${code}`);
+  t.type(res.body.error.message, 'string');
+  t.ok(res.headers.get('x-request-id'));
+  t.equal(res.body.error.request_id, res.headers.get('x-request-id'), 'request_id matches X-Request-Id');
+}
+type Asserts = Pick<typeof t, 'equal' | 'ok' | 'type'>;
+
+const postKeys = (opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
+  h.api.call('POST', '/v1/keys', { key: admin.key, ...opts });
+
+t.test('malformed JSON', async (t) => {
+  for (const rawBody of ['{"name":', '{name: "x"}', 'not json', '{"a":1}}']) {
+    const res = await postKeys({ rawBody, headers: { 'content-type': 'application/json' } });
+    isError(t, res, 400, 'malformed_json');
+  }
+});
+
+t.test('wrong types, missing and unknown fields', async (t) => {
+  const types = await postKeys({ body: { name: 5, kind: 'secret', scopes: 'search' } });
+  isError(t, types, 400, 'validation_failed');
+  t.match(types.body.error.details, [
+    { in: 'body', field: 'name', code: 'invalid_type' },
+    { in: 'body', field: 'scopes', code: 'invalid_type' },
+  ]);
+
+  const missing = await postKeys({ body: { name: 'no kind' } });
+  isError(t, missing, 400, 'validation_failed');
+  t.match(missing.body.error.details, [{ field: 'kind', code: 'required' }]);
+
+  const enumBad = await postKeys({ body: { name: 'x', kind: 'private' } });
+  t.match(enumBad.body.error.details, [{ field: 'kind', code: 'invalid_value' }]);
+
+  const badScope = await postKeys({ body: { name: 'x', kind: 'secret', scopes: ['search', 'root'] } });
+  t.match(badScope.body.error.details, [{ field: 'scopes.1' }]);
+
+  const tooLong = await postKeys({ body: { name: 'n'.repeat(101), kind: 'secret' } });
+  isError(t, tooLong, 400, 'validation_failed');
+  t.match(tooLong.body.error.details, [{ field: 'name', code: 'too_long' }]);
+  t.equal((await postKeys({ body: { name: 'n'.repeat(100), kind: 'secret' } })).status, 201, '100 characters are fine');
+
+  const unknown = await postKeys({ body: { name: 'x', kind: 'secret', colour: 'red', tier: 1 } });
+  isError(t, unknown, 400, 'validation_failed');
+  t.match(unknown.body.error.details, [
+    { field: 'colour', code: 'unknown_field' },
+    { field: 'tier', code: 'unknown_field' },
+  ]);
+
+  const notObject = await postKeys({ body: ['x'] });
+  isError(t, notObject, 400, 'validation_failed');
+  const nullBody = await postKeys({ rawBody: 'null', headers: { 'content-type': 'application/json' } });
+  isError(t, nullBody, 400, 'validation_failed');
+
+  const badQuery = await h.api.call('GET', '/v1/jobs?limit=abc&status=nope', { key: admin.key });
+  isError(t, badQuery, 400, 'validation_failed');
+  const byField = Object.fromEntries(badQuery.body.error.details.map((d: { field: string }) => [d.field, d]));
+  t.match(byField, { limit: { in: 'query', code: 'invalid_type' }, status: { in: 'query', code: 'invalid_value' } });
+
+  const badDate = await postKeys({ body: { name: 'x', kind: 'secret', expires_at: 'tomorrow' } });
+  isError(t, badDate, 400, 'validation_failed');
+  t.match(badDate.body.error.details, [{ field: 'expires_at' }]);
+});
+
+t.test('bodies over the limit', async (t) => {
+  const big = await postKeys({ body: { name: 'x', kind: 'secret', pad: 'p'.repeat(4000) } });
+  isError(t, big, 413, 'payload_too_large');
+
+  // No Content-Length: the limit holds while streaming too.
+  const chunks = async function* () {
+    for (let i = 0; i < 8; i++) yield new TextEncoder().encode(`${' '.repeat(511)}\n`);
+  };
+  const res = await fetch(`${h.api.url}/v1/keys`, {
+    method: 'POST', body: chunks() as unknown as BodyInit, duplex: 'half',
+    headers: { authorization: `Bearer ${admin.key}`, 'content-type': 'application/json' },
+  } as RequestInit);
+  t.equal(res.status, 413);
+  t.equal(((await res.json()) as { error: { code: string } }).error.code, 'payload_too_large');
+});
+
+t.test('wrong content type', async (t) => {
+  const res = await postKeys({ rawBody: 'name=x&kind=secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  isError(t, res, 415, 'unsupported_media_type');
+  const text = await postKeys({ rawBody: '{"name":"x","kind":"secret"}', headers: { 'content-type': 'text/plain' } });
+  isError(t, text, 415, 'unsupported_media_type');
+  const charset = await postKeys({ rawBody: '{"name":"cs","kind":"secret"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+  t.equal(charset.status, 201, 'application/json with a charset is fine');
+});
+
+t.test('method not allowed and unknown route', async (t) => {
+  const put = await h.api.call('PUT', '/v1/keys', { key: admin.key, body: {} });
+  isError(t, put, 405, 'method_not_allowed');
+  t.match(put.headers.get('allow') ?? '', /GET/);
+  t.match(put.headers.get('allow') ?? '', /POST/);
+  const del = await h.api.call('DELETE', '/v1/jobs', { key: admin.key });
+  isError(t, del, 405, 'method_not_allowed');
+  isError(t, await h.api.call('GET', '/v1/keys/abc/nothing', { key: admin.key }), 404, 'route_not_found');
+});
+
+t.test('auth errors have the same shape', async (t) => {
+  isError(t, await h.api.call('GET', '/v1/keys'), 401, 'key_missing');
+  isError(t, await h.api.call('GET', '/v1/keys', { key: 'sk_live_nope' }), 401, 'key_invalid');
+  isError(t, await h.api.call('GET', '/v1/keys/key_x', { key: admin.key }), 405, 'method_not_allowed');
+  const long = await h.api.call('PATCH', `/v1/keys/${'k'.repeat(65)}`, { key: admin.key, body: {} });
+  isError(t, long, 400, 'validation_failed');
+});
+
+t.test('text Postgres cannot store is a 400, not a 500', async (t) => {
+  isError(t, await postKeys({ body: { name: 'nul\u0000name', kind: 'secret' } }), 400, 'invalid_character');
+  isError(t, await h.api.call('GET', '/v1/jobs/job%00x', { key: admin.key }), 400, 'invalid_character');
+  isError(t, await h.api.call('DELETE', '/v1/keys/key%00x', { key: admin.key }), 400, 'invalid_character');
+  t.equal((await h.api.call('GET', '/readyz')).status, 200, 'the pool is fine afterwards');
+});
+
+t.test('an incoming well-formed X-Request-Id is echoed', async (t) => {
+  const res = await h.api.call('GET', '/v1/keys', { headers: { 'x-request-id': 'client-req-12345' } });
+  isError(t, res, 401, 'key_missing');
+  t.equal(res.body.error.request_id, 'client-req-12345');
+  const junk = await h.api.call('GET', '/v1/keys', { headers: { 'x-request-id': 'bad id with spaces' } });
+  t.match(junk.headers.get('x-request-id'), /^req_/, 'a junk id is replaced');
+});
+
+t.test('rate limit per key answers 429 with Retry-After', async (t) => {
+  const hr = await setup({ RATE_LIMIT_SECRET_PER_S: '5' });
+  t.teardown(() => hr.close());
+  const tenant = await hr.tenant();
+  const replies = await Promise.all(Array.from({ length: 20 }, () => hr.api.call('GET', '/v1/jobs', { key: tenant.key })));
+  const limited = replies.filter((r) => r.status === 429);
+  t.ok(limited.length > 0, 'some requests were limited');
+  t.ok(replies.filter((r) => r.status === 200).length >= 1, 'some got through');
+  t.ok(replies.every((r) => r.status === 200 || r.status === 429), 'nothing else');
+  for (const r of limited) {
+    isError(t, r, 429, 'rate_limited');
+    t.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After >= 1');
+  }
+});

@@ -1,0 +1,100 @@
+import t from 'tap';
+import type Router from '@koa/router';
+import { setup } from '../helpers/harness.js';
+import { allRoutes, createApp } from '../../api/app.js';
+
+const h = await setup();
+t.teardown(() => h.close());
+const res = await h.api.call('GET', '/v1/openapi.json');
+const doc = res.body;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The router's real layers as [OpenAPI path, method] pairs, read from the built app. */
+function routerLayers(): Array<[string, string]> {
+  const app = createApp(h.api.deps);
+  const dispatch = app.middleware.find((m) => (m as { router?: Router }).router) as { router: Router } | undefined;
+  if (!dispatch) throw new Error('no router middleware on the app');
+  return dispatch.router.stack.flatMap((layer) =>
+    layer.methods
+      .map((m) => m.toLowerCase())
+      .filter((m) => METHODS.includes(m))
+      .map((m): [string, string] => [String(layer.path).replace(/:(\w+)/g, '{$1}'), m]),
+  );
+}
+
+t.test('serves an OpenAPI 3.1.0 document without a key', async (t) => {
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /application\/json/);
+  t.equal(doc.openapi, '3.1.0');
+  t.type(doc.info.title, 'string');
+  t.ok(doc.components.schemas.Error, 'error schema');
+  t.ok(doc.components.securitySchemes.bearer, 'bearer scheme');
+});
+
+t.test('every registered route is documented, and nothing else', async (t) => {
+  const specs = allRoutes(h.api.deps);
+  t.ok(specs.length >= 10);
+  for (const r of specs) {
+    t.ok(doc.paths[r.path]?.[r.method], `${r.method.toUpperCase()} ${r.path} documented`);
+  }
+  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+  const declared = new Set(specs.map((r) => `${r.method} ${r.path}`));
+  t.same(documented.filter((op) => !declared.has(op)), [], 'no undeclared operation documented');
+
+  const layers = routerLayers();
+  t.ok(layers.length >= specs.length);
+  for (const [path, method] of layers) {
+    if (path === '/v1/openapi.json') continue;
+    t.ok(doc.paths[path]?.[method], `router layer ${method.toUpperCase()} ${path} documented`);
+  }
+  const operationIds = documented.map((op) => {
+    const [m, p] = op.split(' ');
+    return doc.paths[p][m].operationId;
+  });
+  t.equal(new Set(operationIds).size, operationIds.length, 'operationIds are unique');
+});
+
+t.test('POST /v1/keys documents its body and Idempotency-Key', async (t) => {
+  const op = doc.paths['/v1/keys'].post;
+  const schema = op.requestBody.content['application/json'].schema;
+  t.equal(schema.type, 'object');
+  t.equal(schema.properties.name.type, 'string');
+  t.equal(schema.properties.name.maxLength, 100);
+  t.same(schema.properties.kind.enum, ['public', 'secret']);
+  t.same([...schema.required].sort(), ['kind', 'name']);
+  t.equal(schema.additionalProperties, false, 'unknown fields are refused');
+  const idem = op.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+  t.match(idem, { in: 'header', required: false });
+  t.equal(idem.schema.pattern, '^[A-Za-z0-9_\\-:.]{8,255}$');
+  const created = op.responses['201'].content['application/json'].schema;
+  t.ok(created.required.includes('key'), 'ApiKeyCreated has key');
+  t.equal(op['x-scope'], 'admin');
+  t.ok(op.responses.default, 'error response');
+});
+
+t.test('Idempotency-Key appears exactly on idempotent routes', async (t) => {
+  for (const r of allRoutes(h.api.deps)) {
+    const params = (doc.paths[r.path][r.method].parameters ?? []) as Array<{ name: string }>;
+    const has = params.some((p) => p.name === 'Idempotency-Key');
+    t.equal(has, Boolean(r.idempotent), `${r.method.toUpperCase()} ${r.path}`);
+  }
+});
+
+t.test('path parameters and rotate limits are documented', async (t) => {
+  const rotate = doc.paths['/v1/keys/{key_id}/rotate'].post;
+  t.match(rotate.parameters, [{ name: 'key_id', in: 'path', required: true }]);
+  const grace = rotate.requestBody.content['application/json'].schema.properties.grace_hours;
+  t.equal(grace.minimum, 0);
+  t.equal(grace.maximum, 720);
+  t.equal(grace.default, 24);
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>)) {
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const [method, op] of Object.entries(ops)) {
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+      t.same(pathParams.sort(), [...names].sort(), `${method.toUpperCase()} ${path} path params`);
+    }
+  }
+  const publicOps = Object.values(doc.paths['/healthz'] as Record<string, { security: unknown[] }>);
+  t.same(publicOps[0].security, [], 'health needs no key');
+});
