@@ -32,6 +32,8 @@ interface CacheEntry {
 }
 
 const ALL_SCOPES = new Set<string>(SCOPES);
+const NEGATIVE_TTL_MS = 5_000;
+const MAX_ENTRIES = 100_000;
 
 /**
  * Resolves credentials without a database query per request: principals are cached for
@@ -81,7 +83,9 @@ export class Authenticator {
     if (!looksLikeCredential(token)) throw new AppError('key_invalid', 401, 'the API key is not valid');
     const hash = hashKey(token);
     let entry = this.cache.get(hash);
-    if (!entry || now - entry.loadedAt > this.ttlMs) entry = await this.load(hash, token, now);
+    // Unknown keys are remembered only briefly, so guessing cannot fill the cache for long.
+    const ttl = entry?.principal ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS);
+    if (!entry || now - entry.loadedAt > ttl) entry = await this.load(hash, token, now);
     const p = entry.principal;
     if (!p) throw new AppError('key_invalid', 401, 'the API key is not valid');
     if (p.revokedAt !== null && p.revokedAt <= now) {
@@ -109,7 +113,10 @@ export class Authenticator {
       : fromKey(await this.lookup.keyByHash(hash));
     const entry = { principal, loadedAt: now };
     // An invalidation that arrived while we were reading may describe a newer state: don't cache.
-    if (epoch === this.epoch) this.cache.set(hash, entry);
+    if (epoch === this.epoch) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      this.cache.set(hash, entry);
+    }
     return entry;
   }
 }
