@@ -9,6 +9,8 @@ import { RateLimiter } from './auth/rate-limiter.js';
 import { createRepos, type Repos } from './db/repos/index.js';
 import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
+import { SearchLogWriter } from './search/search-log.js';
+import { UsageCounter } from './search/usage.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -19,6 +21,8 @@ export interface Deps {
   queues: Queues;
   repos: Repos;
   engine: LexicalEngine;
+  searchLog: SearchLogWriter;
+  usage: UsageCounter;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   /** Starts background parts (auth invalidation, rate-limit sync); the API calls it. */
@@ -43,16 +47,22 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   );
   const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
   const engine = createLexicalEngine(config, db);
+  const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
+  const usage = new UsageCounter(redis, config.queuePrefix, logger);
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
       rateLimiter.start();
+      searchLog.start();
+      usage.start();
     },
     async close() {
       rateLimiter.stop();
       await auth.stop();
+      await searchLog.stop();
+      await usage.stop();
       await queues.close();
       await db.destroy();
       if (sub) sub.disconnect();

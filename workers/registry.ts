@@ -1,10 +1,11 @@
 import type { Stage } from '../shared/queue/define-stage.js';
 import { indexProducts } from '../pipelines/catalog/index-products.stage.js';
+import { refreshVocabulary } from '../pipelines/catalog/refresh-vocabulary.stage.js';
 import { buildGeneration } from '../pipelines/reindex/build-generation.stage.js';
 import { swapGeneration } from '../pipelines/reindex/swap-generation.stage.js';
 
 /** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
-export const STAGES: Stage<any>[] = [indexProducts, buildGeneration, swapGeneration];
+export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, buildGeneration, swapGeneration];
 
 /** Groups stages by queue and refuses duplicates, so every job name has exactly one handler. */
 export function stagesByQueue(stages: Stage<any>[]): Map<string, Map<string, Stage<any>>> {

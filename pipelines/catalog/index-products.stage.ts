@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineStage } from '../../shared/queue/define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
 import { tenantJobDone } from '../../shared/queue/fairness.js';
+import { refreshVocabulary } from './refresh-vocabulary.stage.js';
 
 const Ids = z.array(z.string().min(1).max(128)).max(5000);
 
@@ -27,6 +28,10 @@ export const indexProducts = defineStage({
     await deps.engine.upsert(data.tenantId, ctx.toDocs(rows), ctx.settings);
     await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
     await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);
+    // One vocabulary rebuild per tenant per window, run after the window closes.
+    const window = deps.config.vocabDebounceMs;
+    const bucket = Math.floor(Date.now() / window);
+    await deps.queues.enqueue(refreshVocabulary, { tenantId: data.tenantId, bucket }, { delayMs: (bucket + 1) * window - Date.now() + 200 });
     return { indexed: rows.length, removed: gone.length };
   },
 });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as m001 from './001-foundation.js';
 import * as m002 from './002-catalog.js';
+import * as m003 from './003-search.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const MIGRATIONS: Array<[string, Migration]> = [
   ['001-foundation', m001],
   ['002-catalog', m002],
+  ['003-search', m003],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

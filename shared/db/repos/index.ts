@@ -7,6 +7,8 @@ import { jobsRepo } from './jobs.repo.js';
 import { idempotencyRepo } from './idempotency.repo.js';
 import { productsRepo } from './products.repo.js';
 import { mappingsRepo } from './mappings.repo.js';
+import { vocabularyRepo } from './vocabulary.repo.js';
+import { searchLogRepo } from './search-log.repo.js';
 
 /** All repositories over one knex pool. */
 export function createRepos(db: Knex, config: Config) {
@@ -18,6 +20,8 @@ export function createRepos(db: Knex, config: Config) {
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours),
     products: productsRepo(db),
     mappings: mappingsRepo(db),
+    vocabulary: vocabularyRepo(db),
+    searchLog: searchLogRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -149,12 +149,12 @@ function facetQuery(name: string, ownFilters: string): string {
       ? `SELECT in_stock::text AS value ${from}`
       : name === 'category'
         ? `SELECT DISTINCT ON (product_id, value) product_id, c->-1->>'id' AS value, c->-1->'label' AS label FROM (SELECT product_id, category_paths ${from}) x, jsonb_array_elements(category_paths) c`
-        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value ${from} AND jsonb_exists(facets, ?)`;
+        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
   const label = name === 'category' ? ', min(label::text)::jsonb AS label' : '';
   return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count${label} FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
 }
 
 function facetBindings(name: string): string[] {
-  return ['price', 'brand', 'in_stock', 'category'].includes(name) ? [] : [name, name, name, name];
+  return ['price', 'brand', 'in_stock', 'category', 'category_tree'].includes(name) ? [] : [name, name, name, name];
 }
 

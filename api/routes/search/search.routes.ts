@@ -1,0 +1,67 @@
+import type { Context } from 'koa';
+import { defineRoute, type RouteSpec } from '../../route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { AppError } from '../../../shared/errors.js';
+import { SearchService, type SearchInput } from '../../../shared/search/search-service.js';
+import { suggest } from '../../../shared/search/suggest-service.js';
+import { TenantContexts } from '../../../shared/search/tenant-context.js';
+import { usagePeriod } from '../../../shared/search/usage.js';
+import type { Principal } from '../../../shared/auth/authenticator.js';
+import { filtersFromQuery } from './get-filters.js';
+import { SearchBody, SearchQuery, SearchResponse, SuggestQuery, SuggestResponse } from './search.schema.js';
+
+const SEARCH = { scope: 'search' as const };
+const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
+
+/** Shopper-facing search and suggest (spec 4.6); public keys allowed from their origins. */
+export function searchRoutes(deps: Deps): RouteSpec[] {
+  const contexts = new TenantContexts(deps);
+  const service = new SearchService(deps, contexts, deps.searchLog);
+
+  async function run(ctx: Context, input: SearchInput) {
+    const p: Principal = ctx.state.principal;
+    if (input.debug && p.kind === 'public') throw new AppError('debug_not_allowed', 403, 'debug needs a secret key or a dashboard session');
+    if (p.kind !== 'session') input.override = null;
+    const body = await service.search(p.tenantId, input);
+    const billed = input.page === 1;
+    const used = billed ? deps.usage.countSearch(p.tenantId) : deps.usage.used(p.tenantId);
+    ctx.set('X-Service-Usage', `searches=${used}; limit=unlimited; billed=${billed ? 1 : 0}; period=${usagePeriod().month}`);
+    ctx.body = body;
+  }
+
+  return [
+    /** Search with filters in the query string. Bills page 1; logs the search off the request path. */
+    defineRoute({
+      method: 'get', path: '/v1/search', tag: 'search', summary: 'Search products', auth: SEARCH,
+      query: SearchQuery, responses: { 200: { description: 'results', schema: SearchResponse } },
+      async handle(ctx, { query }) {
+        const extra = Object.fromEntries(Object.entries(query).filter(([k]) => !KNOWN_GET.has(k)));
+        await run(ctx, {
+          q: query.q, lang: query.lang, page: query.page, perPage: query.per_page, filters: filtersFromQuery(extra),
+          sort: query.sort ?? null, facets: query.facets ? query.facets.split(',').map((f) => f.trim()).filter(Boolean) : null,
+          session: query.session ?? null, debug: query.debug === 'true', override: null,
+        });
+      },
+    }),
+    /** Search with a JSON body (SearchRequest). Bills page 1; logs the search off the request path. */
+    defineRoute({
+      method: 'post', path: '/v1/search', tag: 'search', summary: 'Search products (JSON body)', auth: SEARCH,
+      body: SearchBody, responses: { 200: { description: 'results', schema: SearchResponse } },
+      async handle(ctx, { body }) {
+        await run(ctx, {
+          q: body.q, lang: body.lang, page: body.page, perPage: body.per_page, filters: body.filters ?? {},
+          sort: body.sort ?? null, facets: body.facets ?? null, session: body.session ?? null, debug: body.debug,
+          override: body.config_override ?? null,
+        });
+      },
+    }),
+    /** As-you-type suggestions; never billed, never calls the AI, not logged. */
+    defineRoute({
+      method: 'get', path: '/v1/suggest', tag: 'search', summary: 'Suggestions as you type', auth: SEARCH,
+      query: SuggestQuery, responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
+      async handle(ctx, { query }) {
+        ctx.body = await suggest(deps, contexts, ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });
+      },
+    }),
+  ];
+}

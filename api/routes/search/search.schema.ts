@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+const Lang = z.string().regex(/^(auto|[a-z]{2})$/, 'auto or a two-letter tenant locale').default('auto');
+const Sort = z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular']);
+const Ai = z.enum(['auto', 'on', 'off']).default('auto');
+const Device = z.enum(['desktop', 'mobile', 'tablet', 'unknown']).default('unknown');
+const Session = z.string().max(64).nullish();
+const Page = z.coerce.number().int().min(1).max(1000).default(1);
+const PerPage = z.coerce.number().int().min(1).max(100).default(20);
+
+export const RangeFilter = z.strictObject({ gte: z.number().finite().nullish(), lte: z.number().finite().nullish() });
+export const FilterValueIn = z.union([z.array(z.string().max(200)).max(100), RangeFilter, z.string().max(200), z.boolean()]);
+
+export const RankingConfig = z.strictObject({
+  ai_rewrite: z.boolean().nullish(),
+  rule_parser: z.boolean().nullish(),
+  in_stock_first: z.boolean().nullish(),
+  business_signals: z.record(z.string().max(40), z.number().min(0).max(1)).nullish(),
+  typo_tolerance: z.boolean().nullish(),
+  hybrid_search: z.boolean().nullish(),
+  cheap_rerank_top_n: z.number().int().min(10).max(200).nullish(),
+  merch_rules: z.boolean().nullish(),
+  disabled_rule_ids: z.array(z.string().max(64)).max(200).nullish(),
+  synonym_sets: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/)).max(50).nullish(),
+  global_synonyms: z.boolean().nullish(),
+});
+
+/** GET /v1/search: filters arrive as `filter[name]=a,b`, `filter[name][gte]=n`, `filter[name][lte]=n`. */
+export const SearchQuery = z
+  .object({
+    q: z.string().max(256).default(''),
+    lang: Lang,
+    page: Page,
+    per_page: PerPage,
+    sort: Sort.optional(),
+    facets: z.string().max(1000).nullish().describe('comma-separated facet names'),
+    ai: Ai,
+    session: Session,
+    device: Device,
+    debug: z.enum(['true', 'false']).optional().describe('secret key or dashboard session only'),
+  })
+  .catchall(z.string().max(1000).describe('filter[<name>]=v1,v2 | filter[<name>][gte]=n | filter[<name>][lte]=n'));
+
+export const SearchBody = z.strictObject({
+  q: z.string().max(256).default(''),
+  lang: Lang,
+  page: z.number().int().min(1).max(1000).default(1),
+  per_page: z.number().int().min(1).max(100).default(20),
+  filters: z.record(z.string().max(100), FilterValueIn).optional(),
+  sort: Sort.optional(),
+  facets: z.array(z.string().max(100)).max(50).optional(),
+  ai: Ai,
+  session: Session,
+  device: Device,
+  debug: z.boolean().default(false),
+  config_override: RankingConfig.nullish(),
+});
+
+export const SuggestQuery = z.strictObject({
+  q: z.string().max(128),
+  lang: Lang,
+  limit: z.coerce.number().int().min(1).max(20).default(8),
+  products: z.coerce.number().int().min(0).max(10).default(4),
+  session: Session,
+});
+
+const Card = z.object({
+  id: z.string(), name: z.record(z.string(), z.string()), url: z.string().nullable(), image_url: z.string().nullable(),
+  price: z.string(), sale_price: z.string().nullable(), currency: z.string(), in_stock: z.boolean(),
+  brand: z.string().nullable(), category: z.record(z.string(), z.string()).nullable(),
+});
+const Bucket = z.object({ value: z.string(), label: z.record(z.string(), z.string()).nullable(), count: z.number().int() });
+
+export const SearchResponse = z.object({
+  search_id: z.string(),
+  query: z.object({
+    text: z.string(), normalized: z.string(), rewritten: z.string().nullable(), lang: z.string(),
+    filters: z.record(z.string(), z.unknown()), sort: z.string().nullable(), ai_used: z.boolean(), ai_cached: z.boolean(),
+  }),
+  ids: z.array(z.string()),
+  hits: z.array(z.object({ id: z.string(), score: z.number().nullable(), product: Card, highlights: z.record(z.string(), z.string()), pinned: z.boolean() })),
+  total: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  facets: z.array(z.object({
+    name: z.string(), type: z.enum(['terms', 'range', 'boolean', 'category_tree']),
+    buckets: z.array(Bucket).optional(), min: z.number().nullable().optional(), max: z.number().nullable().optional(),
+  })),
+  did_you_mean: z.string().nullable(),
+  redirect: z.object({ url: z.string(), rule_id: z.string() }).nullable(),
+  banners: z.array(z.object({ id: z.string() })),
+  zero_result_help: z.object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) }).nullable(),
+  experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable(),
+  took_ms: z.number(),
+  debug: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const SuggestResponse = z.object({
+  query: z.string(),
+  suggestions: z.array(z.object({ text: z.string(), highlighted: z.string().nullable(), kind: z.enum(['query', 'category', 'brand']), target: z.string().nullable() })),
+  products: z.array(Card),
+  categories: z.array(Bucket),
+  took_ms: z.number(),
+});

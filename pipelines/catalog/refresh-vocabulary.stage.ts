@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineStage } from '../../shared/queue/define-stage.js';
+import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
+
+const PAGE = 2000;
+
+/**
+ * Rebuilds a tenant's spelling vocabulary and suggestion dictionary from its stored products
+ * (and its successful past queries). Replaces both tables' rows for the tenant in one
+ * transaction, so re-runs are harmless. Job id: vocab-<tenant>-<time bucket> (debounced).
+ */
+export const refreshVocabulary = defineStage({
+  queue: 'catalog',
+  name: 'refresh-vocabulary',
+  schema: z.object({ tenantId: z.string().min(1), bucket: z.number().int() }),
+  jobId: (d) => `vocab-${d.tenantId}-${d.bucket}`,
+  attempts: 3,
+  async run({ data, deps, progress }) {
+    const builder = new VocabularyBuilder();
+    const total = await deps.repos.products.count(data.tenantId);
+    let after: string | null = null;
+    let done = 0;
+    for (;;) {
+      const rows = await deps.repos.products.page(data.tenantId, after, PAGE);
+      if (!rows.length) break;
+      for (const r of rows) if (r.data.visible !== false) builder.add(r.data);
+      done += rows.length;
+      after = rows[rows.length - 1].id;
+      await progress(total ? (0.8 * done) / total : 0.8);
+    }
+    const queries = await deps.repos.searchLog.popularQueries(data.tenantId, 5000);
+    const suggestions = [
+      ...builder.suggestTerms(),
+      ...queries.map((q) => ({ kind: 'query' as const, norm: q.normalized, display: q.query, target: null, weight: q.count * 10 })),
+    ];
+    await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions);
+    return { terms: builder.terms.size, suggestions: suggestions.length };
+  },
+});

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import type { SuggestTerm } from '../../search/vocabulary-builder.js';
+
+export interface SuggestRow {
+  kind: 'query' | 'brand' | 'category';
+  norm: string;
+  display: string;
+  target: string | null;
+  weight: number;
+}
+
+export function vocabularyRepo(db: Knex) {
+  return {
+    /** Replaces the tenant's vocabulary and suggestion dictionary in one transaction. */
+    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[]): Promise<void> {
+      const merged = new Map<string, SuggestTerm>();
+      for (const s of suggestions) {
+        const key = `${s.kind}\u0000${s.norm}`;
+        const prev = merged.get(key);
+        if (prev) prev.weight += s.weight;
+        else merged.set(key, { ...s });
+      }
+      await db.transaction(async (trx) => {
+        await trx('search_vocab').where({ tenant_id: tenantId }).delete();
+        await trx('suggest_terms').where({ tenant_id: tenantId }).delete();
+        const words = [...terms.keys()];
+        for (let i = 0; i < words.length; i += 20_000) {
+          const chunk = words.slice(i, i + 20_000);
+          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq) SELECT ?, unnest(?::text[]), unnest(?::int[])`, [tenantId, chunk, chunk.map((w) => terms.get(w)!)]);
+        }
+        const rows = [...merged.values()];
+        for (let i = 0; i < rows.length; i += 5000) {
+          await trx.raw(
+            `INSERT INTO suggest_terms (tenant_id, kind, norm, display, target, weight)
+             SELECT ?, v.kind, v.norm, v.display, v.target, v.weight FROM jsonb_to_recordset(?::jsonb) AS v(kind text, norm text, display text, target text, weight float8)`,
+            [tenantId, JSON.stringify(rows.slice(i, i + 5000))],
+          );
+        }
+      });
+    },
+    async terms(tenantId: string): Promise<Map<string, number>> {
+      const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });
+      return new Map(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
+    },
+    /** Up to 5 close vocabulary terms per token (trigram similarity), for typo correction. */
+    async candidates(tenantId: string, tokens: string[]): Promise<Array<{ token: string; term: string; freq: number }>> {
+      if (!tokens.length) return [];
+      const { rows } = await db.raw(
+        `SELECT t.token, c.term, c.freq FROM unnest(?::text[]) AS t(token)
+           CROSS JOIN LATERAL (
+             SELECT term, freq FROM search_vocab
+              WHERE tenant_id = ? AND term % t.token AND abs(length(term) - length(t.token)) <= 2
+              ORDER BY similarity(term, t.token) DESC, freq DESC LIMIT 8) c`,
+        [tokens, tenantId],
+      );
+      return rows;
+    },
+    /** Suggestions whose text starts with `prefix` or has a word starting with it. */
+    async suggest(tenantId: string, prefix: string, limit: number): Promise<SuggestRow[]> {
+      const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const { rows } = await db.raw(
+        `SELECT kind, norm, display, target, weight FROM (
+            (SELECT kind, norm, display, target, weight, 0 AS rank FROM suggest_terms
+              WHERE tenant_id = ? AND norm LIKE ? ORDER BY weight DESC LIMIT ?)
+            UNION ALL
+            (SELECT kind, norm, display, target, weight, 1 AS rank FROM suggest_terms
+              WHERE tenant_id = ? AND norm LIKE ? AND norm NOT LIKE ? ORDER BY weight DESC LIMIT ?)
+          ) s ORDER BY rank, weight DESC LIMIT ?`,
+        [tenantId, like, limit * 2, tenantId, `% ${like}`, like, limit, limit * 2],
+      );
+      return rows;
+    },
+  };
+}

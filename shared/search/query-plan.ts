@@ -1,0 +1,81 @@
+import type { QueryTerm } from '../engines/lexical/port.js';
+import { isCodeLike } from './normalize.js';
+import { stem } from './stem.js';
+import { bestCorrection } from './typo.js';
+
+export interface PlanInput {
+  tokens: string[];
+  terms: Map<string, number>;
+  typoTolerance: boolean;
+  /** Looks up close vocabulary terms for unknown tokens (one round trip for all of them). */
+  candidates(tokens: string[]): Promise<Array<{ token: string; term: string; freq: number }>>;
+}
+
+export interface QueryPlan {
+  terms: QueryTerm[];
+  corrections: Array<{ from: string; to: string }>;
+  compounds: string[];
+}
+
+const known = (terms: Map<string, number>, t: string) => terms.has(t) || terms.has(stem(t));
+
+/**
+ * Turns tokens into engine terms: adjacent words that the catalog writes as one word match
+ * that word too ("smart watch" -> smartwatch), an unknown word that the catalog writes as two
+ * matches both ("headset" <- "head set"), and unknown words get their typo correction as an
+ * alternative. Codes and numbers are matched exactly, never corrected.
+ */
+export async function planQuery(input: PlanInput): Promise<QueryPlan> {
+  const { tokens, terms } = input;
+  const compounds: string[] = [];
+  const out: QueryTerm[] = [];
+  const unknown: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const next = tokens[i + 1];
+    if (next && !isCodeLike(t) && !isCodeLike(next) && terms.has(t + next)) {
+      compounds.push(t + next);
+      out.push({ alternatives: [[t, next], [t + next]] });
+      i++;
+      continue;
+    }
+    if (isCodeLike(t)) {
+      out.push({ alternatives: [[t]], exact: true });
+      continue;
+    }
+    const term: QueryTerm = { alternatives: [[t]] };
+    if (!known(terms, t)) {
+      const split = splitKnown(t, terms);
+      if (split) {
+        term.alternatives.push(split);
+        compounds.push(split.join(' '));
+      } else if (input.typoTolerance && t.length >= 4) unknown.push(out.length);
+    }
+    out.push(term);
+  }
+  const corrections: QueryPlan['corrections'] = [];
+  if (unknown.length) {
+    const words = unknown.map((i) => out[i].alternatives[0][0]);
+    const found = await input.candidates(words);
+    unknown.forEach((i, k) => {
+      const word = words[k];
+      const to = bestCorrection(word, found.filter((c) => c.token === word));
+      if (to) {
+        out[i].alternatives.push([to]);
+        corrections.push({ from: word, to });
+      }
+    });
+  }
+  return { terms: out, corrections, compounds };
+}
+
+/** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */
+function splitKnown(token: string, terms: Map<string, number>): string[] | null {
+  if (token.length < 6) return null;
+  for (let i = 3; i <= token.length - 3; i++) {
+    const a = token.slice(0, i);
+    const b = token.slice(i);
+    if (terms.has(a) && terms.has(b)) return [a, b];
+  }
+  return null;
+}

@@ -1,0 +1,44 @@
+import type { Logger } from '../logger.js';
+import type { SearchLogRow } from '../db/repos/search-log.repo.js';
+
+/**
+ * Buffers search log rows in memory and writes them in one statement per flush (every
+ * `everyMs` or at `maxRows`), so a search never waits on the log.
+ */
+export class SearchLogWriter {
+  private rows: SearchLogRow[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private insertMany: (rows: SearchLogRow[]) => Promise<void>,
+    private logger: Logger,
+    private everyMs = 1000,
+    private maxRows = 500,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), this.everyMs);
+    this.timer.unref();
+  }
+
+  push(row: SearchLogRow): void {
+    this.rows.push(row);
+    if (this.rows.length >= this.maxRows) void this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.rows.length) return;
+    const batch = this.rows;
+    this.rows = [];
+    try {
+      await this.insertMany(batch);
+    } catch (err) {
+      this.logger.warn('search log flush failed; rows dropped', { err, rows: batch.length });
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+}

@@ -1,0 +1,162 @@
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { EngineQuery, EngineResult, FilterValue } from '../engines/lexical/port.js';
+import { normalizeText, tokenize } from './normalize.js';
+import { detectLang } from './language.js';
+import { parseRules } from './rule-parser.js';
+import { planQuery } from './query-plan.js';
+import { resolveRanking } from './ranking-config.js';
+import { BUILTIN_FACETS, BUILTIN_FILTERS, toFacets } from './facets.js';
+import { highlight } from './highlight.js';
+import { Trace } from './trace.js';
+import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
+import type { SearchLogWriter } from './search-log.js';
+
+export interface SearchInput {
+  q: string;
+  lang: string;
+  page: number;
+  perPage: number;
+  filters: Record<string, FilterValue>;
+  sort: EngineQuery['sort'] | null;
+  facets: string[] | null;
+  session: string | null;
+  debug: boolean;
+  override: Record<string, unknown> | null;
+}
+
+/** Below this many all-words matches, products matching only some words fill in after them. */
+const FEW = 3;
+
+export class SearchService {
+  constructor(private deps: Deps, private contexts: TenantContexts, private log: SearchLogWriter) {}
+
+  /** Runs the query pipeline (DESIGN.md "Search path") and returns the SearchResponse body. */
+  async search(tenantId: string, input: SearchInput) {
+    const started = performance.now();
+    const trace = new Trace(input.debug);
+    const ctx = await this.context(tenantId);
+    const ranking = resolveRanking(ctx.ranking, input.override);
+    checkFilters(input.filters, ctx);
+    const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
+    checkFacets(facetNames, ctx);
+
+    const lang = trace.step('language', () => detectLang(input.q, input.lang, ctx.locales, ctx.defaultLocale), (l) => ({ lang: l }));
+    if (!ctx.locales.includes(lang)) throw new AppError('validation_failed', 400, `lang ${lang} is not one of this store's locales (${ctx.locales.join(', ')})`, [{ in: 'query', field: 'lang', code: 'invalid_value', message: 'not a tenant locale' }]);
+    const normalized = trace.step('normalize', () => normalizeText(input.q), (n) => ({ normalized: n }));
+    const rules = ranking.rule_parser ? trace.step('rule_parser', () => parseRules(normalized, ctx.rules), (r) => ({ fired: r.fired, rest: r.rest })) : null;
+    const filters: Record<string, FilterValue> = { ...(rules?.filters as Record<string, FilterValue> | undefined), ...input.filters };
+    const sort = input.sort ?? rules?.sort ?? 'relevance';
+    const text = rules ? rules.rest : normalized;
+    const tokens = trace.step('tokenize', () => tokenize(text), (t) => ({ tokens: t }));
+    const plan = await trace.stepAsync('plan', () => planQuery({
+      tokens, terms: ctx.terms, typoTolerance: ranking.typo_tolerance,
+      candidates: (words) => this.deps.repos.vocabulary.candidates(tenantId, words),
+    }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
+
+    const query: EngineQuery = {
+      tenantId, tokens, terms: plan.terms, prefixLast: true, filters, sort,
+      offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
+      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0 },
+    };
+    let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total }));
+    let relaxed = false;
+    if (result.total < FEW && plan.terms.length > 1) {
+      const any = await trace.stepAsync('fallback_any_term', () => this.deps.engine.search({ ...query, matchAny: true }), (r) => ({ total: r.total }));
+      if (any.total > result.total) {
+        relaxed = result.total === 0;
+        result = mergeFallback(result, any, query);
+      }
+    }
+    const zeroHelp = result.total === 0 || relaxed ? await this.zeroResultHelp(tenantId, relaxed, text) : null;
+    const hits = result.hits.map((h) => ({
+      id: h.id,
+      score: Math.round(h.score * 1e6) / 1e6,
+      product: h.card,
+      highlights: highlights(h, lang, plan.terms.flatMap((t) => t.alternatives.flat()), tokens[tokens.length - 1] ?? null),
+      pinned: false,
+    }));
+    const didYouMean = plan.corrections.length ? applyCorrections(text, plan.corrections) : null;
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    const searchId = newId('srch');
+    this.log.push({
+      id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized, lang, filters, sort,
+      total: result.total, page: input.page, took_ms: tookMs, zero_result: result.total === 0,
+    });
+    return {
+      search_id: searchId,
+      query: {
+        text: input.q, normalized, rewritten: rules && rules.rest !== normalized ? rules.rest : null, lang,
+        filters: rules?.filters ?? {}, sort: rules?.sort ?? null, ai_used: false, ai_cached: false,
+      },
+      ids: hits.map((h) => h.id),
+      hits,
+      total: result.total,
+      page: input.page,
+      per_page: input.perPage,
+      facets: toFacets(facetNames, result.facets),
+      did_you_mean: didYouMean,
+      redirect: null,
+      banners: [],
+      zero_result_help: zeroHelp,
+      experiment: null,
+      took_ms: tookMs,
+      debug: input.debug ? { steps: trace.steps, ranking, engine: this.deps.engine.name } : null,
+    };
+  }
+
+  async context(tenantId: string): Promise<TenantSearchContext> {
+    const ctx = await this.contexts.get(tenantId);
+    if (!ctx) throw new AppError('not_found', 404, 'tenant not found');
+    return ctx;
+  }
+
+  private async zeroResultHelp(tenantId: string, relaxed: boolean, text: string) {
+    const all = await this.deps.engine.search({ tenantId, tokens: [], offset: 0, limit: 0, facets: ['category'] });
+    const popular = ((all.facets.category as Array<{ value: string; count: number; label?: Record<string, string> }>) ?? []).slice(0, 5);
+    return {
+      relaxed,
+      relaxed_query: relaxed ? text : null,
+      popular_categories: popular.map((b) => ({ value: b.value, label: b.label ?? null, count: b.count })),
+    };
+  }
+}
+
+function checkFilters(filters: Record<string, FilterValue>, ctx: TenantSearchContext) {
+  const unknown = Object.keys(filters).filter((n) => !BUILTIN_FILTERS.has(n) && !ctx.facetNames.has(n));
+  if (unknown.length) {
+    throw new AppError('unknown_filter', 400, `unknown filter: ${unknown.join(', ')} (known: ${[...BUILTIN_FILTERS, ...ctx.facetNames].join(', ')})`,
+      unknown.map((n) => ({ in: 'query', field: `filter[${n}]`, code: 'unknown_filter', message: 'not a filterable attribute' })));
+  }
+}
+
+function checkFacets(names: string[], ctx: TenantSearchContext) {
+  const unknown = names.filter((n) => !(BUILTIN_FACETS as readonly string[]).includes(n) && !ctx.facetNames.has(n));
+  if (unknown.length) {
+    throw new AppError('unknown_facet', 400, `unknown facet: ${unknown.join(', ')}`, unknown.map((n) => ({ in: 'query', field: 'facets', code: 'unknown_facet', message: `${n} is not a facet` })));
+  }
+}
+
+/** All-words hits first, then the any-word hits that are not among them. */
+function mergeFallback(all: EngineResult, any: EngineResult, q: EngineQuery): EngineResult {
+  const seen = new Set(all.hits.map((h) => h.id));
+  const hits = [...all.hits, ...any.hits.filter((h) => !seen.has(h.id))].slice(0, q.limit);
+  return { total: any.total, hits, facets: any.facets };
+}
+
+function highlights(hit: EngineResult['hits'][number], lang: string, words: string[], last: string | null) {
+  const out: Record<string, string> = {};
+  const name = hit.card.name[lang] ?? Object.values(hit.card.name)[0];
+  const n = name ? highlight(name, words, last) : null;
+  if (n) out.name = n;
+  const desc = hit.description?.[lang] ?? (hit.description ? Object.values(hit.description)[0] : undefined);
+  const d = desc ? highlight(desc, words, null) : null;
+  if (d) out.description = d;
+  return out;
+}
+
+function applyCorrections(text: string, corrections: Array<{ from: string; to: string }>): string {
+  const map = new Map(corrections.map((c) => [c.from, c.to]));
+  return tokenize(text).map((t) => map.get(t) ?? t).join(' ');
+}

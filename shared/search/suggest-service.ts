@@ -1,0 +1,52 @@
+import type { Deps } from '../deps.js';
+import { normalizeText, tokenize } from './normalize.js';
+import type { TenantContexts } from './tenant-context.js';
+import { AppError } from '../errors.js';
+
+export interface SuggestInput {
+  q: string;
+  limit: number;
+  products: number;
+}
+
+/** As-you-type completions, product previews and category buckets. Never billed, never logged, no AI. */
+export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: string, input: SuggestInput) {
+  const started = performance.now();
+  if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
+  const normalized = normalizeText(input.q);
+  const tokens = tokenize(normalized);
+  const [rows, preview] = await Promise.all([
+    normalized ? deps.repos.vocabulary.suggest(tenantId, normalized, input.limit) : Promise.resolve([]),
+    tokens.length && input.products > 0
+      ? deps.engine.search({ tenantId, tokens, prefixLast: true, offset: 0, limit: input.products, facets: ['category'], boost: { inStockFirst: true, popularity: 0, margin: 0 } })
+      : Promise.resolve(null),
+  ]);
+  const seen = new Set<string>();
+  const suggestions = [];
+  for (const r of rows) {
+    const key = `${r.kind}:${r.norm}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    suggestions.push({ text: r.display, highlighted: markPrefix(r.display, r.norm, normalized), kind: r.kind, target: r.target });
+    if (suggestions.length >= input.limit) break;
+  }
+  const categories = ((preview?.facets.category as Array<{ value: string; count: number; label?: Record<string, string> }>) ?? [])
+    .slice(0, 5)
+    .map((b) => ({ value: b.value, label: b.label ?? null, count: b.count }));
+  return {
+    query: input.q,
+    suggestions,
+    products: preview?.hits.map((h) => h.card) ?? [],
+    categories,
+    took_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}
+
+/** Wraps the typed part in <em> when the display text starts with it (same length after normalization). */
+function markPrefix(display: string, norm: string, typed: string): string | null {
+  const at = norm.indexOf(typed);
+  if (at < 0) return null;
+  // Normalization keeps lengths for plain text; when it did not, fall back to no highlight.
+  if (normalizeText(display) !== norm || display.length !== norm.length) return null;
+  return `${display.slice(0, at)}<em>${display.slice(at, at + typed.length)}</em>${display.slice(at + typed.length)}`;
+}

@@ -1,0 +1,88 @@
+import type { Deps } from '../deps.js';
+import { normalizeText } from './normalize.js';
+import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
+
+/** What the search path needs about a tenant, kept in process and refreshed in the background. */
+export interface TenantSearchContext {
+  tenantId: string;
+  locales: string[];
+  defaultLocale: string;
+  ranking: Record<string, unknown>;
+  /** Filter and facet names beyond the built-in ones: the mapped facet attributes. */
+  facetNames: Set<string>;
+  terms: Map<string, number>;
+  rules: RuleContext;
+  loadedAt: number;
+}
+
+const COLOR_NAMES = new Set(['color', 'colour', 'لون']);
+
+/**
+ * Per-process cache of tenant search contexts. A fresh entry is served from memory; a stale
+ * one is still served while one reload runs in the background, so searches never wait on it
+ * except the very first time.
+ */
+export class TenantContexts {
+  private entries = new Map<string, TenantSearchContext>();
+  private loading = new Map<string, Promise<TenantSearchContext | null>>();
+
+  constructor(private deps: Deps, private ttlMs = 30_000) {}
+
+  async get(tenantId: string): Promise<TenantSearchContext | null> {
+    const entry = this.entries.get(tenantId);
+    if (entry) {
+      if (Date.now() - entry.loadedAt > this.ttlMs) void this.reload(tenantId).catch(() => undefined);
+      return entry;
+    }
+    return this.reload(tenantId);
+  }
+
+  /** Drops a tenant's entry (after mapping or settings changes in this process). */
+  forget(tenantId: string): void {
+    this.entries.delete(tenantId);
+  }
+
+  private reload(tenantId: string): Promise<TenantSearchContext | null> {
+    let p = this.loading.get(tenantId);
+    if (!p) {
+      p = this.load(tenantId).finally(() => this.loading.delete(tenantId));
+      this.loading.set(tenantId, p);
+    }
+    return p;
+  }
+
+  private async load(tenantId: string): Promise<TenantSearchContext | null> {
+    const { repos, engine, db } = this.deps;
+    const tenant = await repos.tenants.find(tenantId);
+    if (!tenant) return null;
+    const [mapping, terms, brandRows] = await Promise.all([
+      repos.mappings.get(tenantId),
+      repos.vocabulary.terms(tenantId),
+      db('suggest_terms').select('norm', 'display').where({ tenant_id: tenantId, kind: 'brand' }),
+    ]);
+    const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
+    const colorFacet = [...facetNames].find((n) => COLOR_NAMES.has(n.toLowerCase())) ?? null;
+    const colors = new Map<string, string>();
+    if (colorFacet) {
+      const res = await engine.search({ tenantId, tokens: [], offset: 0, limit: 0, facets: [colorFacet] });
+      const buckets = (res.facets[colorFacet] as Array<{ value: string }> | undefined) ?? [];
+      const byKey = new Map(buckets.map((b) => [COLOR_WORDS.get(normalizeText(b.value)) ?? normalizeText(b.value), b.value]));
+      for (const [word, key] of COLOR_WORDS) {
+        const value = byKey.get(key);
+        if (value) colors.set(word, value);
+      }
+    }
+    const entry: TenantSearchContext = {
+      tenantId,
+      locales: tenant.locales,
+      defaultLocale: tenant.default_locale,
+      ranking: ((tenant.settings as { ranking?: Record<string, unknown> }).ranking) ?? {},
+      facetNames,
+      terms,
+      rules: { brands: new Map(brandRows.map((r: { norm: string; display: string }) => [r.norm, r.display])), colors, colorFacet },
+      loadedAt: Date.now(),
+    };
+    this.entries.set(tenantId, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,73 @@
+import { normalizeText, tokenize, isCodeLike } from './normalize.js';
+import type { StoredProduct } from '../catalog/canonical.js';
+import { categoryLevelKey } from '../catalog/search-doc.js';
+
+export interface SuggestTerm {
+  kind: 'query' | 'brand' | 'category';
+  norm: string;
+  display: string;
+  target: string | null;
+  weight: number;
+}
+
+/**
+ * Collects a tenant's vocabulary (terms of names, brands, categories and attribute values,
+ * with document frequency) and its suggestion dictionary (brands, category levels, name
+ * openings such as "samsung galaxy"), one product at a time.
+ */
+export class VocabularyBuilder {
+  readonly terms = new Map<string, number>();
+  private suggestions = new Map<string, SuggestTerm>();
+
+  add(p: StoredProduct): void {
+    const seen = new Set<string>();
+    const texts = [...Object.values(p.name), (p.brand as string) ?? ''];
+    for (const c of (p.categories as Array<{ path: Array<Record<string, string>> }> | undefined) ?? []) {
+      for (const level of c.path) texts.push(...Object.values(level));
+    }
+    for (const v of Object.values((p.attributes as Record<string, unknown>) ?? {})) {
+      if (typeof v === 'string') texts.push(v);
+      else if (Array.isArray(v)) texts.push(...v.map(String));
+    }
+    for (const text of texts) {
+      for (const token of tokenize(normalizeText(text))) {
+        if (token.length < 2 || seen.has(token)) continue;
+        seen.add(token);
+        this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
+      }
+    }
+    if (typeof p.brand === 'string' && p.brand.trim()) this.suggest('brand', p.brand, p.brand);
+    for (const c of (p.categories as Array<{ id: string; path: Array<Record<string, string>> }> | undefined) ?? []) {
+      const labels = c.path.map((l) => l.en ?? Object.values(l)[0] ?? '');
+      c.path.forEach((level, i) => {
+        const target = i === c.path.length - 1 ? c.id : `lvl:${categoryLevelKey(labels.slice(0, i + 1))}`;
+        for (const label of Object.values(level)) this.suggest('category', label, target);
+      });
+    }
+    for (const name of Object.values(p.name)) {
+      const words = name.split(/\s+/).filter(Boolean);
+      for (let n = 1; n <= Math.min(3, words.length); n++) {
+        const phrase = words.slice(0, n).join(' ');
+        if (n === 1 && isCodeLike(normalizeText(phrase))) continue;
+        this.suggest('query', phrase.replace(/[,;:()]+$/, ''), null);
+      }
+    }
+  }
+
+  private suggest(kind: SuggestTerm['kind'], display: string, target: string | null): void {
+    const norm = normalizeText(display);
+    if (norm.length < 2) return;
+    const key = `${kind}\u0000${norm}`;
+    const entry = this.suggestions.get(key);
+    if (entry) entry.weight++;
+    else this.suggestions.set(key, { kind, norm, display: display.trim(), target, weight: 1 });
+  }
+
+  /** Suggestions worth keeping: every brand and category, name openings seen at least twice. */
+  suggestTerms(limit = 50_000): SuggestTerm[] {
+    return [...this.suggestions.values()]
+      .filter((s) => s.kind !== 'query' || s.weight >= 2)
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, limit);
+  }
+}
