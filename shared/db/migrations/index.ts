@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001-foundation.js';
 import * as m002 from './002-catalog.js';
 import * as m003 from './003-search.js';
+import * as m004 from './004-synonyms-events.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['001-foundation', m001],
   ['002-catalog', m002],
   ['003-search', m003],
+  ['004-synonyms-events', m004],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
