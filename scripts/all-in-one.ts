@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../shared/config.js';
 import { createDeps, type Deps } from '../shared/deps.js';
 import { migrateLatest } from '../shared/db/knex.js';
@@ -6,14 +7,16 @@ import { startWorkers } from '../workers/start.js';
 import { STAGES } from '../workers/registry.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
-export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; stop(): Promise<void> }> {
+export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {
   const apiDeps = createDeps(config);
   if (config.migrateOnStart) await migrateLatest(apiDeps.db);
   const workerDeps = createDeps(config);
   const workers = startWorkers(workerDeps, STAGES);
   const api = await startApi(apiDeps);
+  const address = api.server.address() as AddressInfo;
   return {
     apiDeps,
+    url: `http://127.0.0.1:${address.port}`,
     async stop() {
       await api.stop();
       await workers.close();

@@ -18,8 +18,9 @@ const joinNorm = (parts: Array<string | null | undefined>) => normalizeText(part
 
 /** Builds the engine document of a stored product under the tenant's attribute mapping. */
 export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingItem>, createdAt: Date): SearchDoc {
-  const names = Object.values(p.name);
-  const nameNorm = joinNorm(names);
+  const names = Object.values(p.name).map(splitCompatibility);
+  const nameNorm = joinNorm(names.map((n) => n.main));
+  const compatibility = joinNorm(names.map((n) => n.compat));
   const categories = (p.categories as CategoryRef[] | undefined) ?? [];
   const categoryIds = new Set<string>();
   const categoryPaths: SearchDoc['categoryPaths'] = [];
@@ -34,7 +35,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
   const attrs = applyMapping(p.attributes as Record<string, AttributeValue> | undefined, mapping);
   const facets: SearchDoc['facets'] = {};
   for (const a of attrs) if (a.facet) facets[a.name] = facetValue(a.value);
-  const attributeText = joinNorm(attrs.flatMap((a) => (typeof a.value === 'boolean' ? [] : Array.isArray(a.value) ? a.value : [String(a.value)])));
+  const attributeText = joinNorm([compatibility, ...attrs.flatMap((a) => (typeof a.value === 'boolean' ? [] : Array.isArray(a.value) ? a.value : [String(a.value)]))]);
   const codes = [p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.length > 0).map((c) => normalizeText(c));
   const price = Number(p.sale_price ?? p.price);
   const firstPath = categories[0]?.path;
@@ -72,6 +73,16 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
       category: firstPath ? firstPath[firstPath.length - 1] : null,
     },
   };
+}
+
+// "Privacy screen for 15\" laptop": what follows "for" names what the product fits, not what it is.
+const COMPATIBILITY = /\s(?:for|compatible with|fits|suitable for|متوافق مع|مناسب ل)\s/iu;
+
+/** Splits a product name into what the product is and what it is for (indexed with a lower weight). */
+export function splitCompatibility(name: string): { main: string; compat: string } {
+  const m = COMPATIBILITY.exec(name);
+  if (!m || m.index < 3) return { main: name, compat: '' };
+  return { main: name.slice(0, m.index), compat: name.slice(m.index + m[0].length) };
 }
 
 function snippets(description: Record<string, string> | undefined): Record<string, string> | undefined {

@@ -10,6 +10,7 @@ import { resolveRanking } from './ranking-config.js';
 import { BUILTIN_FACETS, BUILTIN_FILTERS, toFacets } from './facets.js';
 import { highlight } from './highlight.js';
 import { Trace } from './trace.js';
+import { categoryIntent } from './category-intent.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
 
@@ -55,10 +56,12 @@ export class SearchService {
       candidates: (words) => this.deps.repos.vocabulary.candidates(tenantId, words),
     }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
 
+    const intent = trace.step('category_intent', () => categoryIntent(tokens, ctx.categories), (c) => ({ categories: c }));
     const query: EngineQuery = {
-      tenantId, tokens, terms: plan.terms, prefixLast: true, filters, sort,
+      // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
+      tenantId, tokens, terms: plan.terms, prefixLast: tokens.length > 0 && !ctx.terms.has(tokens[tokens.length - 1]), filters, sort,
       offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
-      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0 },
+      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent },
     };
     let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total }));
     let relaxed = false;

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { normalizeText } from './normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
+import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
 export interface TenantSearchContext {
@@ -12,6 +13,7 @@ export interface TenantSearchContext {
   facetNames: Set<string>;
   terms: Map<string, number>;
   rules: RuleContext;
+  categories: CategoryWordIndex;
   loadedAt: number;
 }
 
@@ -55,10 +57,11 @@ export class TenantContexts {
     const { repos, engine, db } = this.deps;
     const tenant = await repos.tenants.find(tenantId);
     if (!tenant) return null;
-    const [mapping, terms, brandRows] = await Promise.all([
+    const [mapping, terms, brandRows, categoryRows] = await Promise.all([
       repos.mappings.get(tenantId),
       repos.vocabulary.terms(tenantId),
       db('suggest_terms').select('norm', 'display').where({ tenant_id: tenantId, kind: 'brand' }),
+      db('suggest_terms').select('norm', 'target').where({ tenant_id: tenantId, kind: 'category' }),
     ]);
     const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
     const colorFacet = [...facetNames].find((n) => COLOR_NAMES.has(n.toLowerCase())) ?? null;
@@ -79,6 +82,7 @@ export class TenantContexts {
       ranking: ((tenant.settings as { ranking?: Record<string, unknown> }).ranking) ?? {},
       facetNames,
       terms,
+      categories: buildCategoryIndex(categoryRows),
       rules: { brands: new Map(brandRows.map((r: { norm: string; display: string }) => [r.norm, r.display])), colors, colorFacet },
       loadedAt: Date.now(),
     };

@@ -86,7 +86,7 @@ export interface EngineQuery {
   /** Facet names; counts are disjunctive (a facet's own filter is ignored for its counts). `category_tree` counts every level. */
   facets?: string[];
   /** Business ranking inside relevance: in-stock first, popularity and margin weights 0..1. */
-  boost?: { inStockFirst: boolean; popularity: number; margin: number };
+  boost?: { inStockFirst: boolean; popularity: number; margin: number; categories?: string[] };
 }
 
 export interface EngineHit {

@@ -99,7 +99,8 @@ export class PostgresEngine implements LexicalEngine {
   async search(q: EngineQuery): Promise<EngineResult> {
     const ts = tsQuery(q);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
-    const score = ts ? `ts_rank(?::float4[], tsv, to_tsquery('simple', ?))` : '0';
+    // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
+    const score = ts ? `ts_rank_cd(?::float4[], tsv, to_tsquery('simple', ?), 1)` : '0';
     const all = filterSql(q.filters);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];

@@ -3,8 +3,8 @@ import { normalizeText } from '../../search/normalize.js';
 import { stem } from '../../search/stem.js';
 import { categoryLevelKey } from '../../catalog/search-doc.js';
 
-/** Field weights for ts_rank, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes. */
-export const RANK_WEIGHTS = '{0.05,0.3,0.5,1.0}';
+/** Field weights for ts_rank_cd, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes (tuned with npm run eval). */
+export const RANK_WEIGHTS = '{0.1,0.2,0.4,1.0}';
 
 const lexeme = (t: string) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
 
@@ -31,7 +31,8 @@ export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' |
         }
         return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
       });
-      return forms.length > 1 ? `(${forms.join(' & ')})` : forms[0];
+      // Words of one alternative ("head set") must be adjacent, as typed.
+      return forms.length > 1 ? `(${forms.join(' <-> ')})` : forms[0];
     });
     return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
   }).filter(Boolean);
@@ -85,18 +86,28 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
   const pop = q.boost?.popularity ?? 0;
   const margin = q.boost?.margin ?? 0;
-  const boosted = pop || margin
-    ? `score * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1)) DESC`
-    : 'score DESC';
-  const bindings = pop || margin ? [pop, margin] : [];
+  const categories = q.boost?.categories ?? [];
+  let relevance = 'score';
+  const bindings: unknown[] = [];
+  if (pop || margin) {
+    relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;
+    bindings.push(pop, margin);
+  }
+  // Product-type intent: products in the category the query names rank above mere mentions.
+  if (categories.length) {
+    relevance += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} ELSE 1 END)`;
+    bindings.push(categories);
+  }
   switch (q.sort ?? 'relevance') {
     case 'price_asc': return { sql: `${head}price ASC, product_id`, bindings: [] };
     case 'price_desc': return { sql: `${head}price DESC, product_id`, bindings: [] };
     case 'newest': return { sql: `${head}created_at DESC, product_id`, bindings: [] };
     case 'popular': return { sql: `${head}popularity DESC, score DESC, product_id`, bindings: [] };
-    default: return { sql: `${head}${boosted}, popularity DESC, product_id`, bindings };
+    default: return { sql: `${head}${relevance} DESC, popularity DESC, product_id`, bindings };
   }
 }
+
+const CATEGORY_BOOST = 3;
 
 /** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. */
 export const TSV_SQL = `

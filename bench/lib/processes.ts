@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Starts `node --import tsx <script>` with env; resolves when `ready()` says so. */
+export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 60_000;
+  while (!(await ready().catch(() => false))) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${script} did not become ready`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return child;
+}
+
+/** Peak resident set size of a process in MiB (VmHWM), 0 when unreadable. */
+export function peakRssMiB(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}

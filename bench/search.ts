@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Koa from 'koa';
+import { loadConfig } from '../shared/config.js';
+import { createDeps } from '../shared/deps.js';
+import { migrateLatest } from '../shared/db/knex.js';
+import { createTenantWithKey } from '../shared/tenants.js';
+import { normalizeText, tokenize } from '../shared/search/normalize.js';
+import { freshDatabase } from '../scripts/lib/fresh-database.js';
+import { waitSearchable } from '../scripts/lib/wait-searchable.js';
+import { parseJudgments } from '../scripts/eval/metrics.js';
+import { startProcess, stopProcess } from './lib/processes.js';
+import { sendReplicated } from './lib/catalog-100k.js';
+import { formatLoad, httpLoad } from './lib/http-load.js';
+
+/**
+ * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
+ * filters and facets), keep-alive HTTP load at concurrency 8 and 32 against a separate API
+ * process; in the same run the floors: the engine query alone and a Koa hello-world.
+ */
+const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const base = loadConfig();
+const db = await freshDatabase(base.databaseUrl, 'pss_bench_search');
+const env = { DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000' };
+const deps = createDeps(loadConfig({ ...process.env, ...env }));
+await migrateLatest(deps.db);
+const origin = 'http://127.0.0.1:18282';
+const api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok);
+const worker = await startProcess('workers/main.ts', env, async () => true);
+const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
+try {
+  const { tenant, key } = await createTenantWithKey(deps, { name: 'bench', locales: ['en', 'ar'], defaultLocale: 'en' });
+  await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
+  await sendReplicated({ url: origin, key, dataDir: base.sharedDataDir, total: TOTAL, inFlight: 4, runId: 'bench', progress: true });
+  await waitSearchable(deps, tenant.id);
+  await stopProcess(worker);
+
+  const chorus = [...parseJudgments(readFileSync(join(base.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()];
+  const typos = chorus.filter((q) => q.length > 5).map((q) => q.slice(0, 2) + q[3] + q[2] + q.slice(4));
+  const arabic = ['ساعة', 'حذاء رياضي', 'قميص قطن', 'سماعة بلوتوث', 'هاتف سامسونج', 'شاشه تحت ٥٠٠'];
+  const filtered = ['laptop&filter[price][lte]=500&facets=brand,price,category_tree', 'cable&filter[brand]=StarTech.com,C2G&facets=brand,color', 'watch&sort=price_asc', 'shirt&filter[in_stock]=true&facets=brand,category_tree'];
+  const mix = [...chorus.map(encodeURIComponent), ...typos.map(encodeURIComponent), ...arabic.map(encodeURIComponent), ...filtered];
+  const prefixes = chorus.flatMap((q) => [q.slice(0, 2), q.slice(0, 4), q]).map(encodeURIComponent);
+  const auth = { authorization: `Bearer ${key}` };
+  const lines: string[] = [`catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run`];
+  for (const c of [8, 32]) {
+    const ms = SECONDS * 1000;
+    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
+    const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
+    lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
+    lines.push(formatLoad(`search c=${c}`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
+    lines.push(formatLoad(`suggest c=${c}`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) })));
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
+
+  /** The floor under search: the same engine query straight from this process, no HTTP, no pipeline. */
+  async function engineLoad(concurrency: number, durationMs: number, queries: string[]) {
+    const latencies: number[] = [];
+    let i = 0;
+    const end = Date.now() + durationMs;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const q = queries[i++ % queries.length];
+        const s = performance.now();
+        await deps.engine.search({ tenantId: tenant.id, tokens: tokenize(normalizeText(q)), prefixLast: true, offset: 0, limit: 20, facets: ['brand', 'category_tree', 'price', 'in_stock'] });
+        latencies.push(performance.now() - s);
+      }
+    }));
+    latencies.sort((a, b) => a - b);
+    return { rps: latencies.length / ((performance.now() - t0) / 1000), p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
+  }
+} finally {
+  hello.close();
+  await stopProcess(api);
+  await stopProcess(worker);
+  await deps.close();
+  await db.drop();
+}

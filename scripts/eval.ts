@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../shared/config.js';
+import { startAllInOne } from './all-in-one.js';
+import { createTenantWithKey } from '../shared/tenants.js';
+import { freshDatabase } from './lib/fresh-database.js';
+import { loadCatalog } from './lib/load-catalog.js';
+import { waitSearchable } from './lib/wait-searchable.js';
+import { baselineSearch, prepareBaseline } from './eval/baseline.js';
+import { judgedAt, mean, ndcgAt, parseJudgments, reciprocalRank } from './eval/metrics.js';
+
+/**
+ * npm run eval: indexes the Chorus/Icecat catalog through the public API on a fresh database,
+ * runs the dev judgments' queries through /v1/search, and prints nDCG@10, judged@10 and MRR
+ * beside a plain Postgres full-text baseline measured in the same run.
+ */
+const { values } = parseArgs({ options: { data: { type: 'string' }, judgments: { type: 'string' }, show: { type: 'string' } } });
+const base = loadConfig();
+const dataDir = resolve(values.data ?? join(base.sharedDataDir, 'chorus-icecat'));
+const judgments = parseJudgments(await readFile(values.judgments ?? join(dataDir, 'judgments-dev.csv'), 'utf8'));
+const K = 10;
+
+const db = await freshDatabase(base.databaseUrl, 'pss_eval');
+const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' });
+const app = await startAllInOne(config);
+try {
+  const { tenant, key } = await createTenantWithKey(app.apiDeps, { name: 'eval', locales: ['en'], defaultLocale: 'en' });
+  const loaded = await loadCatalog({ url: app.url, key, file: join(dataDir, 'products.jsonl.gz'), kind: 'chorus', inFlight: 2 });
+  await waitSearchable(app.apiDeps, tenant.id);
+  await prepareBaseline(app.apiDeps.db, tenant.id);
+  process.stderr.write(`indexed ${loaded.sent} products; running ${judgments.size} queries\n`);
+
+  const rows: Array<{ query: string; ours: number; base: number; judged: number; rr: number }> = [];
+  for (const [query, judged] of judgments) {
+    if (![...judged.values()].some((g) => g > 0)) continue;
+    const res = await fetch(`${app.url}/v1/search?${new URLSearchParams({ q: query, per_page: String(K), lang: 'en' })}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await res.json()) as { ids: string[] };
+    const ours = body.ids ?? [];
+    const theirs = await baselineSearch(app.apiDeps.db, query, K);
+    if (values.show?.split(',').includes(query)) await show(app.apiDeps.db, query, ours, judged);
+    rows.push({ query, ours: ndcgAt(K, ours, judged), base: ndcgAt(K, theirs, judged), judged: judgedAt(K, ours, judged), rr: reciprocalRank(ours, judged) });
+  }
+  rows.sort((a, b) => a.ours - b.ours);
+  process.stdout.write(`${'query'.padEnd(28)} ${'ndcg@10'.padStart(8)} ${'baseline'.padStart(8)} ${'judged'.padStart(7)} ${'rr'.padStart(5)}\n`);
+  for (const r of rows) {
+    process.stdout.write(`${r.query.slice(0, 28).padEnd(28)} ${r.ours.toFixed(3).padStart(8)} ${r.base.toFixed(3).padStart(8)} ${r.judged.toFixed(2).padStart(7)} ${r.rr.toFixed(2).padStart(5)}\n`);
+  }
+  const ours = mean(rows.map((r) => r.ours));
+  const baseline = mean(rows.map((r) => r.base));
+  process.stdout.write(`\nqueries: ${rows.length}\nnDCG@10: ${ours.toFixed(4)}   baseline (postgres english FTS, all then any terms): ${baseline.toFixed(4)}   ratio: ${(ours / baseline).toFixed(3)}\n`);
+  process.stdout.write(`judged@10: ${mean(rows.map((r) => r.judged)).toFixed(4)}   MRR (first grade>=2): ${mean(rows.map((r) => r.rr)).toFixed(4)}\n`);
+} finally {
+  await app.stop();
+  await db.drop();
+}
+
+/** --show q1,q2: the top results of those queries with their grades, and the best-graded products we missed. */
+async function show(db: import('knex').Knex, query: string, ours: string[], judged: Map<string, number>) {
+  const names = async (ids: string[]) => new Map((await db('products').select('id', db.raw(`data->'name'->>'en' AS name`), db.raw(`data->'categories'->0->'path'->1->>'en' AS cat`)).whereIn('id', ids)).map((r: { id: string; name: string; cat: string }) => [r.id, `${r.name.slice(0, 90)} [${r.cat ?? '-'}]`]));
+  const n = await names(ours);
+  process.stdout.write(`\n== ${query}\n`);
+  ours.forEach((id, i) => process.stdout.write(`  ${i + 1}. (${judged.get(id) ?? '?'}) ${n.get(id)}\n`));
+  const missed = [...judged].filter(([id, g]) => g >= 2 && !ours.includes(id)).slice(0, 5).map(([id]) => id);
+  const m = await names(missed);
+  for (const id of missed) process.stdout.write(`  missed (${judged.get(id)}) ${m.get(id)}\n`);
+}

@@ -1,0 +1,50 @@
+import { normalizeText, tokenize, isCodeLike } from './normalize.js';
+import { stem } from './stem.js';
+
+/** Category label words (stemmed) -> the category targets (ids / level keys) whose labels contain them. */
+export type CategoryWordIndex = Map<string, string[]>;
+
+const STOP = new Set(['and', 'or', 'the', 'of', 'for', 'with', 'other', 'accessories', 'و']);
+/** A word found in this many categories or more says nothing about the product type. */
+const TOO_GENERIC = 40;
+
+export function buildCategoryIndex(categories: Array<{ norm: string; target: string | null }>): CategoryWordIndex {
+  const index = new Map<string, Set<string>>();
+  for (const c of categories) {
+    if (!c.target) continue;
+    for (const word of tokenize(normalizeText(c.norm))) {
+      if (STOP.has(word) || isCodeLike(word)) continue;
+      for (const form of forms(word)) {
+        const set = index.get(form) ?? new Set<string>();
+        set.add(c.target);
+        index.set(form, set);
+      }
+    }
+  }
+  const out: CategoryWordIndex = new Map();
+  for (const [word, targets] of index) if (targets.size < TOO_GENERIC) out.set(word, [...targets]);
+  return out;
+}
+
+/**
+ * The categories a query names by its head word (the last word that is not a code: in
+ * "bluetooth speaker" the product is a speaker), or by a compound of its last two words.
+ */
+export function categoryIntent(tokens: string[], index: CategoryWordIndex): string[] {
+  const words = tokens.filter((t) => !isCodeLike(t));
+  if (!words.length || words.length > 5) return [];
+  const last = words[words.length - 1];
+  const candidates = [last, words.length > 1 ? words[words.length - 2] + last : null].filter((w): w is string => !!w);
+  for (const w of candidates.reverse()) {
+    for (const form of forms(w)) {
+      const hit = index.get(form);
+      if (hit) return hit;
+    }
+  }
+  return [];
+}
+
+function forms(word: string): string[] {
+  const s = stem(word);
+  return [...new Set([word, s, word.endsWith('s') ? word.slice(0, -1) : word])];
+}
