@@ -43,7 +43,8 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     id: p.id,
     name: p.name,
     nameNorm,
-    nameStem: tokenize(nameNorm).filter((t) => !isCodeLike(t)).map(stem).join(' '),
+    // Stemmed forms of the name and the category labels: "laptop" finds a product in "Laptops".
+    nameStem: tokenize(`${nameNorm} ${joinNorm(categoryLabels)}`).filter((t) => !isCodeLike(t)).map(stem).join(' '),
     brand: (p.brand as string | null | undefined) ?? null,
     brandNorm: p.brand ? normalizeText(p.brand as string) : null,
     codes,
