@@ -1,77 +1,186 @@
-import { clip, slug, url, type ProductIn } from './product-in.js';
+import { LIMITS, text, urlOrNull, type AttributeValue, type CategoryRef, type ProductIn } from './product-in.js';
+
+/** A raw Chorus/Icecat record (see /work/shared/data/chorus-icecat/README.md); `attr_t_*` / `attr_n_*` / `attr_b_*` fields vary. */
+export type ChorusRaw = Record<string, unknown>;
+
+/** Most attributes kept per product (in record order, which puts Icecat's headline specs first). */
+export const MAX_CHORUS_ATTRIBUTES = 40;
 
 /**
- * Product types inferred from Chorus/Icecat titles (the catalog has no category field). Only
- * the part before "for …" counts (a "cover for laptop" is a cover); accessory types are tried
- * before device types (a "laptop lock" is a lock), and the first matching entry wins.
+ * Product types inferred from Chorus titles (the catalog has no category field).
+ * Each row is [category id, label, regex alternatives]; an alternative matches as whole words, plural "s"/"es" allowed.
+ * Rule: the match that starts EARLIEST in the title wins (Icecat titles read "Brand Model <type> <specs...>", so the
+ * type word comes first and later words like "... for notebook" describe compatibility); at the same start the LONGER
+ * match wins ("notebook case" beats "notebook", "printer drum" beats "printer"); then the earlier row. Finally an
+ * accessory type (CHORUS_ACCESSORY_TYPES) closing the same noun phrase takes over: "VGA Monitor Extension Cable" is a cable.
+ * Titles with no known type word get no category.
  */
-const TYPES: Array<[RegExp, string]> = [
-  [/\b(toner|ink cartridge|ink|drum unit|ribbon)\b/i, 'Printer Supplies'],
-  [/\b(cable lock|laptop lock|notebook lock|security lock|lock)\b/i, 'Security Locks'],
-  [/\b(privacy filter|privacy screen|screen protector|anti-glare|screen filter)\b/i, 'Screen Protectors'],
-  [/\b(docking station|port replicator|dock)\b/i, 'Docks & Port Replicators'],
-  [/\b(mouse pad|mousepad|mouse mat)\b/i, 'Mouse Pads'],
-  [/\b(case|bag|sleeve|backpack|briefcase|holster|pouch|cover)\b/i, 'Cases & Bags'],
-  [/\b(stand|mount|holder|bracket)\b/i, 'Stands & Mounts'],
-  [/\b(charger|power adapter|ac adapter|power supply|power bank)\b/i, 'Chargers & Power'],
-  [/\b(battery|batteries)\b/i, 'Batteries'],
-  [/\b(cable|adapter|converter|extension)\b/i, 'Cables & Adapters'],
-  [/\b(smartwatch|smart watch|gps watch|activity tracker|fitness tracker|watch)\b/i, 'Watches & Trackers'],
-  [/\b(notebook|laptop|chromebook|ultrabook)\b/i, 'Laptops'],
-  [/\btablet\b/i, 'Tablets'],
-  [/\b(smartphone|mobile phone|iphone)\b/i, 'Mobile Phones'],
-  [/\b(tv|television)\b/i, 'TVs'],
-  [/\b(monitor|display)\b/i, 'Monitors'],
-  [/\b(printer|multifunctional|scanner)\b/i, 'Printers & Scanners'],
-  [/\b(headset|headphones?|earphones?|earbuds)\b/i, 'Headphones & Headsets'],
-  [/\bspeakers?\b/i, 'Speakers'],
-  [/\bmouse\b/i, 'Mice'],
-  [/\bkeyboard\b/i, 'Keyboards'],
-  [/\b(camera|camcorder|webcam)\b/i, 'Cameras'],
-  [/\b(memory card|flash drive|usb flash|sd card|microsd|usb stick)\b/i, 'Memory Cards & USB Drives'],
-  [/\b(hard drive|hdd|ssd|solid state|external drive)\b/i, 'Drives'],
-  [/\b(ups|uninterruptible)\b/i, 'Power Protection'],
-  [/\b(router|switch|access point|network)\b/i, 'Networking'],
-  [/\bprojector\b/i, 'Projectors'],
-  [/\b(motherboard|processor|graphics card|memory module)\b/i, 'Computer Components'],
-  [/\b(pc|desktop|workstation|all-in-one)\b/i, 'Desktops'],
+export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, alternatives: string]> = [
+  ['notebooks', 'Laptops & Notebooks', 'notebook|laptop|netbook|chromebook|ultrabook|hybrid \\(2-in-1\\)'],
+  ['tablets', 'Tablets', 'tablet|ipad'],
+  ['smartphones', 'Smartphones & Mobile Phones', 'smartphone|mobile phone|cell phone|iphone'],
+  ['monitors', 'Monitors', 'monitor|computer monitor|lcd monitor'],
+  ['tvs', 'TVs', 'tv|television|smart tv|led tv'],
+  ['printers', 'Printers', '(?:inkjet|laser|photo|label|large format|dot matrix|receipt|3d|ink tank) printer|printer|multifunctional|all-in-one printer'],
+  ['scanners', 'Scanners', 'scanner|document scanner|barcode scanner'],
+  ['printer-supplies', 'Toner & Ink', 'toner(?: cartridge)?|ink cartridge|ink|printer (?:drum|ribbon|kit|belt|label)|drum(?: unit)?|ribbon|print head|(?:print )?cartridge|fuser|imaging unit|maintenance kit|toner collector'],
+  ['paper-labels', 'Paper & Labels', 'photo paper|printing paper|paper|large format media|label-making tape|self-adhesive label|printing film|printable textile'],
+  ['cables', 'Cables', 'cable|y-cable|cord|(?:networking|usb|audio|video|fibre optic|fiber optic|coaxial|vga|dvi|hdmi|sata|kvm|printer|power) cable|patch panel'],
+  ['adapters', 'Adapters, Hubs & Converters', 'hub|usb hub|interface hub|cable (?:interface|gender) (?:changer|adapter)|interface (?:cards|card)/adapter|adapter|converter|splitter|gender changer'],
+  ['mice', 'Mice', 'mouse|mice'],
+  ['keyboards', 'Keyboards', 'keyboard|mobile device keyboard|keypad'],
+  ['mouse-pads', 'Mousepads', 'mouse pad|mousepad|mouse mat'],
+  ['headphones', 'Headphones & Headsets', 'headset|headphone|earphone|earbud|in-ear|earpiece'],
+  ['speakers', 'Speakers', 'speaker|loudspeaker|soundbar|speaker set'],
+  ['microphones', 'Microphones', 'microphone'],
+  ['smartwatches', 'Watches & Fitness Trackers', 'watch|smartwatch|smart watch|sport watch|activity tracker|fitness tracker'],
+  ['cameras', 'Cameras', 'camera|digital camera|camcorder|action sports camera|security camera|webcam|dashcam'],
+  ['camera-lenses', 'Camera Lenses', 'camera lens|lens'],
+  ['memory-cards', 'Memory Cards & USB Flash Drives', 'memory card|usb flash drive|flash drive|sd card|microsd|usb stick'],
+  ['card-readers', 'Card Readers', 'card reader'],
+  ['drives', 'Hard Drives & SSDs', 'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|hdd|ssd|solid state drive'],
+  ['optical', 'Optical Drives & Discs', 'optical disc drive|optical drive|optical disc|blank cd|blank dvd|blu-ray disc|cd-r|cd-rw|dvd-r|dvd\\+r|dvd-rw|bd-r'],
+  ['memory-modules', 'Memory Modules & RAM', 'memory module|ram'],
+  ['processors', 'Processors & CPUs', 'processor|cpu'],
+  ['motherboards', 'Motherboards', 'motherboard|desktop board|server/workstation (?:motherboard|board)'],
+  ['graphics-cards', 'Graphics Cards', 'graphics card|video card'],
+  ['network-cards', 'Network Cards', 'network card|networking card|network interface card|network adapter'],
+  ['ups', 'UPS & Battery Backup', 'ups|uninterruptible power supply(?: \\(ups\\))?|ups battery'],
+  ['power-distribution', 'Power Strips & Surge Protectors', 'power distribution unit|pdu|rack pdu|surge protector|power extension|ac outlet|power strip'],
+  ['power-supplies', 'Power Supplies', 'power supply(?: unit)?|psu'],
+  ['chargers', 'Chargers & Power Adapters', 'charger|battery charger|mobile device charger|power adapter|power adapter/inverter|ac adapter|power bank|(?:notebook|laptop) (?:power adapter|adapter|charger)'],
+  ['batteries', 'Batteries', 'battery|batteries|single-use battery|rechargeable battery|(?:notebook|laptop|camera|phone|mobile phone) battery'],
+  ['networking', 'Routers & Network Switches', 'router|wireless router|switch|network switch|access point|modem|network media converter|network extender|wireless range extender'],
+  ['kvm-switches', 'KVM Switches', 'kvm switch|kvm console'],
+  ['docking-stations', 'Docking Stations', 'docking station|dock|port replicator|notebook dock/port replicator'],
+  ['bags-cases', 'Cases & Bags', 'case|bag|backpack|sleeve|briefcase|pouch|holster|folio|(?:notebook|laptop|tablet|camera|phone|mobile phone) (?:case|bag|sleeve|cover)|cover'],
+  ['computer-cases', 'Computer Cases', 'computer case|pc case|chassis'],
+  ['projectors', 'Projectors', 'projector|data projector'],
+  ['projector-accessories', 'Projector Accessories', 'projector lamp|projection screen'],
+  ['spare-parts', 'Spare Parts', 'spare part|notebook spare part|printer/scanner spare part|tray/feeder|duplex unit|transfer roller|roller'],
+  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)'],
+  ['rack-accessories', 'Racks & Rack Accessories', 'rack|rack accessory|rack accessories|freestanding rack|rack cabinet'],
+  ['cooling', 'Cooling & Fans', 'computer cooling (?:component|system)|fan|cooler|heatsink'],
+  ['security-locks', 'Security Locks', 'cable lock|security lock|lock|(?:notebook|laptop) lock'],
+  ['screen-filters', 'Screen Filters & Protectors', 'privacy filter|display privacy filter|screen protector|anti-glare filter'],
+  ['desktops', 'Desktop PCs & Workstations', 'pc(?!\\(s\\))|desktop|workstation|all-in-one pc|mini pc|thin client|barebone|nettop'],
+  ['servers', 'Servers', 'server|server barebone|nas|storage server'],
+  ['game-consoles', 'Game Consoles & Controllers', 'game console|gaming console|gamepad|game controller|joystick|nintendo switch'],
+  ['calculators', 'Calculators', 'calculator'],
+  ['coffee-makers', 'Coffee Makers', 'coffee maker|coffee machine|espresso machine'],
+  ['toys', 'Toys', 'doll|doll accessory|jigsaw puzzle|puzzle|toy'],
 ];
 
-/** The part of a title before "for …" / "compatible with …". */
-function ownPart(title: string): string {
-  const m = /\s(for|compatible with|fits)\s/i.exec(title);
-  return m && m.index > 2 ? title.slice(0, m.index) : title;
+/** Splits "a|b(?:c|d)" on top-level pipes only. */
+function alternativesOf(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) {
+      out.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...out, source.slice(start)];
 }
 
-const MAX_ATTRIBUTES = 40;
+/** Word edges: letters, digits and "-" glue words ("Wall-Mount" is not "mount", "Back-UPS" is not "ups"). */
+const TYPE_PATTERNS = CHORUS_TYPES.flatMap(([id, label, alternatives], row) =>
+  alternativesOf(alternatives).map((alt) => ({ id, label, row, re: new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?:e?s)?(?![\\p{L}\\p{N}-])`, 'giu') })),
+);
 
-/** Maps one Chorus/Icecat record (prices in US cents) to ProductIn. */
-export function mapChorus(raw: Record<string, unknown>): ProductIn {
-  const title = clip(raw.title, 5000) ?? clip(raw.name, 5000) ?? String(raw.id);
-  const attributes: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (Object.keys(attributes).length >= MAX_ATTRIBUTES) break;
-    const m = /^attr_(t|n)_(.+)$/.exec(k);
-    if (!m || v === null || v === '') continue;
-    if (m[1] === 'n' && typeof v === 'number') attributes[m[2].slice(0, 200)] = v;
-    else if (m[1] === 't' && typeof v === 'string') attributes[m[2].slice(0, 200)] = v.slice(0, 1000);
+/** Accessory and consumable types: the head noun of "<device> [1-2 words] <accessory>" ("Monitor Extension Cable" is a cable). */
+export const CHORUS_ACCESSORY_TYPES: ReadonlySet<string> = new Set([
+  'printer-supplies', 'paper-labels', 'cables', 'adapters', 'mouse-pads', 'camera-lenses', 'memory-cards', 'card-readers', 'chargers',
+  'batteries', 'power-distribution', 'docking-stations', 'bags-cases', 'projector-accessories', 'spare-parts', 'mounts', 'cooling',
+  'security-locks', 'screen-filters',
+]);
+
+/** Text between two matches that keeps them in one noun phrase: at most two words, no punctuation or linking word. */
+const SAME_PHRASE = /^\s+(?:[\p{L}\p{N}.]+\s+){0,2}$/u;
+const PHRASE_BREAK = /(?:^|\s)(?:with|w\/|and|or|for|to|incl\.?|including|plus|&|\+)(?:\s|$)/i;
+
+type TypeMatch = { id: string; label: string; row: number; at: number; len: number };
+const before = (a: TypeMatch, b: TypeMatch) => a.at - b.at || b.len - a.len || a.row - b.row;
+
+/**
+ * The product type of a Chorus title per CHORUS_TYPES, or null. A leading brand is ignored. The match that starts
+ * earliest wins (longest, then table order, on ties), then moves on to an accessory type that closes the same noun phrase.
+ */
+export function inferChorusType(title: string, brand?: string | null): { id: string; label: string } | null {
+  if (brand && title.toLowerCase().startsWith(`${brand.toLowerCase()} `)) title = title.slice(brand.length + 1);
+  const matches: TypeMatch[] = [];
+  for (const { id, label, row, re } of TYPE_PATTERNS) for (const m of title.matchAll(re)) matches.push({ id, label, row, at: m.index, len: m[0].length });
+  if (!matches.length) return null;
+  matches.sort(before);
+  let best = matches[0];
+  for (const m of matches) {
+    if (m.at < best.at + best.len || !CHORUS_ACCESSORY_TYPES.has(m.id)) continue;
+    const gap = title.slice(best.at + best.len, m.at);
+    if (!SAME_PHRASE.test(gap) || PHRASE_BREAK.test(gap)) continue;
+    best = m;
   }
-  const own = ownPart(title);
-  const type = TYPES.find(([re]) => re.test(own))?.[1];
-  const ean = Array.isArray(raw.ean) ? raw.ean.find((e) => typeof e === 'string' && e.length <= 50) : undefined;
-  const released = typeof raw.date_released === 'string' && !Number.isNaN(Date.parse(raw.date_released)) ? new Date(raw.date_released).toISOString() : null;
+  return { id: best.id, label: best.label };
+}
+
+/** US cents (integer) as a decimal string: 4995 -> "49.95". */
+export function centsToDecimal(cents: number): string {
+  const c = Math.round(cents);
+  return `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+}
+
+/** The `attr_t_<name>` (text) and `attr_n_<name>` (number) fields keyed by `<name>`, empty ones skipped, at most MAX_CHORUS_ATTRIBUTES. */
+export function chorusAttributes(raw: ChorusRaw): Record<string, AttributeValue> {
+  const out: Record<string, AttributeValue> = {};
+  let n = 0;
+  for (const [key, value] of Object.entries(raw)) {
+    if (n >= MAX_CHORUS_ATTRIBUTES) break;
+    const m = /^attr_([tn])_(.+)$/.exec(key);
+    if (!m || m[2].length > LIMITS.attributeKey) continue;
+    if (m[1] === 't') {
+      const v = text(value, LIMITS.attributeText);
+      if (v === null) continue;
+      out[m[2]] = v;
+    } else {
+      const v = typeof value === 'string' && value.trim() ? Number(value) : value;
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      out[m[2]] = v;
+    }
+    n++;
+  }
+  return out;
+}
+
+/** Maps one Chorus/Icecat record to ProductIn (price from US cents, USD, type category inferred from the title); throws on a record without id or price. */
+export function mapChorus(raw: ChorusRaw): ProductIn {
+  const id = text(raw.id === undefined || raw.id === null ? null : String(raw.id), Infinity);
+  if (!id || id.length > LIMITS.id) throw new Error(`chorus record without a usable id: ${JSON.stringify(raw.id)}`);
+  const cents = typeof raw.price === 'string' && raw.price.trim() ? Number(raw.price) : raw.price;
+  if (typeof cents !== 'number' || !Number.isFinite(cents) || cents < 0) throw new Error(`chorus record ${id} has no valid price`);
+  const name = text(raw.title, LIMITS.text) ?? text(raw.name, LIMITS.text) ?? id;
+  const description = text(raw.short_description, LIMITS.text);
+  const gtin = Array.isArray(raw.ean) ? raw.ean.map((e) => text(e, Infinity)).find((e) => e && e.length <= LIMITS.gtin) ?? null : null;
+  const brand = text(raw.supplier, LIMITS.brand);
+  const type = inferChorusType(name, brand);
+  const categories: CategoryRef[] = type ? [{ id: type.id, path: [{ en: 'Electronics' }, { en: type.label }] }] : [];
+  const released = typeof raw.date_released === 'string' ? new Date(raw.date_released) : null;
   return {
-    id: String(raw.id).slice(0, 128),
-    name: { en: title },
-    ...(clip(raw.short_description, 20_000) ? { description: { en: clip(raw.short_description, 20_000)! } } : {}),
-    brand: clip(raw.supplier, 200),
-    model: clip(raw.name, 200),
-    gtin: (ean as string | undefined) ?? null,
-    image_url: url(raw.img_500x500) ?? url(raw.img_high),
-    price: (Number(raw.price ?? 0) / 100).toFixed(2),
+    id,
+    name: { en: name },
+    ...(description ? { description: { en: description } } : {}),
+    brand,
+    model: text(raw.name, LIMITS.model),
+    gtin,
+    image_url: urlOrNull(raw.img_500x500) ?? urlOrNull(raw.img_high),
+    price: centsToDecimal(cents),
     currency: 'USD',
-    categories: type ? [{ id: slug(type), path: [{ en: 'Electronics' }, { en: type }] }] : [],
-    attributes,
-    updated_at: released,
+    categories,
+    attributes: chorusAttributes(raw),
+    updated_at: released && !Number.isNaN(released.getTime()) ? released.toISOString() : null,
   };
 }

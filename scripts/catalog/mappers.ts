@@ -1,17 +1,43 @@
-import type { ProductIn } from './product-in.js';
+import { basename, dirname } from 'node:path';
 import { mapChorus } from './chorus.mapper.js';
 import { mapFlipkart } from './flipkart.mapper.js';
+import type { ProductIn } from './product-in.js';
 
+export { mapChorus, inferChorusType, centsToDecimal, chorusAttributes, CHORUS_TYPES, CHORUS_ACCESSORY_TYPES, MAX_CHORUS_ATTRIBUTES } from './chorus.mapper.js';
+export type { ChorusRaw } from './chorus.mapper.js';
+export { mapFlipkart, flipkartCategoryLevels, flipkartCategoryId } from './flipkart.mapper.js';
+export type { FlipkartRaw } from './flipkart.mapper.js';
+export { readJsonl } from './read-jsonl.js';
+export type { ProductIn, CategoryRef, AttributeValue, LangText } from './product-in.js';
+
+/** The catalogs we have mappers for. */
 export type CatalogKind = 'chorus' | 'flipkart';
 
-/** The mapper of a catalog kind. */
-export function mapperFor(kind: CatalogKind): (raw: Record<string, unknown>) => ProductIn | null {
-  return kind === 'chorus' ? mapChorus : mapFlipkart;
+/** A raw-record -> ProductIn mapper; null means "skip this record". */
+export type CatalogMapper = (raw: Record<string, unknown>) => ProductIn | null;
+
+/** The mapper for a catalog kind. */
+export function mapperFor(kind: CatalogKind): CatalogMapper {
+  switch (kind) {
+    case 'chorus':
+      return mapChorus;
+    case 'flipkart':
+      return mapFlipkart;
+    default:
+      throw new Error(`unknown catalog kind: ${String(kind)}`);
+  }
 }
 
-/** Guesses the catalog kind from its folder name. */
+const KIND_BY_NAME: Array<[RegExp, CatalogKind]> = [
+  [/chorus|icecat/i, 'chorus'],
+  [/flipkart/i, 'flipkart'],
+];
+
+/** The catalog kind of a data file, from its folder name (chorus-icecat/..., flipkart-products/...), then the file name; throws when unknown. */
 export function detectCatalogKind(path: string): CatalogKind {
-  if (/chorus|icecat/i.test(path)) return 'chorus';
-  if (/flipkart/i.test(path)) return 'flipkart';
-  throw new Error(`cannot tell the catalog kind of ${path}: pass --kind chorus|flipkart`);
+  for (const part of [basename(dirname(path)), basename(path)]) {
+    const hit = KIND_BY_NAME.find(([re]) => re.test(part));
+    if (hit) return hit[1];
+  }
+  throw new Error(`cannot tell the catalog kind of ${path}: expected a chorus-icecat/ or flipkart-products/ folder (or pass the kind explicitly)`);
 }
