@@ -1,4 +1,4 @@
-import { normalizeText, tokenize, isCodeLike } from './normalize.js';
+import { normalizeText, tokenize, isCodeLike, isArabic } from './normalize.js';
 import { stem } from './stem.js';
 
 /** Category label words (stemmed) -> the category targets (ids / level keys) whose labels contain them. */
@@ -12,8 +12,7 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
   const index = new Map<string, Set<string>>();
   for (const c of categories) {
     if (!c.target) continue;
-    for (const word of tokenize(normalizeText(c.norm))) {
-      if (STOP.has(word) || isCodeLike(word)) continue;
+    for (const word of headWords(c.norm)) {
       for (const form of forms(word)) {
         const set = index.get(form) ?? new Set<string>();
         set.add(c.target);
@@ -26,6 +25,15 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
   return out;
 }
 
+/** The head word of each part of a label: "Camera Lenses" -> lenses; "Laptops & Notebooks" -> laptops, notebooks. */
+function headWords(label: string): string[] {
+  return label.split(/\s*(?:&|,|\/|\band\b|\bو\b)\s*/).map((part) => {
+    const words = tokenize(normalizeText(part)).filter((w) => !STOP.has(w) && !isCodeLike(w));
+    // Arabic puts the head noun first ("هواتف ذكية"), English last ("smart phones").
+    return isArabic(part) ? words[0] : words[words.length - 1];
+  }).filter((w): w is string => !!w);
+}
+
 /**
  * The categories a query names by its head word (the last word that is not a code: in
  * "bluetooth speaker" the product is a speaker), or by a compound of its last two words.
@@ -33,8 +41,10 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
 export function categoryIntent(tokens: string[], index: CategoryWordIndex): string[] {
   const words = tokens.filter((t) => !isCodeLike(t));
   if (!words.length || words.length > 5) return [];
-  const last = words[words.length - 1];
-  const candidates = [last, words.length > 1 ? words[words.length - 2] + last : null].filter((w): w is string => !!w);
+  const arabic = isArabic(words.join(' '));
+  const last = arabic ? words[0] : words[words.length - 1];
+  const compound = words.length > 1 && !arabic ? words[words.length - 2] + last : null;
+  const candidates = [last, compound].filter((w): w is string => !!w);
   for (const w of candidates.reverse()) {
     for (const form of forms(w)) {
       const hit = index.get(form);

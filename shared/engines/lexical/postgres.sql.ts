@@ -107,7 +107,7 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
   }
 }
 
-const CATEGORY_BOOST = 3;
+const CATEGORY_BOOST = 6;
 
 /** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. */
 export const TSV_SQL = `
