@@ -29,7 +29,7 @@ try {
   const t0 = Date.now();
   const first = await sendReplicated({ url, key, dataDir: base.sharedDataDir, total: TOTAL, inFlight: 4, runId: 'first', progress: true });
   const sentAt = Date.now();
-  await waitSearchable(deps, tenant.id);
+  await waitSearchable(deps, tenant.id, 600_000, false);
   const searchableAt = Date.now();
   const stored = await deps.repos.products.count(tenant.id);
 

@@ -24,7 +24,7 @@ const Env = z.object({
   OPENAI_BASE_URL: z.string().url().optional(),
   WORKER_CONCURRENCY: z.string().default(''),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
-  VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(10_000),
+  VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),

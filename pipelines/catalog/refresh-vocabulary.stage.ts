@@ -10,7 +10,8 @@ const PAGE = 2000;
  * transaction, so re-runs are harmless. Job id: vocab-<tenant>-<time bucket> (debounced).
  */
 export const refreshVocabulary = defineStage({
-  queue: 'catalog',
+  // Its own queue: a rebuild reads the whole catalog and must not hold up indexing.
+  queue: 'vocabulary',
   name: 'refresh-vocabulary',
   schema: z.object({ tenantId: z.string().min(1), bucket: z.number().int() }),
   jobId: (d) => `vocab-${d.tenantId}-${d.bucket}`,

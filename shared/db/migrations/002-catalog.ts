@@ -66,7 +66,6 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['tenant_id', 'generation', 'product_id']);
   });
   await knex.raw('CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv)');
-  await knex.raw('CREATE INDEX search_docs_name_trgm ON search_docs USING gin (name_norm gin_trgm_ops)');
   await knex.raw('CREATE INDEX search_docs_categories ON search_docs USING gin (category_ids)');
   await knex.raw('CREATE INDEX search_docs_price ON search_docs (tenant_id, generation, price)');
 
