@@ -11,6 +11,7 @@ import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
 import { SearchLogWriter } from './search/search-log.js';
 import { UsageCounter } from './search/usage.js';
+import { TenantContexts } from './search/tenant-context.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -23,6 +24,8 @@ export interface Deps {
   engine: LexicalEngine;
   searchLog: SearchLogWriter;
   usage: UsageCounter;
+  /** Per-process cache of what search needs about each tenant (mapping, vocabulary, synonyms). */
+  contexts: TenantContexts;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   /** Starts background parts (auth invalidation, rate-limit sync); the API calls it. */
@@ -49,11 +52,13 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   const engine = createLexicalEngine(config, db);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);
+  const contexts = new TenantContexts({ db, repos, engine });
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage, contexts,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
+      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`);
       rateLimiter.start();
       searchLog.start();
       usage.start();

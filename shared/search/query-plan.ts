@@ -2,9 +2,12 @@ import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from './normalize.js';
 import { stem } from './stem.js';
 import { bestCorrection } from './typo.js';
+import type { Segment } from './synonym-matcher.js';
 
 export interface PlanInput {
   tokens: string[];
+  /** Synonym segments over `tokens` (from SynonymMatcher); tokens they cover are not corrected or joined. */
+  segments?: Segment[];
   terms: Map<string, number>;
   typoTolerance: boolean;
   /** Looks up close vocabulary terms for unknown tokens (one round trip for all of them). */
@@ -30,9 +33,22 @@ export async function planQuery(input: PlanInput): Promise<QueryPlan> {
   const compounds: string[] = [];
   const out: QueryTerm[] = [];
   const unknown: number[] = [];
+  // Tokens a synonym rule covers become one term: the shopper's words or any expansion, taken exactly.
+  const covered = new Map<number, Segment>();
+  let at = 0;
+  for (const seg of input.segments ?? []) {
+    if (seg.expansions.length) covered.set(at, seg);
+    at += seg.tokens.length;
+  }
   for (let i = 0; i < tokens.length; i++) {
+    const seg = covered.get(i);
+    if (seg) {
+      out.push({ alternatives: [seg.tokens, ...seg.expansions] });
+      i += seg.tokens.length - 1;
+      continue;
+    }
     const t = tokens[i];
-    const next = tokens[i + 1];
+    const next = covered.has(i + 1) ? undefined : tokens[i + 1];
     if (next && !isCodeLike(t) && !isCodeLike(next) && terms.has(t + next)) {
       compounds.push(t + next);
       out.push({ alternatives: [[t, next], [t + next]] });

@@ -11,6 +11,7 @@ import { BUILTIN_FACETS, BUILTIN_FILTERS, toFacets } from './facets.js';
 import { highlight } from './highlight.js';
 import { Trace } from './trace.js';
 import { categoryIntent } from './category-intent.js';
+import type { Segment } from './synonym-matcher.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
 
@@ -51,15 +52,18 @@ export class SearchService {
     const sort = input.sort ?? rules?.sort ?? 'relevance';
     const text = rules ? rules.rest : normalized;
     const tokens = trace.step('tokenize', () => tokenize(text), (t) => ({ tokens: t }));
+    const segments = trace.step('synonyms', () => (ctx.synonyms.size ? ctx.synonyms.apply(tokens, { sets: new Set(ranking.synonym_sets), global: ranking.global_synonyms }) : []),
+      (segs) => ({ fired: segs.flatMap((x) => x.ruleIds), expansions: segs.filter((x) => x.expansions.length).map((x) => ({ words: x.tokens.join(' '), also: x.expansions.map((e) => e.join(' ')) })) }));
+    const synonymsFired = segments.some((x) => x.ruleIds.length);
     const plan = await trace.stepAsync('plan', () => planQuery({
-      tokens, terms: ctx.terms, typoTolerance: ranking.typo_tolerance,
+      tokens, segments, terms: ctx.terms, typoTolerance: ranking.typo_tolerance,
       candidates: (words) => this.deps.repos.vocabulary.candidates(tenantId, words),
     }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
 
     const intent = trace.step('category_intent', () => categoryIntent(tokens, ctx.categories), (c) => ({ categories: c }));
     const query: EngineQuery = {
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
-      tenantId, tokens, terms: plan.terms, prefixLast: tokens.length > 0 && !ctx.terms.has(tokens[tokens.length - 1]), filters, sort,
+      tenantId, tokens, terms: plan.terms, preferFirstAlternative: synonymsFired, prefixLast: tokens.length > 0 && !ctx.terms.has(tokens[tokens.length - 1]), filters, sort,
       offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
       boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent },
     };
@@ -90,7 +94,7 @@ export class SearchService {
     return {
       search_id: searchId,
       query: {
-        text: input.q, normalized, rewritten: rules && rules.rest !== normalized ? rules.rest : null, lang,
+        text: input.q, normalized, rewritten: synonymsFired ? describeSegments(segments) : rules && rules.rest !== normalized ? rules.rest : null, lang,
         filters: rules?.filters ?? {}, sort: rules?.sort ?? null, ai_used: false, ai_cached: false,
       },
       ids: hits.map((h) => h.id),
@@ -157,6 +161,11 @@ function highlights(hit: EngineResult['hits'][number], lang: string, words: stri
   const d = desc ? highlight(desc, words, null) : null;
   if (d) out.description = d;
   return out;
+}
+
+/** "laptop (notebook | portable computer) bag": the query with what synonyms added. */
+function describeSegments(segments: Segment[]): string {
+  return segments.map((x) => (x.expansions.length ? `${x.tokens.join(' ')} (${x.expansions.map((e) => e.join(' ')).join(' | ')})` : x.tokens.join(' '))).join(' ');
 }
 
 function applyCorrections(text: string, corrections: Array<{ from: string; to: string }>): string {

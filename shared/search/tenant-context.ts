@@ -1,7 +1,11 @@
-import type { Deps } from '../deps.js';
+import type { Knex } from 'knex';
+import type { Repos } from '../db/repos/index.js';
+import type { LexicalEngine } from '../engines/lexical/port.js';
 import { normalizeText } from './normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
+import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
+import type { Redis } from 'ioredis';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
 export interface TenantSearchContext {
@@ -14,6 +18,7 @@ export interface TenantSearchContext {
   terms: Map<string, number>;
   rules: RuleContext;
   categories: CategoryWordIndex;
+  synonyms: SynonymMatcher;
   loadedAt: number;
 }
 
@@ -28,7 +33,7 @@ export class TenantContexts {
   private entries = new Map<string, TenantSearchContext>();
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
 
-  constructor(private deps: Deps, private ttlMs = 30_000) {}
+  constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, private ttlMs = 30_000) {}
 
   async get(tenantId: string): Promise<TenantSearchContext | null> {
     const entry = this.entries.get(tenantId);
@@ -44,6 +49,16 @@ export class TenantContexts {
     this.entries.delete(tenantId);
   }
 
+  /** Drops cached contexts when synonyms change anywhere (message: tenant id, or * for global rules). */
+  async listen(sub: Redis, channel: string): Promise<void> {
+    sub.on('message', (ch: string, tenantId: string) => {
+      if (ch !== channel) return;
+      if (tenantId === '*') this.entries.clear();
+      else this.entries.delete(tenantId);
+    });
+    await sub.subscribe(channel);
+  }
+
   private reload(tenantId: string): Promise<TenantSearchContext | null> {
     let p = this.loading.get(tenantId);
     if (!p) {
@@ -57,11 +72,12 @@ export class TenantContexts {
     const { repos, engine, db } = this.deps;
     const tenant = await repos.tenants.find(tenantId);
     if (!tenant) return null;
-    const [mapping, terms, brandRows, categoryRows] = await Promise.all([
+    const [mapping, terms, brandRows, categoryRows, ruleRows] = await Promise.all([
       repos.mappings.get(tenantId),
       repos.vocabulary.terms(tenantId),
       db('suggest_terms').select('norm', 'display').where({ tenant_id: tenantId, kind: 'brand' }),
       db('suggest_terms').select('norm', 'target').where({ tenant_id: tenantId, kind: 'category' }),
+      db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id')),
     ]);
     const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
     const colorFacet = [...facetNames].find((n) => COLOR_NAMES.has(n.toLowerCase())) ?? null;
@@ -83,10 +99,24 @@ export class TenantContexts {
       facetNames,
       terms,
       categories: buildCategoryIndex(categoryRows),
+      synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
       rules: { brands: new Map(brandRows.map((r: { norm: string; display: string }) => [r.norm, r.display])), colors, colorFacet },
       loadedAt: Date.now(),
     };
     this.entries.set(tenantId, entry);
     return entry;
   }
+}
+
+/** A stored synonym row with every text normalized like queries are. */
+function compileRule(r: {
+  id: string; tenant_id: string | null; kind: 'equivalent' | 'one_way'; terms: string[]; input: string | null; outputs: string[];
+  conditions: { unless_terms?: string[]; require_terms?: string[] } | null; set_key: string;
+}): CompiledRuleInput {
+  const n = (xs: string[] | undefined) => (xs ?? []).map((x) => normalizeText(x)).filter(Boolean);
+  return {
+    id: r.id, kind: r.kind, terms: n(r.terms), input: r.input ? normalizeText(r.input) : null, outputs: n(r.outputs),
+    conditions: r.conditions ? { unless_terms: n(r.conditions.unless_terms), require_terms: n(r.conditions.require_terms) } : null,
+    setKey: r.set_key, global: r.tenant_id === null,
+  };
 }

@@ -4,7 +4,6 @@ import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/errors.js';
 import { SearchService, type SearchInput } from '../../../shared/search/search-service.js';
 import { suggest } from '../../../shared/search/suggest-service.js';
-import { TenantContexts } from '../../../shared/search/tenant-context.js';
 import { usagePeriod } from '../../../shared/search/usage.js';
 import type { Principal } from '../../../shared/auth/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
@@ -15,7 +14,7 @@ const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'a
 
 /** Shopper-facing search and suggest (spec 4.6); public keys allowed from their origins. */
 export function searchRoutes(deps: Deps): RouteSpec[] {
-  const contexts = new TenantContexts(deps);
+  const contexts = deps.contexts;
   const service = new SearchService(deps, contexts, deps.searchLog);
 
   async function run(ctx: Context, input: SearchInput) {

@@ -76,6 +76,8 @@ export interface EngineQuery {
   tokens: string[];
   /** Richer form of `tokens`: compounds and expansions as alternatives. */
   terms?: QueryTerm[];
+  /** Rank products matching each term's first alternative (the shopper's own words) above those matching only expansions. */
+  preferFirstAlternative?: boolean;
   /** Match the last token as a prefix (as-you-type). */
   prefixLast?: boolean;
   matchAny?: boolean;
