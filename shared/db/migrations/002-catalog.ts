@@ -48,6 +48,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('generation').notNullable();
     t.text('product_id').notNullable();
     t.text('name_norm').notNullable();
+    t.text('brand');
     t.text('brand_norm');
     t.specificType('codes', 'text[]').notNullable();
     t.specificType('category_ids', 'text[]').notNullable();
@@ -69,6 +70,14 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE INDEX search_docs_categories ON search_docs USING gin (category_ids)');
   await knex.raw('CREATE INDEX search_docs_price ON search_docs (tenant_id, generation, price)');
 
+  // Category labels per tenant, so facet buckets get their labels without reading every document's paths.
+  await knex.schema.createTable('search_categories', (t) => {
+    t.text('tenant_id').notNullable().references('tenants.id').onDelete('CASCADE');
+    t.text('id').notNullable();
+    t.jsonb('label').notNullable();
+    t.primary(['tenant_id', 'id']);
+  });
+
   await knex.schema.createTable('search_vocab', (t) => {
     t.text('tenant_id').notNullable().references('tenants.id').onDelete('CASCADE');
     t.text('term').notNullable();
@@ -79,7 +88,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['search_vocab', 'search_docs', 'search_generations', 'attribute_mappings', 'product_sync_items', 'product_syncs', 'products']) {
+  for (const table of ['search_vocab', 'search_categories', 'search_docs', 'search_generations', 'attribute_mappings', 'product_sync_items', 'product_syncs', 'products']) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -32,7 +32,7 @@ export class PostgresEngine implements LexicalEngine {
   /** One statement per chunk; a document never goes back to an older product version. */
   private async write(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
     const rows = docs.map((d) => ({
-      product_id: d.id, name_norm: d.nameNorm, name_stem: d.nameStem, brand_norm: d.brandNorm, codes: d.codes,
+      product_id: d.id, name_norm: d.nameNorm, name_stem: d.nameStem, brand: d.brand, brand_norm: d.brandNorm, codes: d.codes,
       category_ids: d.categoryIds, category_paths: d.categoryPaths, category_text: d.categoryText,
       attribute_text: d.attributeText, description_norm: d.descriptionNorm, facets: d.facets, price: d.price,
       in_stock: d.inStock, visible: d.visible, popularity: d.popularity, margin: d.margin,
@@ -40,16 +40,16 @@ export class PostgresEngine implements LexicalEngine {
       description: d.description ?? null,
     }));
     await this.db.raw(
-      `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand_norm, codes, category_ids, category_paths,
+      `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
-       SELECT ?, ?, v.product_id, v.name_norm, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
+       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
               v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, ${TSV_SQL}
-         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand_norm text, codes text[],
+         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
               created_at timestamptz, source_version bigint, card jsonb, description jsonb)
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
-         name_norm = EXCLUDED.name_norm, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
+         name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
@@ -57,6 +57,15 @@ export class PostgresEngine implements LexicalEngine {
        WHERE search_docs.source_version <= EXCLUDED.source_version`,
       [tenantId, generation, JSON.stringify(rows)],
     );
+    const labels = new Map<string, Record<string, string>>();
+    for (const d of docs) for (const path of d.categoryPaths) for (const level of path) labels.set(level.id, level.label);
+    if (labels.size) {
+      await this.db.raw(
+        `INSERT INTO search_categories (tenant_id, id, label) SELECT ?, v.id, v.label FROM jsonb_to_recordset(?::jsonb) AS v(id text, label jsonb)
+         ON CONFLICT (tenant_id, id) DO UPDATE SET label = EXCLUDED.label WHERE search_categories.label <> EXCLUDED.label`,
+        [tenantId, JSON.stringify([...labels].map(([id, label]) => ({ id, label })))],
+      );
+    }
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
@@ -95,7 +104,10 @@ export class PostgresEngine implements LexicalEngine {
     await this.db('search_generations').where({ tenant_id: tenantId }).delete();
   }
 
-  /** One round trip: matches, total, the page and the requested facets (disjunctive counts). */
+  /**
+   * One round trip: matches (small columns only), total, the page (cards read for its rows only)
+   * and the requested facets with disjunctive counts.
+   */
   async search(q: EngineQuery): Promise<EngineResult> {
     const ts = tsQuery(q);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
@@ -110,24 +122,25 @@ export class PostgresEngine implements LexicalEngine {
     if (own) bindings.push(RANK_WEIGHTS, own);
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
-    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset);
+    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
     const facetCols = (q.facets ?? []).map((name, i) => {
-      const own = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
-      bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(own.bindings as Knex.RawBinding[]));
-      return `${facetQuery(name, own.sql)} AS facet_${i}`;
+      const ownFilters = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
+      bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(ownFilters.bindings as Knex.RawBinding[]));
+      if (name === 'category' || name === 'category_tree') bindings.push(q.tenantId);
+      return `${facetQuery(name, ownFilters.sql)} AS facet_${i}`;
     });
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
-        SELECT product_id, card, description, price, popularity, margin, created_at, in_stock, brand_norm,
-               category_ids, category_paths, facets, ${score} AS score
+        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score
           FROM search_docs, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}
       ),
-      f AS MATERIALIZED (SELECT * FROM m WHERE true ${all.sql})
+      f AS MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
+      page AS (SELECT product_id, score, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM f ORDER BY ord LIMIT ? OFFSET ?)
       SELECT (SELECT count(*) FROM f)::int AS total,
-             (SELECT coalesce(json_agg(h), '[]') FROM (
-                SELECT product_id AS id, score, card, description FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) h) AS hits
+             (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
+                FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
              ${facetCols.map((c) => `,\n${c}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
@@ -141,21 +154,20 @@ export class PostgresEngine implements LexicalEngine {
 function facetQuery(name: string, ownFilters: string): string {
   const from = `FROM m WHERE true ${ownFilters}`;
   if (name === 'price') return `(SELECT json_build_object('min', min(price), 'max', max(price)) ${from})`;
-  if (name === 'category_tree') {
-    return `(SELECT coalesce(json_agg(b), '[]') FROM (
-      SELECT e->>'id' AS value, e->'label' AS label, count(DISTINCT product_id)::int AS count
-        FROM (SELECT product_id, category_paths ${from}) x, jsonb_array_elements(category_paths) p, jsonb_array_elements(p) e
-       GROUP BY 1, 2 ORDER BY count DESC, value LIMIT 200) b)`;
+  if (name === 'category' || name === 'category_tree') {
+    const which = name === 'category' ? `c NOT LIKE 'lvl:%'` : `c LIKE 'lvl:%'`;
+    const limit = name === 'category' ? FACET_LIMIT : 200;
+    return `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', sc.label) ORDER BY b.count DESC, b.value), '[]')
+      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT category_ids ${from}) x, unnest(category_ids) c WHERE ${which}
+            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b
+      LEFT JOIN search_categories sc ON sc.tenant_id = ? AND sc.id = b.value)`;
   }
   const source = name === 'brand'
-    ? `SELECT card->>'brand' AS value ${from} AND card->>'brand' IS NOT NULL`
+    ? `SELECT brand AS value ${from} AND brand IS NOT NULL`
     : name === 'in_stock'
       ? `SELECT in_stock::text AS value ${from}`
-      : name === 'category'
-        ? `SELECT DISTINCT ON (product_id, value) product_id, c->-1->>'id' AS value, c->-1->'label' AS label FROM (SELECT product_id, category_paths ${from}) x, jsonb_array_elements(category_paths) c`
-        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
-  const label = name === 'category' ? ', min(label::text)::jsonb AS label' : '';
-  return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count${label} FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
+      : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
+  return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
 }
 
 function facetBindings(name: string): string[] {
