@@ -12,6 +12,7 @@ import type { LexicalEngine } from './engines/lexical/port.js';
 import { SearchLogWriter } from './search/search-log.js';
 import { UsageCounter } from './search/usage.js';
 import { TenantContexts } from './search/tenant-context.js';
+import { indexChangedChannel } from './search/index-notices.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -58,7 +59,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
-      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`);
+      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`, indexChangedChannel(config.queuePrefix));
       rateLimiter.start();
       searchLog.start();
       usage.start();

@@ -3,6 +3,7 @@ import { defineStage } from '../../shared/queue/define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
 import { tenantJobDone } from '../../shared/queue/fairness.js';
 import { refreshVocabulary } from './refresh-vocabulary.stage.js';
+import { noticeIndexChanged } from '../../shared/search/index-notices.js';
 
 const Ids = z.array(z.string().min(1).max(128)).max(5000);
 
@@ -27,6 +28,7 @@ export const indexProducts = defineStage({
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(rows), ctx.settings);
     await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
+    await noticeIndexChanged(deps, data.tenantId);
     await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);
     // One vocabulary rebuild per tenant per window, run after the window closes.
     const window = deps.config.vocabDebounceMs;

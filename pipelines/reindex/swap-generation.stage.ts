@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineStage } from '../../shared/queue/define-stage.js';
+import { noticeIndexChanged } from '../../shared/search/index-notices.js';
 
 /**
  * Makes the built generation the serving one and drops the old one (products deleted during
@@ -12,6 +13,7 @@ export const swapGeneration = defineStage({
   jobId: (d) => `swap-${d.jobRowId}-${d.generation}`,
   async run({ data, deps, progress }) {
     await deps.engine.swapGeneration(data.tenantId, data.generation);
+    await noticeIndexChanged(deps, data.tenantId);
     await progress(1);
     return { generation: data.generation, documents: data.documents };
   },

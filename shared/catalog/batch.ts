@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { contentHash, toStored, type StoredProduct } from './canonical.js';
 import { indexProducts } from '../../pipelines/catalog/index-products.stage.js';
 import { tenantPriority } from '../queue/fairness.js';
+import { noticeIndexChanged } from '../search/index-notices.js';
 
 export const MAX_BATCH_ITEMS = 1000;
 
@@ -69,7 +70,10 @@ export async function applyBatch(deps: Deps, tenantId: string, body: BatchReques
   const { errors, upserts, deletes } = validateItems(body);
   const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
-  if (outcome.deletedIds.length) await deps.engine.remove(tenantId, outcome.deletedIds);
+  if (outcome.deletedIds.length) {
+    await deps.engine.remove(tenantId, outcome.deletedIds);
+    await noticeIndexChanged(deps, tenantId);
+  }
   const toIndex = [...outcome.changedIds, ...outcome.staleIds];
   if (toIndex.length || outcome.deletedIds.length) {
     const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { newId } from '../ids.js';
+import { canonicalJson, newId } from '../ids.js';
 import type { EngineQuery, EngineResult, FilterValue } from '../engines/lexical/port.js';
 import { normalizeText, tokenize } from './normalize.js';
 import { detectLang } from './language.js';
@@ -34,8 +34,29 @@ const FEW = 3;
 export class SearchService {
   constructor(private deps: Deps, private contexts: TenantContexts, private log: SearchLogWriter) {}
 
-  /** Runs the query pipeline (DESIGN.md "Search path") and returns the SearchResponse body. */
+  /** Answers from the result cache when it can (never for debug), else runs the pipeline; every search is logged. */
   async search(tenantId: string, input: SearchInput) {
+    if (input.debug) return this.run(tenantId, input);
+    const started = performance.now();
+    const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
+    const cached = this.contexts.results.get(tenantId, key) as Awaited<ReturnType<SearchService['run']>> | undefined;
+    if (!cached) {
+      const body = await this.run(tenantId, input);
+      this.contexts.results.set(tenantId, key, body);
+      return body;
+    }
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    const searchId = newId('srch');
+    const q = cached.query;
+    this.log.push({
+      id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,
+      filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: cached.total, page: input.page, took_ms: tookMs, zero_result: cached.total === 0,
+    });
+    return { ...cached, search_id: searchId, took_ms: tookMs };
+  }
+
+  /** Runs the query pipeline (DESIGN.md "Search path") and returns the SearchResponse body. */
+  private async run(tenantId: string, input: SearchInput) {
     const started = performance.now();
     const trace = new Trace(input.debug);
     const ctx = await this.context(tenantId);

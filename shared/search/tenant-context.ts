@@ -6,6 +6,7 @@ import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
 import type { Redis } from 'ioredis';
+import { ResultCache } from './result-cache.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
 export interface TenantSearchContext {
@@ -49,14 +50,22 @@ export class TenantContexts {
     this.entries.delete(tenantId);
   }
 
-  /** Drops cached contexts when synonyms change anywhere (message: tenant id, or * for global rules). */
-  async listen(sub: Redis, channel: string): Promise<void> {
+  /** Cached search results; dropped with the context, and on index changes. */
+  readonly results = new ResultCache<unknown>();
+
+  /**
+   * Drops a tenant's context and results when its synonyms change, and its results when its
+   * index changes (message: tenant id, or * for global synonym rules).
+   */
+  async listen(sub: Redis, synonymsChannel: string, indexChannel: string): Promise<void> {
     sub.on('message', (ch: string, tenantId: string) => {
-      if (ch !== channel) return;
+      if (ch === indexChannel) this.results.clear(tenantId);
+      if (ch !== synonymsChannel) return;
+      this.results.clear(tenantId);
       if (tenantId === '*') this.entries.clear();
       else this.entries.delete(tenantId);
     });
-    await sub.subscribe(channel);
+    await sub.subscribe(synonymsChannel, indexChannel);
   }
 
   private reload(tenantId: string): Promise<TenantSearchContext | null> {
