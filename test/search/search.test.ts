@@ -152,3 +152,14 @@ t.test('suggest: completions, previews and categories', async (t) => {
   t.equal((await h.api.call('GET', '/v1/suggest?q=x&limit=21', { key })).status, 400);
   t.equal((await h.api.call('GET', `/v1/suggest?q=${'a'.repeat(129)}`, { key })).status, 400);
 });
+
+t.test('cached results never outlive an index change', async (t) => {
+  const first = await get('q=quokkatron');
+  t.equal(first.body.total, 0);
+  t.equal((await get('q=quokkatron')).body.total, 0, 'the same search again (from the cache)');
+  await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'new1', name: { en: 'Quokkatron blender' }, price: 5, currency: 'SAR' }] } });
+  const { eventually } = await import('../helpers/workers.js');
+  await eventually(async () => (await get('q=quokkatron')).body.total === 1, 5000);
+  await h.api.call('DELETE', '/v1/products/new1', { key });
+  t.equal((await get('q=quokkatron')).body.total, 0, 'a delete is seen at once, cache or not');
+});
