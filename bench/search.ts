@@ -76,5 +76,6 @@ try {
   await stopProcess(api);
   await stopProcess(worker);
   await deps.close();
-  await db.drop();
+  if (process.env.BENCH_KEEP) process.stdout.write(`kept database ${db.url}\n`);
+  else await db.drop();
 }

@@ -21,6 +21,8 @@ export function vocabularyRepo(db: Knex) {
         else merged.set(key, { ...s });
       }
       await db.transaction(async (trx) => {
+        // Two rebuilds of one tenant must not interleave their delete-and-insert.
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`vocab:${tenantId}`]);
         await trx('search_vocab').where({ tenant_id: tenantId }).delete();
         await trx('suggest_terms').where({ tenant_id: tenantId }).delete();
         const words = [...terms.keys()];
