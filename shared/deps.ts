@@ -53,7 +53,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   const engine = createLexicalEngine(config, db);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);
-  const contexts = new TenantContexts({ db, repos, engine });
+  const contexts = new TenantContexts({ db, repos, engine }, config.searchCacheTtlMs);
   return {
     config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage, contexts,
     async start() {

@@ -20,6 +20,7 @@ export class ResultCache<T> {
   }
 
   set(tenantId: string, key: string, value: T, now = Date.now()): void {
+    if (this.ttlMs <= 0) return;
     let entries = this.tenants.get(tenantId);
     if (!entries) this.tenants.set(tenantId, (entries = new Map()));
     // Maps keep insertion order: the first key is the oldest entry.

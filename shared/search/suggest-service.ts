@@ -18,7 +18,7 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
   const [rows, preview] = await Promise.all([
     normalized ? deps.repos.vocabulary.suggest(tenantId, normalized, input.limit) : Promise.resolve([]),
     tokens.length && input.products > 0
-      ? deps.engine.search({ tenantId, tokens, prefixLast: true, offset: 0, limit: input.products, facets: ['category'], boost: { inStockFirst: true, popularity: 0, margin: 0 } })
+      ? deps.engine.search({ tenantId, tokens, prefixLast: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })
       : Promise.resolve(null),
   ]);
   const seen = new Set<string>();
@@ -30,9 +30,9 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
     suggestions.push({ text: r.display, highlighted: markPrefix(r.display, r.norm, normalized), kind: r.kind, target: r.target });
     if (suggestions.length >= input.limit) break;
   }
-  const categories = ((preview?.facets.category as Array<{ value: string; count: number; label?: Record<string, string> }>) ?? [])
-    .slice(0, 5)
-    .map((b) => ({ value: b.value, label: b.label ?? null, count: b.count }));
+  // Category buckets: the categories whose names start with what was typed, counted by their products.
+  const categories = rows.filter((r) => r.kind === 'category' && r.target).slice(0, 5)
+    .map((r) => ({ value: r.target!, label: { [lang(r.display)]: r.display }, count: r.weight }));
   return {
     query: input.q,
     suggestions,
@@ -41,6 +41,8 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
     took_ms: Math.round((performance.now() - started) * 100) / 100,
   };
 }
+
+const lang = (text: string) => (/[\u0600-\u06FF]/.test(text) ? 'ar' : 'en');
 
 /** Wraps the typed part in <em> when the display text starts with it (same length after normalization). */
 function markPrefix(display: string, norm: string, typed: string): string | null {

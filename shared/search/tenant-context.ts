@@ -34,7 +34,9 @@ export class TenantContexts {
   private entries = new Map<string, TenantSearchContext>();
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
 
-  constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, private ttlMs = 30_000) {}
+  constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 30_000) {
+    this.results = new ResultCache(resultTtlMs);
+  }
 
   async get(tenantId: string): Promise<TenantSearchContext | null> {
     const entry = this.entries.get(tenantId);
@@ -51,7 +53,7 @@ export class TenantContexts {
   }
 
   /** Cached search results; dropped with the context, and on index changes. */
-  readonly results = new ResultCache<unknown>();
+  readonly results: ResultCache<unknown>;
 
   /**
    * Drops a tenant's context and results when its synonyms change, and its results when its

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 /** Products (system of record), full-sync bookkeeping, attribute mapping, and the Postgres search engine's tables. */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  await knex.raw('CREATE EXTENSION IF NOT EXISTS btree_gin');
   await knex.schema.createTable('products', (t) => {
     t.text('tenant_id').notNullable().references('tenants.id').onDelete('CASCADE');
     t.text('id').notNullable();
@@ -66,7 +67,8 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType('tsv', 'tsvector').notNullable();
     t.primary(['tenant_id', 'generation', 'product_id']);
   });
-  await knex.raw('CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv)');
+  // Tenant and generation inside the text index: one tenant's query never walks another's postings.
+  await knex.raw('CREATE INDEX search_docs_tsv ON search_docs USING gin (tenant_id, generation, tsv)');
   await knex.raw('CREATE INDEX search_docs_categories ON search_docs USING gin (category_ids)');
   await knex.raw('CREATE INDEX search_docs_price ON search_docs (tenant_id, generation, price)');
 

@@ -92,6 +92,8 @@ export class PostgresEngine implements LexicalEngine {
       return row.active as number;
     });
     await this.db('search_docs').where({ tenant_id: tenantId, generation: old }).delete();
+    // A whole generation just changed: fresh statistics keep the planner on the text index.
+    await this.db.raw('ANALYZE search_docs');
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
