@@ -1,0 +1,223 @@
+import { Client, Errors } from 'typesense';
+import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
+import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
+import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
+
+export interface TypesenseEngineOptions {
+  url: string;
+  apiKey: string;
+  /** Names of this deployment's aliases and collections start with `<prefix>_`. */
+  collectionPrefix: string;
+  connectionTimeoutSeconds?: number;
+}
+
+/** One document that Typesense refused during an import. */
+export interface ImportFailure {
+  id: string;
+  error: string;
+}
+
+export class TypesenseImportError extends Error {
+  constructor(readonly collection: string, readonly failures: ImportFailure[], total: number) {
+    super(`typesense import into ${collection}: ${failures.length} of ${total} documents failed: ` +
+      failures.slice(0, 20).map((f) => `${f.id} (${f.error})`).join(', ') + (failures.length > 20 ? ', ...' : ''));
+  }
+}
+
+interface Generations {
+  /** The generation the alias points to; null before the tenant's first write. */
+  serving: number | null;
+  /** Every generation that has a collection, ascending. */
+  all: number[];
+}
+
+type MultiSearchItem = TsSearchResult & { code?: number; error?: string };
+
+const DELETE_CHUNK = 200;
+const isNotFound = (e: unknown) => e instanceof Errors.ObjectNotFound;
+const ignoreNotFound = (e: unknown): null => {
+  if (!isNotFound(e)) throw e;
+  return null;
+};
+
+/**
+ * The v3 client passes its own `throwOnFail` option to the server as a query parameter on
+ * every import; the server does not know it. Same encoding as the client's default otherwise.
+ */
+function serializeParams(params: Record<string, unknown>): string {
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v != null && k !== 'throwOnFail') out.append(k, String(v));
+  return out.toString();
+}
+
+/** Import results are JSONL, one line per document in request order (the client may hand back a parsed single line). */
+function importResults(raw: unknown): Array<{ success: boolean; error?: string }> {
+  if (Array.isArray(raw)) return raw;
+  if (typeof raw !== 'string') return [raw as { success: boolean; error?: string }];
+  return raw.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+/**
+ * Typesense adapter: a collection per tenant generation (`<prefix>_<tenant>_g<N>`) behind the
+ * alias `<prefix>_<tenant>`. Collections newer than the alias target are generations being built.
+ */
+export class TypesenseEngine implements LexicalEngine {
+  readonly name = 'typesense';
+  private client: Client;
+  private prefix: string;
+
+  constructor(opts: TypesenseEngineOptions) {
+    this.prefix = opts.collectionPrefix;
+    this.client = new Client({
+      nodes: [{ url: opts.url }],
+      apiKey: opts.apiKey,
+      connectionTimeoutSeconds: opts.connectionTimeoutSeconds ?? 10,
+      paramsSerializer: serializeParams,
+      logLevel: 'error',
+    });
+  }
+
+  private alias(tenantId: string): string {
+    return `${this.prefix}_${tenantId}`;
+  }
+
+  private collection(tenantId: string, generation: number): string {
+    return `${this.alias(tenantId)}_g${generation}`;
+  }
+
+  private async aliasExists(alias: string): Promise<boolean> {
+    return (await this.client.aliases(alias).retrieve().catch(ignoreNotFound)) !== null;
+  }
+
+  private async generations(tenantId: string): Promise<Generations> {
+    const alias = this.alias(tenantId);
+    const [target, collections] = await Promise.all([
+      this.client.aliases(alias).retrieve().then((a) => a.collection_name, ignoreNotFound),
+      this.client.collections().retrieve({ exclude_fields: 'fields' }),
+    ]);
+    const generationOf = (name: string | null) => {
+      const m = name?.startsWith(`${alias}_g`) ? /^\d+$/.exec(name.slice(alias.length + 2)) : null;
+      return m ? Number(m[0]) : null;
+    };
+    const all = collections.map((c) => generationOf(c.name)).filter((g): g is number => g != null).sort((a, b) => a - b);
+    return { serving: generationOf(target), all };
+  }
+
+  private async createCollection(tenantId: string, generation: number, settings: IndexSettings): Promise<void> {
+    try {
+      await this.client.collections().create(collectionSchema(this.collection(tenantId, generation), settings));
+    } catch (e) {
+      // Another process created it first (two first writes of a tenant at once).
+      if (!(e instanceof Errors.ObjectAlreadyExists)) throw e;
+    }
+  }
+
+  private async dropCollection(name: string): Promise<void> {
+    await this.client.collections(name).delete().catch(ignoreNotFound);
+  }
+
+  /** The tenant's generations, creating the first one and its alias on first use. */
+  private async ensureServing(tenantId: string, settings: IndexSettings): Promise<Generations & { serving: number }> {
+    const g = await this.generations(tenantId);
+    if (g.serving != null) return { ...g, serving: g.serving };
+    const first = g.all[0] ?? 1;
+    if (!g.all.includes(first)) await this.createCollection(tenantId, first, settings);
+    await this.client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, first) });
+    return { serving: first, all: g.all.length ? g.all : [first] };
+  }
+
+  /** Upserts as JSONL and reads every result line: any refused document fails the call, naming it. */
+  private async importDocs(collection: string, docs: SearchDoc[]): Promise<void> {
+    if (!docs.length) return;
+    const body = docs.map((d) => JSON.stringify(toTypesenseDoc(d))).join('\n');
+    const raw: unknown = await this.client.collections(collection).documents().import(body, { action: 'upsert' });
+    const results = importResults(raw);
+    if (results.length !== docs.length) {
+      throw new Error(`typesense import into ${collection}: ${results.length} result lines for ${docs.length} documents`);
+    }
+    const failures = results.flatMap((r, i) => (r.success ? [] : [{ id: docs[i].id, error: String(r.error ?? 'unknown error') }]));
+    if (failures.length) throw new TypesenseImportError(collection, failures, docs.length);
+  }
+
+  async upsert(tenantId: string, docs: SearchDoc[], settings: IndexSettings): Promise<void> {
+    if (!docs.length) return;
+    const g = await this.ensureServing(tenantId, settings);
+    const live = [g.serving, ...g.all.filter((n) => n > g.serving)];
+    await Promise.all(live.map((n) => this.importDocs(this.collection(tenantId, n), docs)));
+  }
+
+  async remove(tenantId: string, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const { all } = await this.generations(tenantId);
+    // A backtick cannot be written inside a filter value: those few go one by one.
+    const byFilter = ids.filter((id) => !id.includes('`'));
+    const oneByOne = ids.filter((id) => id.includes('`'));
+    for (const n of all) {
+      const documents = this.client.collections(this.collection(tenantId, n)).documents();
+      for (let i = 0; i < byFilter.length; i += DELETE_CHUNK) {
+        await documents.delete({ filter_by: idFilter(byFilter.slice(i, i + DELETE_CHUNK)) }).catch(ignoreNotFound);
+      }
+      for (const id of oneByOne) {
+        await this.client.collections(this.collection(tenantId, n)).documents(id).delete().catch(ignoreNotFound);
+      }
+    }
+  }
+
+  async beginGeneration(tenantId: string, settings: IndexSettings): Promise<number> {
+    const g = await this.ensureServing(tenantId, settings);
+    // A generation still being built belongs to an abandoned reindex.
+    for (const n of g.all.filter((n) => n > g.serving)) await this.dropCollection(this.collection(tenantId, n));
+    const next = Math.max(g.serving, ...g.all) + 1;
+    await this.createCollection(tenantId, next, settings);
+    return next;
+  }
+
+  async writeGeneration(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
+    await this.importDocs(this.collection(tenantId, generation), docs);
+  }
+
+  async swapGeneration(tenantId: string, generation: number): Promise<void> {
+    const g = await this.generations(tenantId);
+    if (!g.all.includes(generation) || (g.serving != null && generation <= g.serving)) {
+      throw new Error(`generation ${generation} is not being built for ${tenantId}`);
+    }
+    await this.client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, generation) });
+    for (const n of g.all.filter((n) => n < generation)) await this.dropCollection(this.collection(tenantId, n));
+  }
+
+  async dropGeneration(tenantId: string, generation: number): Promise<void> {
+    const g = await this.generations(tenantId);
+    if (g.serving === generation) throw new Error(`generation ${generation} is serving ${tenantId}; it cannot be dropped`);
+    await this.dropCollection(this.collection(tenantId, generation));
+  }
+
+  async dropTenant(tenantId: string): Promise<void> {
+    const { all } = await this.generations(tenantId);
+    await this.client.aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
+    for (const n of all) await this.dropCollection(this.collection(tenantId, n));
+  }
+
+  /** One search through the alias; a multi_search when facets need counts without their own filter. */
+  async search(q: EngineQuery): Promise<EngineResult> {
+    const plan = searchPlan(q);
+    const alias = this.alias(q.tenantId);
+    let results: TsSearchResult[];
+    try {
+      if (!plan.extras.length) {
+        results = [(await this.client.collections(alias).documents().search(plan.main as never)) as TsSearchResult];
+      } else {
+        const searches = [plan.main, ...plan.extras].map((p: SearchParams) => ({ collection: alias, ...p }));
+        const res = (await this.client.multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
+        results = res.results;
+        const failed = res.results.find((r) => r.error);
+        if (failed?.code === 404 && !(await this.aliasExists(alias))) return toEngineResult(plan, []);
+        if (failed) throw new Error(`typesense multi_search on ${alias}: ${failed.code} ${failed.error}`);
+      }
+    } catch (e) {
+      // No alias: the tenant has never been indexed. Any other 404 (an unknown field) is an error.
+      if (isNotFound(e) && !(await this.aliasExists(alias))) return toEngineResult(plan, []);
+      throw e;
+    }
+    return toEngineResult(plan, results);
+  }
+}

@@ -1,0 +1,113 @@
+import type { CollectionFieldSchema } from 'typesense';
+import type { IndexSettings, SearchDoc } from './port.js';
+import { categoryLevelKey } from '../../catalog/search-doc.js';
+
+/** The collection as `POST /collections` takes it (CollectionSchema of the v30 spec). */
+export interface TypesenseCollectionSchema {
+  name: string;
+  fields: CollectionFieldSchema[];
+  default_sorting_field?: string;
+}
+
+/** A facet attribute's field: `f_<name>`, so attribute names never collide with ours. */
+export const facetFieldName = (name: string) => `f_${name}`;
+
+const FACET_TYPE = { string: 'string[]', number: 'float', boolean: 'bool' } as const;
+
+/**
+ * Typesense's filter tokenizer toggles "inside a value" on every backtick and ignores the
+ * backslash escape that its value splitter honours (and the splitter keeps the backslash), so a
+ * value containing a backtick cannot be written in `filter_by`. Filter keys are stored and
+ * queried with the backtick swapped for U+02CB (a look-alike that no filter syntax uses);
+ * facet values come back through `fromFilterKey`.
+ */
+const TICK = '`';
+const TICK_STANDIN = '\u02cb';
+export const toFilterKey = (v: string) => v.split(TICK).join(TICK_STANDIN);
+export const fromFilterKey = (v: string) => v.split(TICK_STANDIN).join(TICK);
+
+/** Fields of a tenant generation, derived from the index settings (facet attributes and their types). */
+export function collectionSchema(name: string, settings: IndexSettings): TypesenseCollectionSchema {
+  const fields: CollectionFieldSchema[] = [
+    // Normalized text (locale-free: the Arabic layer and lower-casing ran before indexing).
+    { name: 'name_norm', type: 'string' },
+    { name: 'name_stem', type: 'string' },
+    { name: 'brand', type: 'string', facet: true, optional: true },
+    { name: 'brand_norm', type: 'string', optional: true },
+    // Filter keys: normalized brand and every category id (leaf ids and `lvl:` path keys).
+    { name: 'brand_key', type: 'string', optional: true },
+    { name: 'codes', type: 'string[]', optional: true },
+    { name: 'category_ids', type: 'string[]', optional: true },
+    // Facet values carry their labels: JSON `[id, label]`, leaf categories and path levels apart.
+    { name: 'category_facet', type: 'string[]', facet: true, optional: true },
+    { name: 'category_tree', type: 'string[]', facet: true, optional: true },
+    { name: 'category_text', type: 'string' },
+    { name: 'attribute_text', type: 'string' },
+    { name: 'description_norm', type: 'string' },
+    ...settings.facetFields.map((f) => ({ name: facetFieldName(f.name), type: FACET_TYPE[f.type], facet: true, optional: true })),
+    { name: 'price', type: 'float', facet: true },
+    { name: 'in_stock', type: 'bool', facet: true },
+    { name: 'visible', type: 'bool' },
+    { name: 'popularity', type: 'float' },
+    { name: 'margin', type: 'float', optional: true },
+    { name: 'created_at', type: 'int64' },
+    { name: 'version', type: 'int64', optional: true },
+    // Stored for the hit, never searched.
+    { name: 'card_json', type: 'string', index: false, optional: true },
+    { name: 'description_json', type: 'string', index: false, optional: true },
+  ];
+  return { name, fields, default_sorting_field: 'popularity' };
+}
+
+/** The Typesense document of a search document. */
+export function toTypesenseDoc(d: SearchDoc): Record<string, unknown> {
+  // Labels by category id: leaf ids, and the `lvl:` key of every level of every path.
+  const labels = new Map<string, Record<string, string>>();
+  for (const path of d.categoryPaths) {
+    const names = path.map((level) => level.label.en ?? Object.values(level.label)[0] ?? '');
+    path.forEach((level, i) => {
+      labels.set(`lvl:${categoryLevelKey(names.slice(0, i + 1))}`, level.label);
+      if (i === path.length - 1) labels.set(level.id, level.label);
+    });
+  }
+  const facetValues = (tree: boolean) =>
+    d.categoryIds.filter((id) => id.startsWith('lvl:') === tree).map((id) => JSON.stringify([id, labels.get(id) ?? null]));
+  const doc: Record<string, unknown> = {
+    id: d.id,
+    name_norm: d.nameNorm,
+    name_stem: d.nameStem,
+    brand: d.brand,
+    brand_norm: d.brandNorm,
+    brand_key: d.brandNorm == null ? null : toFilterKey(d.brandNorm),
+    codes: d.codes,
+    category_ids: d.categoryIds.map(toFilterKey),
+    category_facet: facetValues(false),
+    category_tree: facetValues(true),
+    category_text: d.categoryText,
+    attribute_text: d.attributeText,
+    description_norm: d.descriptionNorm,
+    price: d.price,
+    in_stock: d.inStock,
+    visible: d.visible,
+    popularity: d.popularity,
+    margin: d.margin,
+    created_at: d.createdAt,
+    version: d.version ?? null,
+    card_json: JSON.stringify(d.card),
+    description_json: d.description ? JSON.stringify(d.description) : null,
+  };
+  for (const [name, value] of Object.entries(d.facets)) {
+    doc[facetFieldName(name)] = Array.isArray(value) ? value.map((v) => toFilterKey(String(v))) : value;
+  }
+  return doc;
+}
+
+/** A category facet value (`[id, label]` JSON) as id and label. */
+export function parseCategoryFacetValue(value: string): { value: string; label?: Record<string, string> } {
+  try {
+    const [id, label] = JSON.parse(value) as [string, Record<string, string> | null];
+    return label ? { value: id, label } : { value: id };
+  } catch {
+    return { value };
+  }
+}
