@@ -15,7 +15,7 @@ import { judgedAt, mean, ndcgAt, parseJudgments, reciprocalRank } from './eval/m
  * runs the dev judgments' queries through /v1/search, and prints nDCG@10, judged@10 and MRR
  * beside a plain Postgres full-text baseline measured in the same run.
  */
-const { values } = parseArgs({ options: { data: { type: 'string' }, judgments: { type: 'string' }, show: { type: 'string' } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, judgments: { type: 'string' }, show: { type: 'string' }, synonyms: { type: 'string' } } });
 const base = loadConfig();
 const dataDir = resolve(values.data ?? join(base.sharedDataDir, 'chorus-icecat'));
 const judgments = parseJudgments(await readFile(values.judgments ?? join(dataDir, 'judgments-dev.csv'), 'utf8'));
@@ -26,6 +26,12 @@ const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '0', QUE
 const app = await startAllInOne(config);
 try {
   const { tenant, key } = await createTenantWithKey(app.apiDeps, { name: 'eval', locales: ['en'], defaultLocale: 'en' });
+  if (values.synonyms) {
+    // Through the public import API, as a store would send its synonym file.
+    const content = await readFile(values.synonyms, 'utf8');
+    const res = await fetch(`${app.url}/v1/synonyms/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ format: 'solr', content, mode: 'replace' }) });
+    process.stderr.write(`synonyms ${values.synonyms}: ${res.status} ${await res.text()}\n`);
+  }
   const loaded = await loadCatalog({ url: app.url, key, file: join(dataDir, 'products.jsonl.gz'), kind: 'chorus', inFlight: 2 });
   await waitSearchable(app.apiDeps, tenant.id);
   await prepareBaseline(app.apiDeps.db, tenant.id);
