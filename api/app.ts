@@ -15,12 +15,14 @@ import { sessionRoutes } from './routes/sessions/sessions.routes.js';
 import { productRoutes } from './routes/products/products.routes.js';
 import { attributeRoutes } from './routes/attributes/attributes.routes.js';
 import { searchRoutes } from './routes/search/search.routes.js';
+import { synonymRoutes } from './routes/synonyms/synonyms.routes.js';
 
 /** Every route group; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
   return [
     ...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps),
     ...productRoutes(deps), ...attributeRoutes(deps), ...searchRoutes(deps),
+    ...synonymRoutes(deps),
   ];
 }
 

@@ -97,7 +97,7 @@ export class SearchService {
         result = mergeFallback(result, any, query);
       }
     }
-    const zeroHelp = result.total === 0 || relaxed ? await this.zeroResultHelp(tenantId, relaxed, text) : null;
+    const zeroHelp = result.total === 0 || relaxed ? await this.zeroResultHelp(ctx, relaxed, text) : null;
     const hits = result.hits.map((h) => ({
       id: h.id,
       score: Math.round(h.score * 1e6) / 1e6,
@@ -140,13 +140,11 @@ export class SearchService {
     return ctx;
   }
 
-  private async zeroResultHelp(tenantId: string, relaxed: boolean, text: string) {
-    const all = await this.deps.engine.search({ tenantId, tokens: [], offset: 0, limit: 0, facets: ['category'] });
-    const popular = ((all.facets.category as Array<{ value: string; count: number; label?: Record<string, string> }>) ?? []).slice(0, 5);
+  private async zeroResultHelp(ctx: TenantSearchContext, relaxed: boolean, text: string) {
     return {
       relaxed,
       relaxed_query: relaxed ? text : null,
-      popular_categories: popular.map((b) => ({ value: b.value, label: b.label ?? null, count: b.count })),
+      popular_categories: ctx.popularCategories.slice(0, 5),
     };
   }
 }

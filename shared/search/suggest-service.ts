@@ -18,7 +18,7 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
   const [rows, preview] = await Promise.all([
     normalized ? deps.repos.vocabulary.suggest(tenantId, normalized, input.limit) : Promise.resolve([]),
     tokens.length && input.products > 0
-      ? deps.engine.search({ tenantId, tokens, prefixLast: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })
+      ? deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })
       : Promise.resolve(null),
   ]);
   const seen = new Set<string>();

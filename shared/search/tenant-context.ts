@@ -20,6 +20,8 @@ export interface TenantSearchContext {
   rules: RuleContext;
   categories: CategoryWordIndex;
   synonyms: SynonymMatcher;
+  /** The tenant's biggest categories, for zero-result help (from the suggestion dictionary, no search needed). */
+  popularCategories: Array<{ value: string; label: Record<string, string> | null; count: number }>;
   loadedAt: number;
 }
 
@@ -87,7 +89,7 @@ export class TenantContexts {
       repos.mappings.get(tenantId),
       repos.vocabulary.terms(tenantId),
       db('suggest_terms').select('norm', 'display').where({ tenant_id: tenantId, kind: 'brand' }),
-      db('suggest_terms').select('norm', 'target').where({ tenant_id: tenantId, kind: 'category' }),
+      db('suggest_terms').select('norm', 'display', 'target', 'weight').where({ tenant_id: tenantId, kind: 'category' }).orderBy('weight', 'desc'),
       db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id')),
     ]);
     const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
@@ -110,6 +112,8 @@ export class TenantContexts {
       facetNames,
       terms,
       categories: buildCategoryIndex(categoryRows),
+      popularCategories: categoryRows.filter((r: { target: string | null }) => r.target).slice(0, 10)
+        .map((r: { display: string; target: string; weight: number }) => ({ value: r.target, label: { [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en']: r.display }, count: r.weight })),
       synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
       rules: { brands: new Map(brandRows.map((r: { norm: string; display: string }) => [r.norm, r.display])), colors, colorFacet },
       loadedAt: Date.now(),

@@ -9,6 +9,7 @@ import { productsRepo } from './products.repo.js';
 import { mappingsRepo } from './mappings.repo.js';
 import { vocabularyRepo } from './vocabulary.repo.js';
 import { searchLogRepo } from './search-log.repo.js';
+import { synonymsRepo } from './synonyms.repo.js';
 
 /** All repositories over one knex pool. */
 export function createRepos(db: Knex, config: Config) {
@@ -22,6 +23,7 @@ export function createRepos(db: Knex, config: Config) {
     mappings: mappingsRepo(db),
     vocabulary: vocabularyRepo(db),
     searchLog: searchLogRepo(db),
+    synonyms: synonymsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -78,6 +78,8 @@ export interface EngineQuery {
   terms?: QueryTerm[];
   /** Rank products matching each term's first alternative (the shopper's own words) above those matching only expansions. */
   preferFirstAlternative?: boolean;
+  /** Skip text ranking (as-you-type previews): order by in-stock and popularity only. */
+  noTextRank?: boolean;
   /** Match the last token as a prefix (as-you-type). */
   prefixLast?: boolean;
   matchAny?: boolean;

@@ -116,12 +116,13 @@ export class PostgresEngine implements LexicalEngine {
     // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
     const rank = `ts_rank_cd(?::float4[], tsv, to_tsquery('simple', ?), 1)`;
     const own = ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
-    const score = ts ? (own ? `${rank} + 0.5 * ${rank}` : rank) : '0';
+    const ranked = ts && !q.noTextRank;
+    const score = ranked ? (own ? `${rank} + 0.5 * ${rank}` : rank) : '0';
     const all = filterSql(q.filters);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
-    if (ts) bindings.push(RANK_WEIGHTS, ts);
-    if (own) bindings.push(RANK_WEIGHTS, own);
+    if (ranked) bindings.push(RANK_WEIGHTS, ts);
+    if (ranked && own) bindings.push(RANK_WEIGHTS, own);
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
