@@ -16,12 +16,15 @@ import { productRoutes } from './routes/products/products.routes.js';
 import { attributeRoutes } from './routes/attributes/attributes.routes.js';
 import { searchRoutes } from './routes/search/search.routes.js';
 import { synonymRoutes } from './routes/synonyms/synonyms.routes.js';
+import { eventRoutes } from './routes/events/events.routes.js';
+import { suggestionRoutes } from './routes/suggestions/suggestions.routes.js';
 
 /** Every route group; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
   return [
     ...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps),
     ...productRoutes(deps), ...attributeRoutes(deps), ...searchRoutes(deps),
+    ...eventRoutes(deps), ...suggestionRoutes(deps),
     ...synonymRoutes(deps),
   ];
 }

@@ -4,12 +4,14 @@ import { migrateLatest } from '../shared/db/knex.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { STAGES } from './registry.js';
 import { startWorkers } from './start.js';
+import { ensureMiningSchedule } from '../pipelines/mining/schedule.js';
 
 async function main() {
   const config = loadConfig();
   const deps = createDeps(config);
   if (config.migrateOnStart) await migrateLatest(deps.db);
   const workers = startWorkers(deps, STAGES);
+  await ensureMiningSchedule(deps);
   deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
   onShutdown(async () => {
     await workers.close();

@@ -10,6 +10,8 @@ import { mappingsRepo } from './mappings.repo.js';
 import { vocabularyRepo } from './vocabulary.repo.js';
 import { searchLogRepo } from './search-log.repo.js';
 import { synonymsRepo } from './synonyms.repo.js';
+import { eventsRepo } from './events.repo.js';
+import { suggestionsRepo } from './suggestions.repo.js';
 
 /** All repositories over one knex pool. */
 export function createRepos(db: Knex, config: Config) {
@@ -24,6 +26,8 @@ export function createRepos(db: Knex, config: Config) {
     vocabulary: vocabularyRepo(db),
     searchLog: searchLogRepo(db),
     synonyms: synonymsRepo(db),
+    events: eventsRepo(db),
+    suggestions: suggestionsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
