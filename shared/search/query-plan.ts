@@ -51,7 +51,7 @@ export async function planQuery(input: PlanInput): Promise<QueryPlan> {
     const next = covered.has(i + 1) ? undefined : tokens[i + 1];
     if (next && !isCodeLike(t) && !isCodeLike(next) && terms.has(t + next)) {
       compounds.push(t + next);
-      out.push({ alternatives: [[t, next], [t + next]] });
+      out.push({ alternatives: [[t, next], [t + next]], phrase: true });
       i++;
       continue;
     }
@@ -64,6 +64,7 @@ export async function planQuery(input: PlanInput): Promise<QueryPlan> {
       const split = splitKnown(t, terms);
       if (split) {
         term.alternatives.push(split);
+        term.phrase = true;
         compounds.push(split.join(' '));
       } else if (input.typoTolerance && t.length >= 4) unknown.push(out.length);
     }

@@ -68,6 +68,8 @@ export interface QueryTerm {
   alternatives: string[][];
   /** Never match by stem or prefix (codes, numbers). */
   exact?: boolean;
+  /** The words of a multi-word alternative must be adjacent ("head set" as typed), not just all present. */
+  phrase?: boolean;
 }
 
 export interface EngineQuery {

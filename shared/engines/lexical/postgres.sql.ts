@@ -31,8 +31,7 @@ export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' |
         }
         return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
       });
-      // Words of one alternative ("head set") must be adjacent, as typed.
-      return forms.length > 1 ? `(${forms.join(' <-> ')})` : forms[0];
+      return forms.length > 1 ? `(${forms.join(term.phrase ? ' <-> ' : ' & ')})` : forms[0];
     });
     return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
   }).filter(Boolean);
