@@ -5,6 +5,7 @@ import { migrateLatest } from '../shared/db/knex.js';
 import { startApi } from '../api/main.js';
 import { startWorkers } from '../workers/start.js';
 import { STAGES } from '../workers/registry.js';
+import { ensureMiningSchedule } from '../pipelines/mining/schedule.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
 export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {
@@ -12,6 +13,7 @@ export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; ur
   if (config.migrateOnStart) await migrateLatest(apiDeps.db);
   const workerDeps = createDeps(config);
   const workers = startWorkers(workerDeps, STAGES);
+  await ensureMiningSchedule(workerDeps);
   const api = await startApi(apiDeps);
   const address = api.server.address() as AddressInfo;
   return {

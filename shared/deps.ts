@@ -12,6 +12,7 @@ import type { LexicalEngine } from './engines/lexical/port.js';
 import { SearchLogWriter } from './search/search-log.js';
 import { UsageCounter } from './search/usage.js';
 import { TenantContexts } from './search/tenant-context.js';
+import { EventWriter } from './events/event-writer.js';
 import { indexChangedChannel } from './search/index-notices.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
@@ -25,6 +26,8 @@ export interface Deps {
   engine: LexicalEngine;
   searchLog: SearchLogWriter;
   usage: UsageCounter;
+  /** Shopper events, buffered and written in batches off the request path. */
+  events: EventWriter;
   /** Per-process cache of what search needs about each tenant (mapping, vocabulary, synonyms). */
   contexts: TenantContexts;
   auth: Authenticator;
@@ -53,9 +56,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   const engine = createLexicalEngine(config, db);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);
+  const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
   const contexts = new TenantContexts({ db, repos, engine }, config.searchCacheTtlMs);
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage, contexts,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage, events, contexts,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
@@ -63,12 +67,14 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
       rateLimiter.start();
       searchLog.start();
       usage.start();
+      events.start();
     },
     async close() {
       rateLimiter.stop();
       await auth.stop();
       await searchLog.stop();
       await usage.stop();
+      await events.stop();
       await queues.close();
       await db.destroy();
       if (sub) sub.disconnect();

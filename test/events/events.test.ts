@@ -1,6 +1,5 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
-import { flushEvents } from '../../shared/events/writers.js';
 
 const h = await setup();
 t.teardown(() => h.close());
@@ -8,7 +7,7 @@ const a = await h.tenant('events store');
 const deps = h.api.deps;
 const send = (events: unknown, key = a.key, headers: Record<string, string> = {}) => h.api.call('POST', '/v1/events', { key, body: { events }, headers });
 const stored = async (tenantId = a.id, session?: string) => {
-  await flushEvents(deps);
+  await deps.events.flush();
   return deps.repos.events.list(tenantId, { session });
 };
 const click = (extra: Record<string, unknown> = {}) => ({ type: 'search_click', session: 'sess-1', search_id: 'srch_abc', product_id: 'p1', position: 3, ...extra });
@@ -83,7 +82,7 @@ t.test('the same event_id is stored once: within a call, within the buffer, acro
   const e = (id: string) => click({ session: 'dedupe', event_id: id });
   t.equal((await send([e('e1'), e('e1'), e('e2')])).status, 202);
   t.equal((await send([e('e2'), e('e3')])).status, 202, 'resent before a flush');
-  await flushEvents(deps);
+  await deps.events.flush();
   t.equal((await send([e('e1'), e('e3'), e('e4')])).status, 202, 'resent after a flush');
   const rows = await stored(a.id, 'dedupe');
   t.same(rows.map((r) => r.client_event_id).sort(), ['e1', 'e2', 'e3', 'e4']);

@@ -2,7 +2,6 @@ import { defineRoute, type RouteSpec } from '../../route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { newId } from '../../../shared/ids.js';
 import type { EventRow } from '../../../shared/db/repos/events.repo.js';
-import { eventWriterFor } from '../../../shared/events/writers.js';
 import { EventsAccepted, EventsBody, type EventInput } from './events.schema.js';
 
 function toRow(tenantId: string, e: EventInput, receivedAt: string): EventRow {
@@ -15,7 +14,7 @@ function toRow(tenantId: string, e: EventInput, receivedAt: string): EventRow {
 
 /** Shopper events (clicks, views, carts, purchases); not in the spec, shaped like Algolia Insights / GA4 collection calls. */
 export function eventRoutes(deps: Deps): RouteSpec[] {
-  const writer = eventWriterFor(deps);
+  const writer = deps.events;
   return [
     /**
      * Validates every event (one bad event: 400 for the whole call, nothing stored) and buffers them;
