@@ -55,7 +55,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
       summary: r.summary,
       tags: [r.tag],
       operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
-      ...(r.auth ? { security: [{ bearer: [r.auth.scope] }, { apiKeyHeader: [r.auth.scope] }], 'x-scope': r.auth.scope } : { security: [] }),
+      ...(r.auth ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope } : { security: [] }),
       ...(params.length ? { parameters: params } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } } : {}),
       responses,

@@ -5,7 +5,8 @@ import type { Principal, PrincipalKind } from '../../shared/auth/authenticator.j
 import { PUBLIC_SCOPES, type Scope } from '../../shared/auth/scopes.js';
 
 export interface AuthRule {
-  scope: Scope;
+  /** The scope the route needs; null: any valid credential of the allowed kinds. */
+  scope: Scope | null;
   /** Principal kinds allowed; default: public keys only for shopper-facing scopes. */
   kinds?: PrincipalKind[];
 }
@@ -23,7 +24,7 @@ export function credentialOf(ctx: Context): string | null {
 
 /** Authenticates, checks kind, origin and scope, and applies the per-credential rate limit. */
 export function auth(deps: Deps, rule: AuthRule) {
-  const kinds = rule.kinds ?? (PUBLIC_SCOPES.includes(rule.scope) ? ['public', 'secret', 'session'] : ['secret', 'session']);
+  const kinds = rule.kinds ?? (rule.scope === null || PUBLIC_SCOPES.includes(rule.scope) ? ['public', 'secret', 'session'] : ['secret', 'session']);
   const limits = deps.config.rateLimits;
   return async (ctx: Context, next: Next) => {
     const token = credentialOf(ctx);
@@ -33,7 +34,7 @@ export function auth(deps: Deps, rule: AuthRule) {
       throw new AppError('key_kind_not_allowed', 403, `a ${p.kind} credential cannot call this endpoint (needs ${kinds.join(' or ')})`);
     }
     if (p.kind === 'public') checkOrigin(ctx, p);
-    if (!p.scopes.has(rule.scope)) {
+    if (rule.scope !== null && !p.scopes.has(rule.scope)) {
       throw new AppError('scope_missing', 403, `this key lacks the "${rule.scope}" scope`, { required_scope: rule.scope });
     }
     const wait = deps.rateLimiter.take(p.id, limits[p.kind === 'session' ? 'session' : p.kind]);

@@ -20,3 +20,12 @@ t.test('unknown route is a 404 error body', async (t) => {
   t.equal(res.body.error.code, 'route_not_found');
   t.equal(res.body.error.request_id, res.headers.get('x-request-id'));
 });
+
+t.test('whoami describes the calling credential; no key is a 401', async (t) => {
+  const { id, key, keyId } = await h.tenant();
+  const res = await h.api.call('GET', '/v1/auth/whoami', { key });
+  t.equal(res.status, 200);
+  t.match(res.body, { tenant_id: id, kind: 'secret', id: keyId, expires_at: null });
+  t.ok(res.body.scopes.includes('admin'));
+  t.equal((await h.api.call('GET', '/v1/auth/whoami')).body.error.code, 'key_missing');
+});

@@ -9,9 +9,23 @@ const ADMIN = { scope: 'admin' as const, kinds: ['secret' as const, 'session' as
 const CreateSession = z.strictObject({ ttl_hours: z.number().positive().max(24 * 30).optional() });
 const SessionOut = z.object({ id: z.string(), token: z.string().describe('send as "Authorization: Bearer <token>"; shown only once'), expires_at: Timestamp });
 
-/** Dashboard sessions: expiring, revocable admin tokens for the store's dashboard. */
+const WhoAmI = z.object({
+  tenant_id: z.string(), kind: z.enum(['public', 'secret', 'session']), id: z.string(), scopes: z.array(z.string()),
+  expires_at: Timestamp.nullable(),
+});
+
+/** Dashboard sessions: expiring, revocable admin tokens for the store's dashboard; and credential introspection. */
 export function sessionRoutes(deps: Deps): RouteSpec[] {
   return [
+    /** Who the calling credential is (answered from the auth cache: no database read). Any valid key or session. */
+    defineRoute({
+      method: 'get', path: '/v1/auth/whoami', tag: 'sessions', summary: 'Describe the calling key or session', auth: { scope: null },
+      responses: { 200: { description: 'the credential', schema: WhoAmI } },
+      handle(ctx) {
+        const p = ctx.state.principal;
+        ctx.body = { tenant_id: p.tenantId, kind: p.kind, id: p.id, scopes: [...p.scopes], expires_at: p.expiresAt ? new Date(p.expiresAt).toISOString() : null };
+      },
+    }),
     /** Mints a session token (shown once); no idempotency: each call is a new session. */
     defineRoute({
       method: 'post', path: '/v1/sessions', tag: 'sessions', summary: 'Create a dashboard session', auth: ADMIN,
