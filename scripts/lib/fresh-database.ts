@@ -16,14 +16,19 @@ export async function freshDatabase(adminUrl: string, stem: string, redisUrl = p
     async drop() {
       await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.destroy();
-      const redis = new Redis(redisUrl);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      redis.disconnect();
+      await clearRedisPrefix(redisUrl, prefix);
     },
   };
+}
+
+/** Deletes every Redis key under `prefix:` (queues, counters, caches of one run). */
+export async function clearRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
 }

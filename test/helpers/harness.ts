@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/logger.js';
 import { createApp } from '../../api/app.js';
 import { createTenantWithKey } from '../../shared/tenants.js';
 import { createTestDatabase } from './db.js';
+import { clearRedisPrefix } from '../../scripts/lib/fresh-database.js';
 
 export interface Api {
   url: string;
@@ -64,7 +64,7 @@ export async function setup(env: Record<string, string> = {}): Promise<Harness> 
     },
     async close() {
       for (const a of apis) await a.close();
-      await clearPrefix(config.redisUrl, prefix);
+      await clearRedisPrefix(config.redisUrl, prefix);
       await database.drop();
     },
   };
@@ -106,15 +106,4 @@ export async function call(base: string, method: string, path: string, opts: Cal
     // leave as text
   }
   return { status: res.status, headers: res.headers, body: parsed };
-}
-
-async function clearPrefix(url: string, prefix: string) {
-  const redis = new Redis(url);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
 }
