@@ -17,7 +17,8 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
   const tokens = tokenize(normalized);
   const [rows, preview] = await Promise.all([
     normalized ? deps.repos.vocabulary.suggest(tenantId, normalized, input.limit) : Promise.resolve([]),
-    tokens.length && input.products > 0
+    // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
+    normalized.length >= 3 && input.products > 0
       ? deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })
       : Promise.resolve(null),
   ]);

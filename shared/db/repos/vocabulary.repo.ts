@@ -61,16 +61,16 @@ export function vocabularyRepo(db: Knex) {
     async suggest(tenantId: string, prefix: string, limit: number): Promise<SuggestRow[]> {
       const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       // Matches inside the text need 3 characters (trigram index); shorter prefixes match the start only.
-      const inner = prefix.length >= 3 ? `% ${like}` : '\u0000';
+      const inner = prefix.length >= 3;
       const { rows } = await db.raw(
         `SELECT kind, norm, display, target, weight FROM (
             (SELECT kind, norm, display, target, weight, 0 AS rank FROM suggest_terms
               WHERE tenant_id = ? AND norm LIKE ? ORDER BY weight DESC LIMIT ?)
             UNION ALL
             (SELECT kind, norm, display, target, weight, 1 AS rank FROM suggest_terms
-              WHERE tenant_id = ? AND norm LIKE ? AND norm NOT LIKE ? ORDER BY weight DESC LIMIT ?)
+              WHERE ? AND tenant_id = ? AND norm LIKE ? AND norm NOT LIKE ? ORDER BY weight DESC LIMIT ?)
           ) s ORDER BY rank, weight DESC LIMIT ?`,
-        [tenantId, like, limit * 2, tenantId, inner, like, limit, limit * 2],
+        [tenantId, like, limit * 2, inner, tenantId, `% ${like}`, like, limit, limit * 2],
       );
       return rows;
     },

@@ -80,7 +80,7 @@ export interface EngineQuery {
   terms?: QueryTerm[];
   /** Rank products matching each term's first alternative (the shopper's own words) above those matching only expansions. */
   preferFirstAlternative?: boolean;
-  /** Skip text ranking (as-you-type previews): order by in-stock and popularity only. */
+  /** As-you-type previews: no text ranking (in-stock, then popularity), no facets, and `total` is only the hits returned. */
   noTextRank?: boolean;
   /** Match the last token as a prefix (as-you-type). */
   prefixLast?: boolean;

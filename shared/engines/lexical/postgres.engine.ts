@@ -111,6 +111,7 @@ export class PostgresEngine implements LexicalEngine {
    * and the requested facets with disjunctive counts.
    */
   async search(q: EngineQuery): Promise<EngineResult> {
+    if (q.noTextRank && !q.facets?.length) return this.preview(q);
     const ts = tsQuery(q);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
     // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
@@ -151,7 +152,21 @@ export class PostgresEngine implements LexicalEngine {
     (q.facets ?? []).forEach((name, i) => (facets[name] = row[`facet_${i}`]));
     return { total: row.total, hits: row.hits, facets };
   }
+  /** Lean query for previews: the first `limit` matches by stock and popularity, nothing counted. */
+  private async preview(q: EngineQuery): Promise<EngineResult> {
+    const ts = tsQuery(q);
+    const filters = filterSql(q.filters);
+    const { rows } = await this.db.raw(
+      `SELECT product_id AS id, card FROM search_docs
+        WHERE tenant_id = ? AND generation = (SELECT active FROM search_generations WHERE tenant_id = ?) AND visible
+          ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}
+        ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?`,
+      [q.tenantId, q.tenantId, ...(ts ? [ts] : []), ...(filters.bindings as Knex.RawBinding[]), q.limit, q.offset],
+    );
+    return { total: rows.length, hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })), facets: {} };
+  }
 }
+
 
 /** A facet's counts over the matches with every filter except the facet's own. */
 function facetQuery(name: string, ownFilters: string): string {
