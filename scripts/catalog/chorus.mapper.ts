@@ -62,7 +62,7 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['rack-accessories', 'Racks & Rack Accessories', 'rack|rack accessory|rack accessories|freestanding rack|rack cabinet'],
   ['cooling', 'Cooling & Fans', 'computer cooling (?:component|system)|fan|cooler|heatsink'],
   ['security-locks', 'Security Locks', 'cable lock|security lock|lock|(?:notebook|laptop) lock'],
-  ['screen-filters', 'Screen Filters & Protectors', 'privacy filter|display privacy filter|screen protector|anti-glare filter'],
+  ['screen-filters', 'Screen Filters & Protectors', 'privacy filter|privacy screen|display privacy filter|screen protector|anti-glare filter'],
   ['desktops', 'Desktop PCs & Workstations', 'pc(?!\\(s\\))|desktop|workstation|all-in-one pc|mini pc|thin client|barebone|nettop'],
   ['servers', 'Servers', 'server|server barebone|nas|storage server'],
   ['game-consoles', 'Game Consoles & Controllers', 'game console|gaming console|gamepad|game controller|joystick|nintendo switch'],
@@ -91,7 +91,7 @@ function alternativesOf(source: string): string[] {
 
 /** Word edges: letters, digits and "-" glue words ("Wall-Mount" is not "mount", "Back-UPS" is not "ups"). */
 const TYPE_PATTERNS = CHORUS_TYPES.flatMap(([id, label, alternatives], row) =>
-  alternativesOf(alternatives).map((alt) => ({ id, label, row, re: new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?:e?s)?(?![\\p{L}\\p{N}-])`, 'giu') })),
+  alternativesOf(alternatives).map((alt) => ({ id, label, row, re: new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?:e?s)?(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, 'giu') })),
 );
 
 /** Accessory and consumable types: the head noun of "<device> [1-2 words] <accessory>" ("Monitor Extension Cable" is a cable). */
@@ -120,7 +120,9 @@ export function inferChorusType(title: string, brand?: string | null): { id: str
   matches.sort(before);
   let best = matches[0];
   for (const m of matches) {
-    if (m.at < best.at + best.len || !CHORUS_ACCESSORY_TYPES.has(m.id)) continue;
+    // A later type word in the same noun phrase is the head noun ("Laptop Backpack", "Laptop RAM module"),
+    // except the generic "PC" of "Notebook PC".
+    if (m.at < best.at + best.len || m.id === 'desktops' || m.id === best.id) continue;
     const gap = title.slice(best.at + best.len, m.at);
     if (!SAME_PHRASE.test(gap) || PHRASE_BREAK.test(gap)) continue;
     best = m;
