@@ -46,21 +46,21 @@ export class RateLimiter {
   /** Pushes pending counts to Redis and learns the global totals; drops old windows. */
   async sync(now = Date.now()): Promise<void> {
     const second = Math.floor(now / 1000);
-    const todo: Array<[string, Window]> = [];
+    const dirty: Array<[string, Window]> = [];
     for (const [id, w] of this.windows) {
       if (w.second < second - 1) this.windows.delete(id);
-      else if (w.pending > 0) todo.push([id, w]);
+      else if (w.pending > 0) dirty.push([id, w]);
     }
-    if (todo.length === 0) return;
+    if (dirty.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const [id, w] of todo) {
+    for (const [id, w] of dirty) {
       const key = `${this.prefix}:rl:${id}:${w.second}`;
       pipeline.incrby(key, w.pending).expire(key, 3);
     }
-    const sent = todo.map(([, w]) => w.pending);
-    todo.forEach(([, w]) => (w.pending = 0));
+    const sent = dirty.map(([, w]) => w.pending);
+    dirty.forEach(([, w]) => (w.pending = 0));
     const results = (await pipeline.exec()) ?? [];
-    todo.forEach(([, w], i) => {
+    dirty.forEach(([, w], i) => {
       const [err, total] = results[i * 2] ?? [];
       if (err) w.pending += sent[i];
       else w.global = Number(total);
