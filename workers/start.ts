@@ -30,6 +30,15 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
       },
     );
     worker.on('error', (err) => deps.logger.warn('worker error', { queue, err }));
+    // Final failures runStage never saw (no stage for the name, stalled past maxStalledCount) would
+    // leave the jobs row live forever; finish() writes only a live row, so runStage's own write wins.
+    worker.on('failed', (job, err) => {
+      const rowId = job?.finishedOn ? job.data?.jobRowId : null;
+      if (!rowId) return;
+      deps.repos.jobs.finish(rowId, 'failed', { error: err.message })
+        .then((written) => written && deps.logger.error('job failed outside its stage', { queue, jobId: job!.id, err }))
+        .catch((e) => deps.logger.warn('could not fail the job row', { queue, jobId: job!.id, err: e }));
+    });
     workers.push(worker);
   }
   return {

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { RATE_LIMIT_ERROR, UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../deps.js';
 import type { Stage, StageJobData } from './define-stage.js';
 
@@ -61,6 +61,7 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
       await jobs.finish(rowId, 'canceled', {});
       return { canceled: true };
     }
+    if (isReschedule(err)) throw err;
     const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (final) {
       deps.logger.error('stage failed', { stage: stage.name, jobId: job.id, err });
@@ -70,4 +71,9 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
   } finally {
     if (poll) clearInterval(poll);
   }
+}
+
+/** Errors by which BullMQ puts a job back (rate limit, delay, waiting children) without spending an attempt. */
+function isReschedule(err: unknown): boolean {
+  return err instanceof Error && (err.message === RATE_LIMIT_ERROR || ['DelayedError', 'WaitingError', 'WaitingChildrenError'].includes(err.name));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids.js';
+import { AppError } from '../../errors.js';
 
 export const JOB_KINDS = [
   'reindex', 'import', 'sync', 'translate_backfill', 'translate_writeback',
@@ -61,12 +62,23 @@ export function jobsRepo(db: Knex) {
     async get(id: string): Promise<JobRow | undefined> {
       return jobs().where({ id }).first();
     },
+    /**
+     * Newest first. The cursor carries created_at as a JS Date's ISO string (milliseconds) while
+     * Postgres keeps microseconds, so order and compare at millisecond precision: otherwise rows
+     * created within the cursor row's millisecond fall between pages.
+     */
     async list(tenantId: string, f: JobFilter): Promise<JobRow[]> {
       const q = jobs().where({ tenant_id: tenantId });
       if (f.kind) q.andWhere({ kind: f.kind });
       if (f.status) q.andWhere({ status: f.status });
-      if (f.cursor) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?)', [f.cursor.created_at, f.cursor.id]);
-      return q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit);
+      if (f.cursor) {
+        const { created_at: at, id } = f.cursor;
+        if (typeof at !== 'string' || typeof id !== 'string' || !isIsoMs(at)) {
+          throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned');
+        }
+        q.andWhereRaw(`(date_trunc('milliseconds', created_at), id) < (?::timestamptz, ?)`, [at, id]);
+      }
+      return q.orderByRaw(`date_trunc('milliseconds', created_at) desc, id desc`).limit(f.limit);
     },
     /** queued -> running (only from queued or running; a canceled job stays canceled). */
     async markRunning(id: string): Promise<JobRow | undefined> {
@@ -108,4 +120,10 @@ export function jobsRepo(db: Knex) {
       });
     },
   };
+}
+
+/** True for exactly what `Date.prototype.toISOString()` produces, the form the list cursor carries. */
+function isIsoMs(value: string): boolean {
+  const d = new Date(value);
+  return !Number.isNaN(d.getTime()) && d.toISOString() === value;
 }
