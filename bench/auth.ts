@@ -9,14 +9,14 @@ import { startApi } from '../api/main.js';
 /**
  * bench/auth: what an API key costs per request. The API runs in this process (createDeps,
  * migrations on a fresh database, the real server from api/main.ts); autocannon fires from a
- * worker thread so the load generator does not share the API's event loop. Measured one after
- * the other, each after its own warm-up:
+ * worker thread so the load generator does not share the API's event loop. Each endpoint gets a
+ * warm-up, then they are measured in turn (never at once) in interleaved slices:
  *   1. GET /healthz                no credential, no I/O
  *   2. GET /v1/auth/whoami         key check from the in-process auth cache + rate limit, no I/O
  *   3. GET /v1/jobs/{id}           the same key check + one Postgres read
  *   4. GET /readyz                 no credential, Postgres `select 1` + Redis ping (an I/O baseline)
- * Target: authenticated >= 80 % of unauthenticated requests/s. `--cpu-prof` on this script
- * profiles the API and the load generator together (the worker thread shows as its own file).
+ * Target: authenticated >= 80 % of unauthenticated requests/s. Under `node --cpu-prof --import tsx`
+ * the API's main thread and each autocannon worker thread write separate profiles.
  * Env: BENCH_SECONDS (8 per endpoint), BENCH_ROUNDS (4 slices), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (32),
  * BENCH_PORT (18383), BENCH_ONLY (a path prefix: measure one endpoint, e.g. under --cpu-prof).
  */
