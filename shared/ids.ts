@@ -19,23 +19,23 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** JSON with object keys sorted, so equal values hash equally (one pass, no intermediate arrays per value). */
+/**
+ * JSON with object keys in one fixed order (sorted; integer-like keys first, as JavaScript
+ * enumerates them), so equal values hash equally. Native serialization; objects already in order
+ * are not copied.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i] === undefined ? null : value[i]);
-    return `${out}]`;
-  }
+  return JSON.stringify(value, sortKeys) ?? 'null';
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort();
-  let out = '{';
-  let first = true;
-  for (const k of keys) {
-    const v = obj[k];
-    if (v === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
-    first = false;
-  }
-  return `${out}}`;
+  const keys = Object.keys(obj);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] <= keys[i];
+  if (sorted) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of keys.sort()) out[k] = obj[k];
+  return out;
 }
