@@ -6,8 +6,17 @@ import { migrationSource } from './migrations/index.js';
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens a knex pool on `url`; nothing connects until the first query. */
-export function createDb(url: string, pool = { min: 0, max: 10 }): Knex {
-  return knexFactory({ client: 'pg', connection: url, pool });
+export function createDb(url: string, pool = { min: 0, max: 10 }, workMem = '32MB'): Knex {
+  return knexFactory({
+    client: 'pg', connection: url,
+    pool: {
+      ...pool,
+      // Search queries sort and aggregate thousands of matches: enough memory keeps that off temp files.
+      afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
+        conn.query(`SET work_mem = '${workMem}'`, (err) => done(err, conn));
+      },
+    },
+  });
 }
 
 /** Applies pending migrations; returns the names it ran. */

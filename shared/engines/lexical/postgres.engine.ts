@@ -126,7 +126,7 @@ export class PostgresEngine implements LexicalEngine {
     if (ranked && own) bindings.push(RANK_WEIGHTS, own);
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
-    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
+    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
     const facetCols = (q.facets ?? []).map((name, i) => {
       const ownFilters = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
       bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(ownFilters.bindings as Knex.RawBinding[]));
@@ -141,7 +141,7 @@ export class PostgresEngine implements LexicalEngine {
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}
       ),
       f AS MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
-      page AS (SELECT product_id, score, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM f ORDER BY ord LIMIT ? OFFSET ?)
+      page AS (SELECT product_id, score, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
       SELECT (SELECT count(*) FROM f)::int AS total,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
                 FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
