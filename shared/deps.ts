@@ -14,6 +14,7 @@ import { UsageCounter } from './search/usage.js';
 import { TenantContexts } from './search/tenant-context.js';
 import { EventWriter } from './events/event-writer.js';
 import { indexChangedChannel } from './search/index-notices.js';
+import { vocabularyChangedChannel } from './search/vocabulary-notices.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -63,7 +64,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
-      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`, indexChangedChannel(config.queuePrefix));
+      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`, indexChangedChannel(config.queuePrefix), vocabularyChangedChannel(config.queuePrefix));
       rateLimiter.start();
       searchLog.start();
       usage.start();

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { defineStage } from '../../shared/queue/define-stage.js';
 import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
+import { noticeVocabularyChanged } from '../../shared/search/vocabulary-notices.js';
 
 const PAGE = 2000;
 
 /**
  * Rebuilds a tenant's spelling vocabulary and suggestion dictionary from its stored products
  * (and its successful past queries). Replaces both tables' rows for the tenant in one
- * transaction, so re-runs are harmless. Job id: vocab-<tenant>-<time bucket> (debounced).
+ * transaction, so re-runs are harmless, then tells the API processes to reload their suggestion
+ * dictionaries. Job id: vocab-<tenant>-<time bucket> (debounced).
  */
 export const refreshVocabulary = defineStage({
   // Its own queue: a rebuild reads the whole catalog and must not hold up indexing.
@@ -35,6 +37,7 @@ export const refreshVocabulary = defineStage({
       ...queries.map((q) => ({ kind: 'query' as const, norm: q.normalized, display: q.query, target: null, weight: q.count * 10 })),
     ];
     await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions);
+    await noticeVocabularyChanged(deps, data.tenantId);
     return { terms: builder.terms.size, suggestions: suggestions.length };
   },
 });

@@ -1,7 +1,6 @@
 import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from './normalize.js';
 import { stem } from './stem.js';
-import { bestCorrection } from './typo.js';
 import type { Segment } from './synonym-matcher.js';
 
 export interface PlanInput {
@@ -10,8 +9,8 @@ export interface PlanInput {
   segments?: Segment[];
   terms: Map<string, number>;
   typoTolerance: boolean;
-  /** Looks up close vocabulary terms for unknown tokens (one round trip for all of them). */
-  candidates(tokens: string[]): Promise<Array<{ token: string; term: string; freq: number }>>;
+  /** The vocabulary's correction of an unknown token, or null (see TypoIndex). */
+  correct(token: string): string | null;
 }
 
 export interface QueryPlan {
@@ -28,11 +27,11 @@ const known = (terms: Map<string, number>, t: string) => terms.has(t) || terms.h
  * matches both ("headset" <- "head set"), and unknown words get their typo correction as an
  * alternative. Codes and numbers are matched exactly, never corrected.
  */
-export async function planQuery(input: PlanInput): Promise<QueryPlan> {
+export function planQuery(input: PlanInput): QueryPlan {
   const { tokens, terms } = input;
   const compounds: string[] = [];
   const out: QueryTerm[] = [];
-  const unknown: number[] = [];
+  const corrections: QueryPlan['corrections'] = [];
   // Tokens a synonym rule covers become one term: the shopper's words or any expansion, taken exactly.
   const covered = new Map<number, Segment>();
   let at = 0;
@@ -66,22 +65,15 @@ export async function planQuery(input: PlanInput): Promise<QueryPlan> {
         term.alternatives.push(split);
         term.phrase = true;
         compounds.push(split.join(' '));
-      } else if (input.typoTolerance && t.length >= 4) unknown.push(out.length);
+      } else if (input.typoTolerance) {
+        const to = input.correct(t);
+        if (to) {
+          term.alternatives.push([to]);
+          corrections.push({ from: t, to });
+        }
+      }
     }
     out.push(term);
-  }
-  const corrections: QueryPlan['corrections'] = [];
-  if (unknown.length) {
-    const words = unknown.map((i) => out[i].alternatives[0][0]);
-    const found = await input.candidates(words);
-    unknown.forEach((i, k) => {
-      const word = words[k];
-      const to = bestCorrection(word, found.filter((c) => c.token === word));
-      if (to) {
-        out[i].alternatives.push([to]);
-        corrections.push({ from: word, to });
-      }
-    });
   }
   return { terms: out, corrections, compounds };
 }

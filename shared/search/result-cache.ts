@@ -5,6 +5,10 @@
  */
 export class ResultCache<T> {
   private tenants = new Map<string, Map<string, { value: T; at: number }>>();
+  /** Counts clears; a result made before its tenant's last clear is not stored (it may be stale). */
+  private clock = 0;
+  private clearedAt = new Map<string, number>();
+  private allClearedAt = 0;
 
   constructor(private ttlMs = 60_000, private perTenant = 2000) {}
 
@@ -19,8 +23,19 @@ export class ResultCache<T> {
     return hit.value;
   }
 
-  set(tenantId: string, key: string, value: T, now = Date.now()): void {
+  /** An entry whatever its age, with the time it was stored (for serving stale while refreshing). */
+  entry(tenantId: string, key: string): { value: T; at: number } | undefined {
+    return this.tenants.get(tenantId)?.get(key);
+  }
+
+  /** Taken before computing a result; `set` refuses it if the tenant's entries were cleared since. */
+  mark(): number {
+    return this.clock;
+  }
+
+  set(tenantId: string, key: string, value: T, since: number, now = Date.now()): void {
     if (this.ttlMs <= 0) return;
+    if (this.allClearedAt > since || (this.clearedAt.get(tenantId) ?? 0) > since) return;
     let entries = this.tenants.get(tenantId);
     if (!entries) this.tenants.set(tenantId, (entries = new Map()));
     // Maps keep insertion order: the first key is the oldest entry.
@@ -30,7 +45,14 @@ export class ResultCache<T> {
 
   /** Forgets one tenant's results, or everyone's for '*'. */
   clear(tenantId: string): void {
-    if (tenantId === '*') this.tenants.clear();
-    else this.tenants.delete(tenantId);
+    this.clock++;
+    if (tenantId === '*') {
+      this.allClearedAt = this.clock;
+      this.tenants.clear();
+      this.clearedAt.clear();
+    } else {
+      this.clearedAt.set(tenantId, this.clock);
+      this.tenants.delete(tenantId);
+    }
   }
 }

@@ -41,8 +41,10 @@ export class SearchService {
     const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
     const cached = this.contexts.results.get(tenantId, key) as Awaited<ReturnType<SearchService['run']>> | undefined;
     if (!cached) {
+      const since = this.contexts.results.mark();
       const body = await this.run(tenantId, input);
-      this.contexts.results.set(tenantId, key, body);
+      // Not kept when the context, vocabulary or index changed while it ran.
+      this.contexts.results.set(tenantId, key, body, since);
       return body;
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
@@ -60,6 +62,7 @@ export class SearchService {
     const started = performance.now();
     const trace = new Trace(input.debug);
     const ctx = await this.context(tenantId);
+    const vocab = await this.contexts.vocabularies.get(tenantId);
     const ranking = resolveRanking(ctx.ranking, input.override);
     checkFilters(input.filters, ctx);
     const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
@@ -76,15 +79,15 @@ export class SearchService {
     const segments = trace.step('synonyms', () => (ctx.synonyms.size ? ctx.synonyms.apply(tokens, { sets: new Set(ranking.synonym_sets), global: ranking.global_synonyms }) : []),
       (segs) => ({ fired: segs.flatMap((x) => x.ruleIds), expansions: segs.filter((x) => x.expansions.length).map((x) => ({ words: x.tokens.join(' '), also: x.expansions.map((e) => e.join(' ')) })) }));
     const synonymsFired = segments.some((x) => x.ruleIds.length);
-    const plan = await trace.stepAsync('plan', () => planQuery({
-      tokens, segments, terms: ctx.terms, typoTolerance: ranking.typo_tolerance,
-      candidates: (words) => this.deps.repos.vocabulary.candidates(tenantId, words),
+    const plan = trace.step('plan', () => planQuery({
+      tokens, segments, terms: vocab.terms, typoTolerance: ranking.typo_tolerance,
+      correct: (word) => vocab.typos.correction(word),
     }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
 
     const intent = trace.step('category_intent', () => categoryIntent(tokens, ctx.categories), (c) => ({ categories: c }));
     const query: EngineQuery = {
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
-      tenantId, tokens, terms: plan.terms, preferFirstAlternative: synonymsFired, prefixLast: tokens.length > 0 && !ctx.terms.has(tokens[tokens.length - 1]), filters, sort,
+      tenantId, tokens, terms: plan.terms, preferFirstAlternative: synonymsFired, prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]), filters, sort,
       offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
       boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent },
     };

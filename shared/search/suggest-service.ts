@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { normalizeText, tokenize } from './normalize.js';
 import type { TenantContexts } from './tenant-context.js';
+import type { SuggestDictionary } from './suggest-dictionary.js';
 import { AppError } from '../errors.js';
 
 export interface SuggestInput {
@@ -9,19 +10,39 @@ export interface SuggestInput {
   products: number;
 }
 
-/** As-you-type completions, product previews and category buckets. Never billed, never logged, no AI. */
+/**
+ * As-you-type completions, product previews and category buckets. Never billed, never logged,
+ * no AI. Completions come from the tenant's in-memory dictionary (each answer kept with it);
+ * previews from the engine once per typed words, then from the preview cache until the index changes.
+ */
 export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: string, input: SuggestInput) {
   const started = performance.now();
   if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
   const normalized = normalizeText(input.q);
   const tokens = tokenize(normalized);
-  const [rows, preview] = await Promise.all([
-    normalized ? deps.repos.vocabulary.suggest(tenantId, normalized, input.limit) : Promise.resolve([]),
+  const [dictionary, products] = await Promise.all([
+    normalized ? contexts.dictionaries.get(tenantId) : null,
     // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
     normalized.length >= 3 && input.products > 0
-      ? deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })
-      : Promise.resolve(null),
+      ? contexts.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
+        (await deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })).hits.map((h) => h.card))
+      : [],
   ]);
+  const { suggestions, categories } = dictionary
+    ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => completions(dictionary, normalized, input.limit))
+    : { suggestions: [], categories: [] };
+  return {
+    query: input.q,
+    suggestions,
+    products,
+    categories,
+    took_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}
+
+/** Suggestions (deduplicated, at most `limit`) and category buckets for a normalized prefix. */
+function completions(dictionary: SuggestDictionary, normalized: string, limit: number) {
+  const rows = dictionary.complete(normalized, limit);
   const seen = new Set<string>();
   const suggestions = [];
   for (const r of rows) {
@@ -29,18 +50,12 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
     if (seen.has(key)) continue;
     seen.add(key);
     suggestions.push({ text: r.display, highlighted: markPrefix(r.display, r.norm, normalized), kind: r.kind, target: r.target });
-    if (suggestions.length >= input.limit) break;
+    if (suggestions.length >= limit) break;
   }
   // Category buckets: the categories whose names start with what was typed, counted by their products.
   const categories = rows.filter((r) => r.kind === 'category' && r.target).slice(0, 5)
     .map((r) => ({ value: r.target!, label: { [lang(r.display)]: r.display }, count: r.weight }));
-  return {
-    query: input.q,
-    suggestions,
-    products: preview?.hits.map((h) => h.card) ?? [],
-    categories,
-    took_ms: Math.round((performance.now() - started) * 100) / 100,
-  };
+  return { suggestions, categories };
 }
 
 const lang = (text: string) => (/[\u0600-\u06FF]/.test(text) ? 'ar' : 'en');

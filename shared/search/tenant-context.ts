@@ -7,6 +7,10 @@ import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
 import type { Redis } from 'ioredis';
 import { ResultCache } from './result-cache.js';
+import { TenantCache } from './tenant-cache.js';
+import { SuggestDictionary } from './suggest-dictionary.js';
+import { Vocabulary } from './vocabulary.js';
+import { SuggestPreviews } from './suggest-previews.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
 export interface TenantSearchContext {
@@ -16,7 +20,6 @@ export interface TenantSearchContext {
   ranking: Record<string, unknown>;
   /** Filter and facet names beyond the built-in ones: the mapped facet attributes. */
   facetNames: Set<string>;
-  terms: Map<string, number>;
   rules: RuleContext;
   categories: CategoryWordIndex;
   synonyms: SynonymMatcher;
@@ -38,6 +41,11 @@ export class TenantContexts {
 
   constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 30_000) {
     this.results = new ResultCache(resultTtlMs);
+    this.previews = new SuggestPreviews(resultTtlMs);
+    // The context's brands and categories come from the dictionary: a new one rebuilds the context.
+    this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await deps.repos.vocabulary.suggestTerms(id)), { replaced: (id) => this.expire(id) });
+    // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
+    this.vocabularies = new TenantCache(async (id) => new Vocabulary(await deps.repos.vocabulary.terms(id)), { replaced: (id) => this.results.clear(id) });
   }
 
   async get(tenantId: string): Promise<TenantSearchContext | null> {
@@ -49,6 +57,17 @@ export class TenantContexts {
     return this.reload(tenantId);
   }
 
+  /**
+   * Rebuilds a held context now, then drops the results made with the old one. A load already
+   * running may have read the old data: the rebuild starts after it.
+   */
+  private expire(tenantId: string): void {
+    if (!this.entries.has(tenantId)) return;
+    const running = this.loading.get(tenantId);
+    const rebuilt = running ? running.catch(() => null).then(() => this.reload(tenantId)) : this.reload(tenantId);
+    void rebuilt.then(() => this.results.clear(tenantId), () => undefined);
+  }
+
   /** Drops a tenant's entry (after mapping or settings changes in this process). */
   forget(tenantId: string): void {
     this.entries.delete(tenantId);
@@ -57,19 +76,36 @@ export class TenantContexts {
   /** Cached search results; dropped with the context, and on index changes. */
   readonly results: ResultCache<unknown>;
 
+  /** Suggest's product previews; dropped on index changes like results. */
+  readonly previews: SuggestPreviews;
+
+  /** Suggest's in-memory dictionaries; reloaded in the background on vocabulary changes. */
+  readonly dictionaries: TenantCache<SuggestDictionary>;
+
+  /** The search path's vocabulary and typo index; reloaded in the background on vocabulary changes. */
+  readonly vocabularies: TenantCache<Vocabulary>;
+
   /**
    * Drops a tenant's context and results when its synonyms change, and its results when its
-   * index changes (message: tenant id, or * for global synonym rules).
+   * index changes (message: tenant id, or * for global synonym rules); reloads its suggestion
+   * dictionary when its vocabulary changes.
    */
-  async listen(sub: Redis, synonymsChannel: string, indexChannel: string): Promise<void> {
+  async listen(sub: Redis, synonymsChannel: string, indexChannel: string, vocabularyChannel?: string): Promise<void> {
     sub.on('message', (ch: string, tenantId: string) => {
-      if (ch === indexChannel) this.results.clear(tenantId);
+      if (ch === vocabularyChannel) {
+        this.dictionaries.changed(tenantId);
+        this.vocabularies.changed(tenantId);
+      }
+      if (ch === indexChannel) {
+        this.results.clear(tenantId);
+        this.previews.clear(tenantId);
+      }
       if (ch !== synonymsChannel) return;
       this.results.clear(tenantId);
       if (tenantId === '*') this.entries.clear();
       else this.entries.delete(tenantId);
     });
-    await sub.subscribe(synonymsChannel, indexChannel);
+    await sub.subscribe(synonymsChannel, indexChannel, ...(vocabularyChannel ? [vocabularyChannel] : []));
   }
 
   private reload(tenantId: string): Promise<TenantSearchContext | null> {
@@ -85,13 +121,13 @@ export class TenantContexts {
     const { repos, engine, db } = this.deps;
     const tenant = await repos.tenants.find(tenantId);
     if (!tenant) return null;
-    const [mapping, terms, brandRows, categoryRows, ruleRows] = await Promise.all([
+    const [mapping, dictionary, ruleRows] = await Promise.all([
       repos.mappings.get(tenantId),
-      repos.vocabulary.terms(tenantId),
-      db('suggest_terms').select('norm', 'display').where({ tenant_id: tenantId, kind: 'brand' }),
-      db('suggest_terms').select('norm', 'display', 'target', 'weight').where({ tenant_id: tenantId, kind: 'category' }).orderBy('weight', 'desc'),
+      this.dictionaries.get(tenantId),
       db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id')),
     ]);
+    const brandRows = dictionary.entriesOf('brand');
+    const categoryRows = dictionary.entriesOf('category');
     const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
     const colorFacet = [...facetNames].find((n) => COLOR_NAMES.has(n.toLowerCase())) ?? null;
     const colors = new Map<string, string>();
@@ -110,12 +146,11 @@ export class TenantContexts {
       defaultLocale: tenant.default_locale,
       ranking: ((tenant.settings as { ranking?: Record<string, unknown> }).ranking) ?? {},
       facetNames,
-      terms,
       categories: buildCategoryIndex(categoryRows),
-      popularCategories: categoryRows.filter((r: { target: string | null }) => r.target).slice(0, 10)
-        .map((r: { display: string; target: string; weight: number }) => ({ value: r.target, label: { [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en']: r.display }, count: r.weight })),
+      popularCategories: categoryRows.filter((r) => r.target).slice(0, 10)
+        .map((r) => ({ value: r.target!, label: { [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en']: r.display }, count: r.weight })),
       synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
-      rules: { brands: new Map(brandRows.map((r: { norm: string; display: string }) => [r.norm, r.display])), colors, colorFacet },
+      rules: { brands: new Map(brandRows.map((r) => [r.norm, r.display])), colors, colorFacet },
       loadedAt: Date.now(),
     };
     this.entries.set(tenantId, entry);

@@ -25,17 +25,3 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[n];
 }
-
-/** The best correction among candidates: fewest edits within budget, then most frequent. */
-export function bestCorrection(token: string, candidates: Array<{ term: string; freq: number }>): string | null {
-  const budget = typoBudget(token);
-  if (!budget) return null;
-  let best: { term: string; d: number; freq: number } | null = null;
-  for (const c of candidates) {
-    if (c.term === token) return null;
-    const d = editDistance(token, c.term, budget);
-    if (d > budget) continue;
-    if (!best || d < best.d || (d === best.d && c.freq > best.freq)) best = { term: c.term, d, freq: c.freq };
-  }
-  return best?.term ?? null;
-}

@@ -3,6 +3,7 @@ import * as m001 from './001-foundation.js';
 import * as m002 from './002-catalog.js';
 import * as m003 from './003-search.js';
 import * as m004 from './004-synonyms-events.js';
+import * as m005 from './005-vocab-in-memory.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['002-catalog', m002],
   ['003-search', m003],
   ['004-synonyms-events', m004],
+  ['005-vocab-in-memory', m005],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

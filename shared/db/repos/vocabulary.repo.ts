@@ -44,35 +44,12 @@ export function vocabularyRepo(db: Knex) {
       const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });
       return new Map(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
     },
-    /** Up to 5 close vocabulary terms per token (trigram similarity), for typo correction. */
-    async candidates(tenantId: string, tokens: string[]): Promise<Array<{ token: string; term: string; freq: number }>> {
-      if (!tokens.length) return [];
-      const { rows } = await db.raw(
-        `SELECT t.token, c.term, c.freq FROM unnest(?::text[]) AS t(token)
-           CROSS JOIN LATERAL (
-             SELECT term, freq FROM search_vocab
-              WHERE tenant_id = ? AND term % t.token AND abs(length(term) - length(t.token)) <= 2
-              ORDER BY similarity(term, t.token) DESC, freq DESC LIMIT 8) c`,
-        [tokens, tenantId],
-      );
-      return rows;
-    },
-    /** Suggestions whose text starts with `prefix` or has a word starting with it. */
-    async suggest(tenantId: string, prefix: string, limit: number): Promise<SuggestRow[]> {
-      const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      // Matches inside the text need 3 characters (trigram index); shorter prefixes match the start only.
-      const inner = prefix.length >= 3;
-      const { rows } = await db.raw(
-        `SELECT kind, norm, display, target, weight FROM (
-            (SELECT kind, norm, display, target, weight, 0 AS rank FROM suggest_terms
-              WHERE tenant_id = ? AND norm LIKE ? ORDER BY weight DESC LIMIT ?)
-            UNION ALL
-            (SELECT kind, norm, display, target, weight, 1 AS rank FROM suggest_terms
-              WHERE ? AND tenant_id = ? AND norm LIKE ? AND norm NOT LIKE ? ORDER BY weight DESC LIMIT ?)
-          ) s ORDER BY rank, weight DESC LIMIT ?`,
-        [tenantId, like, limit * 2, inner, tenantId, `% ${like}`, like, limit, limit * 2],
-      );
-      return rows;
+    /**
+     * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted
+     * by norm in code point order so the API process need not sort it.
+     */
+    async suggestTerms(tenantId: string): Promise<SuggestRow[]> {
+      return db('suggest_terms').select('kind', 'norm', 'display', 'target', 'weight').where({ tenant_id: tenantId }).orderByRaw('norm COLLATE "C"');
     },
   };
 }

@@ -1,0 +1,57 @@
+import type { ProductCard } from '../engines/lexical/port.js';
+import { ResultCache } from './result-cache.js';
+
+/**
+ * Suggest's product previews per tenant and typed words, in process. Dropped with the
+ * tenant's other cached results when its index changes; concurrent requests for the same
+ * words share one engine query.
+ */
+export class SuggestPreviews {
+  private cache: ResultCache<ProductCard[]>;
+  private pending = new Map<string, Promise<ProductCard[]>>();
+
+  constructor(private ttlMs: number) {
+    this.cache = new ResultCache(ttlMs);
+  }
+
+  /**
+   * Fresh previews from the cache; previews up to twice `ttlMs` old are still answered while one
+   * refresh runs in the background (index changes clear them at once anyway, the age limit only
+   * covers a missed notice), so an expiring entry never makes a shopper wait on the engine.
+   */
+  async get(tenantId: string, key: string, load: () => Promise<ProductCard[]>, now = Date.now()): Promise<ProductCard[]> {
+    const hit = this.cache.entry(tenantId, key);
+    if (hit && now - hit.at <= this.ttlMs) return hit.value;
+    if (hit && now - hit.at <= 2 * this.ttlMs) {
+      this.fetch(tenantId, key, load).catch(() => undefined);
+      return hit.value;
+    }
+    return this.fetch(tenantId, key, load);
+  }
+
+  private fetch(tenantId: string, key: string, load: () => Promise<ProductCard[]>): Promise<ProductCard[]> {
+    const id = `${tenantId}\u0000${key}`;
+    let p = this.pending.get(id);
+    if (!p) {
+      // A query that started before a clear does not fill the cache after it.
+      const since = this.cache.mark();
+      const query: Promise<ProductCard[]> = load()
+        .then((cards) => {
+          this.cache.set(tenantId, key, cards, since);
+          return cards;
+        })
+        .finally(() => {
+          if (this.pending.get(id) === query) this.pending.delete(id);
+        });
+      this.pending.set(id, (p = query));
+    }
+    return p;
+  }
+
+  /** Forgets one tenant's previews, or everyone's for '*'. */
+  clear(tenantId: string): void {
+    this.cache.clear(tenantId);
+    // Requests from now on must not join a query that may have read the old index.
+    for (const id of this.pending.keys()) if (tenantId === '*' || id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
+  }
+}

@@ -1,0 +1,72 @@
+import { editDistance, typoBudget } from './typo.js';
+
+/** How many of the terms sharing the most trigrams with a word get an edit-distance check. */
+const CHECKED = 64;
+
+/** pg_trgm-style trigrams of a word: padded with two spaces in front and one behind. */
+function trigrams(word: string): string[] {
+  const padded = `  ${word} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return [...out];
+}
+
+/**
+ * Typo correction candidates from a tenant's vocabulary held in memory: a trigram index finds
+ * the terms that share the most trigrams with an unknown word (transpositions included, which a
+ * similarity threshold would drop), and an edit-distance check keeps those within the word's
+ * typo budget. Built once per vocabulary; a lookup allocates only its result.
+ */
+export class TypoIndex {
+  private words: string[];
+  private freqs: Float64Array;
+  private postings = new Map<string, Int32Array>();
+  /** Scratch counters, one per term, reset after each lookup. */
+  private shared: Uint16Array;
+
+  constructor(terms: Map<string, number>) {
+    this.words = [...terms.keys()];
+    this.freqs = Float64Array.from(terms.values());
+    this.shared = new Uint16Array(this.words.length);
+    const lists = new Map<string, number[]>();
+    this.words.forEach((w, i) => {
+      for (const g of trigrams(w)) {
+        const list = lists.get(g);
+        if (list) list.push(i);
+        else lists.set(g, [i]);
+      }
+    });
+    for (const [g, list] of lists) this.postings.set(g, Int32Array.from(list));
+  }
+
+  /** The closest term within `token`'s typo budget (the most frequent among equally close ones), or null. */
+  correction(token: string): string | null {
+    return this.candidates(token)[0]?.term ?? null;
+  }
+
+  /** Terms within `token`'s typo budget (1 edit from 4 characters, 2 from 8), closest first, then most frequent. */
+  candidates(token: string): Array<{ term: string; freq: number }> {
+    const budget = typoBudget(token);
+    if (!budget) return [];
+    const touched: number[] = [];
+    for (const g of trigrams(token)) {
+      const list = this.postings.get(g);
+      if (!list) continue;
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
+        if (Math.abs(this.words[i].length - token.length) > budget) continue;
+        if (this.shared[i]++ === 0) touched.push(i);
+      }
+    }
+    touched.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
+    const found: Array<{ term: string; freq: number; d: number }> = [];
+    for (let k = 0; k < touched.length && k < CHECKED; k++) {
+      const i = touched[k];
+      const d = editDistance(token, this.words[i], budget);
+      if (d <= budget) found.push({ term: this.words[i], freq: this.freqs[i], d });
+    }
+    for (const i of touched) this.shared[i] = 0;
+    found.sort((a, b) => a.d - b.d || b.freq - a.freq);
+    return found.map(({ term, freq }) => ({ term, freq }));
+  }
+}

@@ -1,0 +1,169 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+import { startTestWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+import { waitFor } from '../helpers/wait.js';
+import { refreshVocabulary } from '../../pipelines/catalog/refresh-vocabulary.stage.js';
+
+const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
+const workers = await startTestWorkers(h.config);
+t.teardown(async () => {
+  await workers.close();
+  await h.close();
+});
+
+const cat = (id: string, ...levels: Array<[string, string]>) => [{ id, path: levels.map(([en, ar]) => ({ en, ar })) }];
+const ELECTRONICS: [string, string] = ['Electronics', 'إلكترونيات'];
+const CLOTHING: [string, string] = ['Clothing', 'ملابس'];
+const p = (id: string, name: string | Record<string, string>, brand: string, categories: unknown, extra: Record<string, unknown> = {}) =>
+  ({ id, name: typeof name === 'string' ? { en: name } : name, brand, categories, price: 100, currency: 'SAR', ...extra });
+const PRODUCTS = [
+  p('s1', 'Samsung Galaxy S21 smartphone', 'Samsung', cat('phones', ELECTRONICS, ['Phones', 'هواتف'])),
+  p('s2', 'Samsung Galaxy Tab S8 tablet', 'Samsung', cat('tablets', ELECTRONICS, ['Tablets', 'أجهزة لوحية'])),
+  p('s3', 'Samsung Galaxy Buds earbuds', 'Samsung', cat('audio', ELECTRONICS, ['Audio', 'صوتيات']), { in_stock: false }),
+  p('a1', 'Apple iPhone 13 smartphone', 'Apple', cat('phones', ELECTRONICS, ['Phones', 'هواتف'])),
+  p('a2', 'Apple iPad Air tablet', 'Apple', cat('tablets', ELECTRONICS, ['Tablets', 'أجهزة لوحية'])),
+  p('d1', { en: 'Red cotton dress', ar: 'فستان قطن أحمر' }, 'Zara', cat('dresses', CLOTHING, ['Dresses', 'فساتين'])),
+  p('d2', { en: 'Black evening dress', ar: 'فستان سهرة أسود' }, 'Zara', cat('dresses', CLOTHING, ['Dresses', 'فساتين'])),
+  p('f1', { en: 'Running shoes', ar: 'حذاء جري' }, 'Nike', cat('shoes', CLOTHING, ['Shoes', 'أحذية'])),
+  p('f2', { en: 'Leather shoes', ar: 'حذاء جلد' }, 'Nike', cat('shoes', CLOTHING, ['Shoes', 'أحذية'])),
+];
+
+const { id: tenantId, key } = await h.tenant();
+await loadProducts(h, key, tenantId, PRODUCTS);
+// Two successful searches make a past query; the next vocabulary rebuild takes it in.
+for (let i = 0; i < 2; i++) await h.api.call('GET', '/v1/search?q=samsung+galaxy+buds', { key });
+await h.api.deps.searchLog.flush();
+await rebuildVocabulary(tenantId);
+
+type Suggestion = { text: string; highlighted: string | null; kind: string; target: string | null };
+const suggest = async (q: string, k = key, extra = '') => {
+  const res = await h.api.call('GET', `/v1/suggest?q=${encodeURIComponent(q)}${extra}`, { key: k });
+  if (res.status !== 200) throw new Error(`suggest ${q}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { query: string; suggestions: Suggestion[]; products: Array<{ id: string }>; categories: unknown[]; took_ms: number };
+};
+const texts = (body: { suggestions: Suggestion[] }) => body.suggestions.map((s) => `${s.kind}:${s.text}`);
+
+/** Runs refresh-vocabulary now (the real worker) and waits until it is done. */
+async function rebuildVocabulary(tenant: string) {
+  const jobId = await h.api.deps.queues.enqueue(refreshVocabulary, { tenantId: tenant, bucket: Date.now() });
+  const queue = h.api.deps.queues.get('vocabulary');
+  await waitFor(async () => (await queue.getJob(jobId))?.finishedOn, 20_000, 'vocabulary rebuild');
+}
+
+t.test('completions of every kind: past queries, name openings, brands, categories', async (t) => {
+  const sam = await suggest('sam');
+  t.same(texts(sam), ['query:samsung galaxy buds', 'query:Samsung', 'brand:Samsung', 'query:Samsung Galaxy'],
+    'the past query (weight 20) first, then weight 3 in text order');
+  t.same(sam.suggestions[0], { text: 'samsung galaxy buds', highlighted: '<em>sam</em>sung galaxy buds', kind: 'query', target: null });
+  t.same(sam.suggestions[2], { text: 'Samsung', highlighted: '<em>Sam</em>sung', kind: 'brand', target: 'Samsung' });
+  const pho = await suggest('pho');
+  t.same(pho.suggestions, [{ text: 'Phones', highlighted: '<em>Pho</em>nes', kind: 'category', target: 'phones' }]);
+  t.same(pho.categories, [{ value: 'phones', label: { en: 'Phones' }, count: 2 }]);
+  const el = await suggest('el');
+  t.same(el.suggestions, [{ text: 'Electronics', highlighted: '<em>El</em>ectronics', kind: 'category', target: 'lvl:electronics' }], 'a category level');
+  t.same(el.categories, [{ value: 'lvl:electronics', label: { en: 'Electronics' }, count: 5 }]);
+});
+
+t.test('later words match from 3 characters, after the starts', async (t) => {
+  const gal = await suggest('gal');
+  t.same(texts(gal), ['query:samsung galaxy buds', 'query:Samsung Galaxy']);
+  t.equal(gal.suggestions[1].highlighted, 'Samsung <em>Gal</em>axy');
+  t.same((await suggest('ga')).suggestions, [], 'two characters match starts only');
+  t.same(texts(await suggest('samsung g')), ['query:samsung galaxy buds', 'query:Samsung Galaxy'], 'a prefix may span words');
+  t.same(texts(await suggest('s', key, '&limit=2')), ['query:samsung galaxy buds', 'query:Samsung'], 'limit, by weight');
+});
+
+t.test('Arabic: every normalization variant completes the same way', async (t) => {
+  for (const q of ['احذ', 'أحذ', 'إحذ', 'آحذ', 'أَحْذ', 'أحذية', 'احذيه']) {
+    const res = await suggest(q);
+    t.same(res.suggestions.map((s) => [s.kind, s.text, s.target]), [['category', 'أحذية', 'shoes']], q);
+    t.same(res.categories, [{ value: 'shoes', label: { ar: 'أحذية' }, count: 2 }], q);
+  }
+  t.equal((await suggest('احذ')).suggestions[0].highlighted, '<em>أحذ</em>ية');
+  for (const q of ['فست', 'فُسْت', 'فستان']) t.same(texts(await suggest(q)), ['query:فستان'], `${q}: a name opening`);
+  t.same(texts(await suggest('حذا')), ['query:حذاء']);
+  t.same(texts(await suggest('لوح')).includes('category:أجهزة لوحية'), true, 'a later Arabic word');
+});
+
+t.test('same rows as the former SQL for every prefix of every entry', async (t) => {
+  const db = h.api.deps.db;
+  const entries: Array<{ norm: string }> = await db('suggest_terms').select('norm').where({ tenant_id: tenantId });
+  const dict = await h.api.deps.contexts.dictionaries.get(tenantId);
+  let compared = 0;
+  for (const { norm } of entries) {
+    for (let n = 1; n <= norm.length; n++) {
+      const prefix = norm.slice(0, n);
+      if (prefix.endsWith(' ')) continue;
+      for (const limit of [1, 20]) {
+        const sql = await formerSql(tenantId, prefix, limit);
+        const mem = dict.complete(prefix, limit);
+        const label = `${prefix} limit ${limit}`;
+        if (JSON.stringify(mem.map((r) => r.weight)) !== JSON.stringify(sql.map((r) => r.weight))) t.fail(`weights: ${label}`, { mem, sql });
+        // Equal weights may come in any order from SQL: compare the sets when nothing was cut off.
+        const key = (rows: typeof mem) => rows.map((r) => `${r.kind}:${r.norm}:${r.display}:${r.target}`).sort();
+        if (limit === 20 && JSON.stringify(key(mem)) !== JSON.stringify(key(sql))) t.fail(`rows: ${label}`, { mem, sql });
+        compared++;
+      }
+    }
+  }
+  t.ok(compared > 250, `${compared} prefixes compared`);
+});
+
+t.test('previews: engine results for 3+ characters, cached, none for 2', async (t) => {
+  const res = await suggest('samsung');
+  t.same(res.products.map((x) => x.id).sort(), ['s1', 's2', 's3']);
+  t.equal(res.products[2].id, 's3', 'in stock first');
+  t.same((await suggest('samsung')).products, res.products, 'the same from the cache');
+  t.same((await suggest('sa')).products, []);
+  t.same((await suggest('samsung', key, '&products=0')).products, []);
+  t.same((await suggest('samsung', key, '&products=1')).products.map((x) => x.id).length, 1);
+  t.same((await suggest('فستا')).products.map((x) => x.id).sort(), ['d1', 'd2'], 'Arabic previews');
+});
+
+t.test('a catalog change shows up after the vocabulary refresh, in every API process', async (t) => {
+  const second = await h.startApi();
+  const onSecond = async (q: string) => (await second.call('GET', `/v1/suggest?q=${q}`, { key })).body;
+  t.same((await suggest('quo')).suggestions, [], 'nothing yet (and both dictionaries are loaded)');
+  t.same((await onSecond('quo')).suggestions, []);
+  t.same((await suggest('quokka')).products, [], 'no preview yet (now cached)');
+  const added = [p('q1', 'Quokka blender pro', 'Quokkaware', cat('kitchen', ['Home', 'منزل'])), p('q2', 'Quokka kettle', 'Quokkaware', cat('kitchen', ['Home', 'منزل']))];
+  const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: added } });
+  t.equal(res.status, 200);
+  await waitFor(async () => (await suggest('quokka')).products.length === 2, 20_000, 'previews after the index change');
+  await waitFor(async () => texts(await suggest('quo')).includes('brand:Quokkaware'), 20_000, 'the new brand in suggestions');
+  t.same(texts(await suggest('quo')), ['query:Quokka', 'brand:Quokkaware']);
+  await waitFor(async () => (await onSecond('quo')).suggestions.length === 2, 20_000, 'the second process reloads too');
+  await h.api.call('DELETE', '/v1/products/q1', { key });
+  await h.api.call('DELETE', '/v1/products/q2', { key });
+  t.same((await suggest('quokka')).products, [], 'a delete drops cached previews at once');
+  await rebuildVocabulary(tenantId);
+  await waitFor(async () => (await suggest('quo')).suggestions.length === 0, 20_000, 'gone after the next rebuild');
+});
+
+t.test('tenant isolation', async (t) => {
+  const other = await h.tenant('other');
+  await loadProducts(h, other.key, other.id, [p('o1', 'Samovar classic', 'Samovaria', cat('tea', ['Tea', 'شاي'])), p('o2', 'Samovar mini', 'Samovaria', cat('tea', ['Tea', 'شاي']))]);
+  const theirs = await suggest('sam', other.key);
+  t.same(texts(theirs), ['query:Samovar', 'brand:Samovaria']);
+  t.same(theirs.products.map((x) => x.id).sort(), ['o1', 'o2']);
+  const ours = await suggest('sam');
+  t.notOk(texts(ours).some((s) => s.includes('Samovar')), 'no other tenant completions');
+  t.notOk(ours.products.some((x) => x.id.startsWith('o')), 'no other tenant previews');
+});
+
+/** The suggestion query this service ran before the in-memory dictionary, kept here as the reference. */
+async function formerSql(tenant: string, prefix: string, limit: number) {
+  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await h.api.deps.db.raw(
+    `SELECT kind, norm, display, target, weight FROM (
+        (SELECT kind, norm, display, target, weight, 0 AS rank FROM suggest_terms
+          WHERE tenant_id = ? AND norm LIKE ? ORDER BY weight DESC LIMIT ?)
+        UNION ALL
+        (SELECT kind, norm, display, target, weight, 1 AS rank FROM suggest_terms
+          WHERE ? AND tenant_id = ? AND norm LIKE ? AND norm NOT LIKE ? ORDER BY weight DESC LIMIT ?)
+      ) s ORDER BY rank, weight DESC LIMIT ?`,
+    [tenant, like, limit * 2, prefix.length >= 3, tenant, `% ${like}`, like, limit, limit * 2],
+  );
+  return rows as Array<{ kind: 'query' | 'brand' | 'category'; norm: string; display: string; target: string | null; weight: number }>;
+}

@@ -1,0 +1,55 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+import { startTestWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+import { waitFor } from '../helpers/wait.js';
+
+// The search path's vocabulary (known words, typo corrections) lives in each API process and
+// follows catalog changes through the vocabulary-changed notice, without a restart.
+const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
+const workers = await startTestWorkers(h.config);
+t.teardown(async () => {
+  await workers.close();
+  await h.close();
+});
+
+const p = (id: string, name: string) => ({ id, name: { en: name }, brand: 'Zoo', price: 10, currency: 'USD' });
+const { id: tenantId, key } = await h.tenant();
+await loadProducts(h, key, tenantId, [p('w1', 'Walrus kettle'), p('w2', 'Walrus teapot')]);
+
+type Body = { ids: string[]; did_you_mean: string | null };
+const search = async (q: string, api = h.api) => (await api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as Body;
+
+t.test('a transposed letter is corrected from the in-memory vocabulary', async (t) => {
+  const body = await search('walrsu kettle');
+  t.equal(body.did_you_mean, 'walrus kettle');
+  t.equal(body.ids[0], 'w1', 'the product with both words first');
+});
+
+t.test('words a new product brings are known after the vocabulary refresh, in every API process', async (t) => {
+  const second = await h.startApi();
+  t.same((await search('narwhla')).ids, [], 'not in the catalog yet (vocabulary loaded in both processes)');
+  t.same((await search('narwhla', second)).ids, []);
+  const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [p('n1', 'Narwhal night lamp')] } });
+  t.equal(res.status, 200);
+  const body = await waitFor(async () => { const b = await search('narwhla'); return b.did_you_mean ? b : null; }, 20_000, 'correction after the refresh');
+  t.equal(body.did_you_mean, 'narwhal');
+  t.same(body.ids, ['n1']);
+  await waitFor(async () => (await search('narwhla', second)).did_you_mean === 'narwhal', 20_000, 'the second process too');
+});
+
+t.test('a new brand becomes a brand intent after the vocabulary refresh, without a restart', async (t) => {
+  const brandOf = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { query: { filters: { brand?: string[] } } }).query.filters.brand;
+  t.equal(await brandOf('orcaware mug'), undefined, 'not a brand yet');
+  const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ ...p('b1', 'Orcaware travel mug'), brand: 'Orcaware' }] } });
+  t.equal(res.status, 200);
+  t.same(await waitFor(() => brandOf('orcaware mug'), 20_000, 'brand intent'), ['Orcaware']);
+});
+
+t.test('tenant isolation: another tenant\'s words are never corrections', async (t) => {
+  const other = await h.tenant('other');
+  await loadProducts(h, other.key, other.id, [p('o1', 'Pangolin backpack')]);
+  const body = await search('pangolni');
+  t.equal(body.did_you_mean, null);
+  t.same(body.ids, []);
+});
