@@ -10,7 +10,7 @@ import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { parseJudgments } from '../scripts/eval/metrics.js';
 import { startProcess, stopProcess } from './lib/processes.js';
-import { sendReplicated } from './lib/catalog-100k.js';
+import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
 
 /**
@@ -35,7 +35,7 @@ const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283,
 try {
   const { tenant, key } = await createTenantWithKey(deps, { name: 'bench', locales: ['en', 'ar'], defaultLocale: 'en' });
   await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
-  await sendReplicated({ url: origin, key, dataDir: base.sharedDataDir, total: TOTAL, inFlight: 4, runId: 'bench', progress: true });
+  await sendPrepared({ url: origin, key, bodies: await prepareReplicated(base.sharedDataDir, TOTAL), inFlight: 4, runId: 'bench', progress: true });
   await waitSearchable(deps, tenant.id);
   await stopProcess(worker);
   // What autovacuum does a minute after a bulk load: the planner needs row estimates.

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/config.js';
 import { startAllInOne } from './all-in-one.js';
 import { createTenantWithKey } from '../shared/tenants.js';
-import { freshDatabase } from './lib/fresh-database.js';
+import { clearRedisPrefix, freshDatabase } from './lib/fresh-database.js';
 import { loadCatalog } from './lib/load-catalog.js';
 import { waitSearchable } from './lib/wait-searchable.js';
 import { baselineSearch, prepareBaseline } from './eval/baseline.js';
@@ -15,27 +15,34 @@ import { judgedAt, mean, ndcgAt, parseJudgments, reciprocalRank } from './eval/m
  * runs the dev judgments' queries through /v1/search, and prints nDCG@10, judged@10 and MRR
  * beside a plain Postgres full-text baseline measured in the same run.
  */
-const { values } = parseArgs({ options: { data: { type: 'string' }, judgments: { type: 'string' }, show: { type: 'string' }, synonyms: { type: 'string' } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, judgments: { type: 'string' }, show: { type: 'string' }, synonyms: { type: 'string' }, keep: { type: 'boolean' }, reuse: { type: 'string' } } });
 const base = loadConfig();
 const dataDir = resolve(values.data ?? join(base.sharedDataDir, 'chorus-icecat'));
 const judgments = parseJudgments(await readFile(values.judgments ?? join(dataDir, 'judgments-dev.csv'), 'utf8'));
 const K = 10;
 
-const db = await freshDatabase(base.databaseUrl, 'pss_eval');
+// --keep leaves the indexed database behind; --reuse <url> runs the queries again on it (ranking work without re-indexing).
+const reusePrefix = `pssevalreuse${Date.now()}`;
+const db = values.reuse ? { url: values.reuse, prefix: reusePrefix, drop: () => clearRedisPrefix(base.redisUrl, reusePrefix) } : await freshDatabase(base.databaseUrl, 'pss_eval');
 const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' });
 const app = await startAllInOne(config);
 try {
-  const { tenant, key } = await createTenantWithKey(app.apiDeps, { name: 'eval', locales: ['en'], defaultLocale: 'en' });
+  const reused = values.reuse ? await app.apiDeps.db('tenants').where({ name: 'eval' }).first() : null;
+  const { tenant, key } = reused
+    ? { tenant: reused, key: (await app.apiDeps.repos.keys.create(reused.id, { name: 'eval rerun', kind: 'secret', scopes: ['search'], allowedOrigins: [], expiresAt: null })).key }
+    : await createTenantWithKey(app.apiDeps, { name: 'eval', locales: ['en'], defaultLocale: 'en' });
   if (values.synonyms) {
     // Through the public import API, as a store would send its synonym file.
     const content = await readFile(values.synonyms, 'utf8');
     const res = await fetch(`${app.url}/v1/synonyms/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ format: 'solr', content, mode: 'replace' }) });
     process.stderr.write(`synonyms ${values.synonyms}: ${res.status} ${await res.text()}\n`);
   }
-  const loaded = await loadCatalog({ url: app.url, key, file: join(dataDir, 'products.jsonl.gz'), kind: 'chorus', inFlight: 2 });
-  await waitSearchable(app.apiDeps, tenant.id);
-  await prepareBaseline(app.apiDeps.db, tenant.id);
-  process.stderr.write(`indexed ${loaded.sent} products; running ${judgments.size} queries\n`);
+  if (!reused) {
+    const loaded = await loadCatalog({ url: app.url, key, file: join(dataDir, 'products.jsonl.gz'), kind: 'chorus', inFlight: 2 });
+    await waitSearchable(app.apiDeps, tenant.id);
+    await prepareBaseline(app.apiDeps.db, tenant.id);
+    process.stderr.write(`indexed ${loaded.sent} products; running ${judgments.size} queries\n`);
+  }
 
   const rows: Array<{ query: string; ours: number; base: number; judged: number; rr: number }> = [];
   for (const [query, judged] of judgments) {
@@ -58,7 +65,8 @@ try {
   process.stdout.write(`judged@10: ${mean(rows.map((r) => r.judged)).toFixed(4)}   MRR (first grade>=2): ${mean(rows.map((r) => r.rr)).toFixed(4)}\n`);
 } finally {
   await app.stop();
-  await db.drop();
+  if (values.keep) process.stderr.write(`kept database: npm run eval -- --reuse ${db.url}\n`);
+  else await db.drop();
 }
 
 /** --show q1,q2: the top results of those queries with their grades, and the best-graded products we missed. */

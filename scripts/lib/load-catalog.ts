@@ -72,19 +72,24 @@ export async function loadCatalog(opts: LoadOptions): Promise<LoadResult> {
   return result;
 }
 
-async function postBatch(opts: LoadOptions, items: Record<string, unknown>[], no: number) {
+function postBatch(opts: LoadOptions, items: Record<string, unknown>[], no: number) {
+  return postBatchBody(opts.url, opts.key, `load-${opts.runId ?? 'run'}-${no}`, JSON.stringify({ upsert: items }));
+}
+
+/** POSTs one prepared batch body, retrying 429, 409 (same key in flight) and 5xx with backoff. */
+export async function postBatchBody(url: string, key: string, idempotencyKey: string, body: string) {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${opts.url}/v1/products/batch`, {
+    const res = await fetch(`${url}/v1/products/batch`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json', 'idempotency-key': `load-${opts.runId ?? 'run'}-${no}` },
-      body: JSON.stringify({ upsert: items }),
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body,
     });
     if (res.ok) return (await res.json()) as { upserted: number; unchanged: number; errors: LoadResult['errors'] };
     if ((res.status === 429 || res.status >= 500 || res.status === 409) && attempt < 8) {
       await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 0) * 1000 || 200 * 2 ** attempt));
       continue;
     }
-    throw new Error(`batch ${no} failed: ${res.status} ${await res.text()}`);
+    throw new Error(`batch ${idempotencyKey} failed: ${res.status} ${await res.text()}`);
   }
 }
 
