@@ -29,7 +29,7 @@ const app = await startAllInOne(config);
 try {
   const reused = values.reuse ? await app.apiDeps.db('tenants').where({ name: 'eval' }).first() : null;
   const { tenant, key } = reused
-    ? { tenant: reused, key: (await app.apiDeps.repos.keys.create(reused.id, { name: 'eval rerun', kind: 'secret', scopes: ['search'], allowedOrigins: [], expiresAt: null })).key }
+    ? { tenant: reused, key: (await app.apiDeps.repos.keys.create(reused.id, { name: 'eval rerun', kind: 'secret', scopes: ['search', 'synonyms:write'], allowedOrigins: [], expiresAt: null })).key }
     : await createTenantWithKey(app.apiDeps, { name: 'eval', locales: ['en'], defaultLocale: 'en' });
   if (values.synonyms) {
     // Through the public import API, as a store would send its synonym file.
@@ -51,7 +51,7 @@ try {
     const body = (await res.json()) as { ids: string[] };
     const ours = body.ids ?? [];
     const theirs = await baselineSearch(app.apiDeps.db, query, K);
-    if (values.show?.split(',').includes(query)) await show(app.apiDeps.db, query, ours, judged);
+    if (values.show?.split(',').includes(query)) await show(app.apiDeps.db, query, ours, judged, theirs);
     rows.push({ query, ours: ndcgAt(K, ours, judged), base: ndcgAt(K, theirs, judged), judged: judgedAt(K, ours, judged), rr: reciprocalRank(ours, judged) });
   }
   rows.sort((a, b) => a.ours - b.ours);
@@ -70,7 +70,7 @@ try {
 }
 
 /** --show q1,q2: the top results of those queries with their grades, and the best-graded products we missed. */
-async function show(db: import('knex').Knex, query: string, ours: string[], judged: Map<string, number>) {
+async function show(db: import('knex').Knex, query: string, ours: string[], judged: Map<string, number>, baseline: string[]) {
   const names = async (ids: string[]) => new Map((await db('products').select('id', db.raw(`data->'name'->>'en' AS name`), db.raw(`data->'categories'->0->'path'->1->>'en' AS cat`)).whereIn('id', ids)).map((r: { id: string; name: string; cat: string }) => [r.id, `${r.name.slice(0, 90)} [${r.cat ?? '-'}]`]));
   const n = await names(ours);
   process.stdout.write(`\n== ${query}\n`);
@@ -78,4 +78,6 @@ async function show(db: import('knex').Knex, query: string, ours: string[], judg
   const missed = [...judged].filter(([id, g]) => g >= 2 && !ours.includes(id)).slice(0, 5).map(([id]) => id);
   const m = await names(missed);
   for (const id of missed) process.stdout.write(`  missed (${judged.get(id)}) ${m.get(id)}\n`);
+  const b = await names(baseline);
+  baseline.forEach((id, i) => process.stdout.write(`  baseline ${i + 1}. (${judged.get(id) ?? '?'}) ${b.get(id)}\n`));
 }

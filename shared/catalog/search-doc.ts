@@ -35,7 +35,11 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
   const attrs = applyMapping(p.attributes as Record<string, AttributeValue> | undefined, mapping);
   const facets: SearchDoc['facets'] = {};
   for (const a of attrs) if (a.facet) facets[a.name] = facetValue(a.value);
-  const attributeText = joinNorm([compatibility, ...attrs.flatMap((a) => (typeof a.value === 'boolean' ? [] : Array.isArray(a.value) ? a.value : [String(a.value)]))]);
+  // Short values name what the product is or has ("Black", "USB Type-C"); long ones are prose
+  // ("integrated microphone, receiver, speaker and ...") and weigh like the description.
+  const values = attrs.flatMap((a) => (typeof a.value === 'boolean' ? [] : Array.isArray(a.value) ? a.value.map(String) : [String(a.value)]));
+  const attributeText = joinNorm([compatibility, ...values.filter(isShortValue)]);
+  const attributeProse = joinNorm(values.filter((v) => !isShortValue(v)));
   const codes = [p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.length > 0).map((c) => normalizeText(c));
   const price = Number(p.sale_price ?? p.price);
   const firstPath = categories[0]?.path;
@@ -52,7 +56,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     categoryPaths,
     categoryText: joinNorm([...categoryLabels, ...((p.tags as string[] | undefined) ?? [])]),
     attributeText,
-    descriptionNorm: joinNorm(Object.values((p.description as Record<string, string> | undefined) ?? {})).slice(0, 4000),
+    descriptionNorm: joinNorm([...Object.values((p.description as Record<string, string> | undefined) ?? {}), attributeProse]).slice(0, 4000),
     facets,
     price,
     inStock: p.in_stock,
@@ -74,6 +78,14 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
       category: firstPath ? firstPath[firstPath.length - 1] : null,
     },
   };
+}
+
+/** An attribute value of at most SHORT_WORDS words. */
+const SHORT_WORDS = 4;
+function isShortValue(v: string): boolean {
+  let words = 1;
+  for (let i = v.indexOf(' '); i >= 0; i = v.indexOf(' ', i + 1)) if (++words > SHORT_WORDS) return false;
+  return true;
 }
 
 // "Privacy screen for 15\" laptop": what follows "for" names what the product fits, not what it is.
