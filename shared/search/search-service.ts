@@ -28,8 +28,8 @@ export interface SearchInput {
   override: Record<string, unknown> | null;
 }
 
-/** Below this many all-words matches, products matching only some words fill in after them. */
-const FEW = 3;
+/** Below this many all-words matches, products matching only some words fill in after them (as Typesense drop_tokens_threshold 10 does). */
+const FEW = 10;
 
 export class SearchService {
   constructor(private deps: Deps, private contexts: TenantContexts, private log: SearchLogWriter) {}

@@ -105,6 +105,11 @@ t.test('fallback, zero-result help and relaxation', async (t) => {
   const some = await get('q=android+tablet+waterproof');
   t.same(ids(some)[0], 't1', 'any-word fallback when all words find nothing');
   t.equal(some.body.zero_result_help.relaxed, true);
+  const few = await get('q=cotton+dress');
+  t.same(ids(few), ['ar1', 'ar2'], 'fewer than a page of all-word matches: products with some of the words follow');
+  t.equal(few.body.zero_result_help, null, 'not relaxed: the first hit has every word');
+  const partial = await get('q=cotton+dress+protector');
+  t.equal(ids(partial)[0], 'ar1', 'among partial matches, more of the words first');
   const none = await get('q=zzzzqqq');
   t.equal(none.body.total, 0);
   t.equal(none.body.zero_result_help.relaxed, false);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
-import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, tsQuery } from './postgres.sql.js';
+import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery } from './postgres.sql.js';
 
 const FACET_LIMIT = 50;
 
@@ -118,12 +118,18 @@ export class PostgresEngine implements LexicalEngine {
     const rank = `ts_rank_cd(?::float4[], tsv, to_tsquery('simple', ?), 1)`;
     const own = ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
     const ranked = ts && !q.noTextRank;
-    const score = ranked ? (own ? `${rank} + 0.5 * ${rank}` : rank) : '0';
+    // Matching any word: products with more of the query's words come first, then by rank.
+    const terms = termsOf(q);
+    const partial = ranked && q.matchAny && terms.length > 1
+      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
+      : [];
+    const text = own ? `${rank} + 0.5 * ${rank}` : rank;
+    const textBindings = own ? [RANK_WEIGHTS, ts, RANK_WEIGHTS, own] : [RANK_WEIGHTS, ts];
+    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + (${text}) / (1 + ${text})` : text;
     const all = filterSql(q.filters);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
-    if (ranked) bindings.push(RANK_WEIGHTS, ts);
-    if (ranked && own) bindings.push(RANK_WEIGHTS, own);
+    if (ranked) bindings.push(...(partial.length ? [...partial, ...textBindings, ...textBindings] : textBindings) as Knex.RawBinding[]);
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
