@@ -64,7 +64,7 @@ export class TenantContexts {
   private expire(tenantId: string): void {
     if (!this.entries.has(tenantId)) return;
     const running = this.loading.get(tenantId);
-    const rebuilt = running ? running.catch(() => null).then(() => this.reload(tenantId)) : this.reload(tenantId);
+    const rebuilt = running ? running.catch(() => null).then(() => this.reload(tenantId, true)) : this.reload(tenantId, true);
     void rebuilt.then(() => this.results.clear(tenantId), () => undefined);
   }
 
@@ -108,16 +108,17 @@ export class TenantContexts {
     await sub.subscribe(synonymsChannel, indexChannel, ...(vocabularyChannel ? [vocabularyChannel] : []));
   }
 
-  private reload(tenantId: string): Promise<TenantSearchContext | null> {
+  /** `catalogChanged`: the catalog's values (colours) are read again too, not only settings and rules. */
+  private reload(tenantId: string, catalogChanged = false): Promise<TenantSearchContext | null> {
     let p = this.loading.get(tenantId);
     if (!p) {
-      p = this.load(tenantId).finally(() => this.loading.delete(tenantId));
+      p = this.load(tenantId, catalogChanged).finally(() => this.loading.delete(tenantId));
       this.loading.set(tenantId, p);
     }
     return p;
   }
 
-  private async load(tenantId: string): Promise<TenantSearchContext | null> {
+  private async load(tenantId: string, catalogChanged: boolean): Promise<TenantSearchContext | null> {
     const { repos, engine, db } = this.deps;
     const tenant = await repos.tenants.find(tenantId);
     if (!tenant) return null;
@@ -130,8 +131,12 @@ export class TenantContexts {
     const categoryRows = dictionary.entriesOf('category');
     const facetNames = new Set(mapping.items.filter((i) => i.facet ?? true).map((i) => i.canonical_name));
     const colorFacet = [...facetNames].find((n) => COLOR_NAMES.has(n.toLowerCase())) ?? null;
-    const colors = new Map<string, string>();
-    if (colorFacet) {
+    // The colour values need a facet count over the whole catalog: read again only when the
+    // catalog changed (a new suggestion dictionary) or the colour attribute did, not on every refresh.
+    const prev = this.entries.get(tenantId);
+    const keep = prev && !catalogChanged && prev.rules.colorFacet === colorFacet;
+    const colors = keep ? prev.rules.colors : new Map<string, string>();
+    if (colorFacet && !keep) {
       const res = await engine.search({ tenantId, tokens: [], offset: 0, limit: 0, facets: [colorFacet] });
       const buckets = (res.facets[colorFacet] as Array<{ value: string }> | undefined) ?? [];
       const byKey = new Map(buckets.map((b) => [COLOR_WORDS.get(normalizeText(b.value)) ?? normalizeText(b.value), b.value]));

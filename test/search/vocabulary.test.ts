@@ -46,6 +46,18 @@ t.test('a new brand becomes a brand intent after the vocabulary refresh, without
   t.same(await waitFor(() => brandOf('orcaware mug'), 20_000, 'brand intent'), ['Orcaware']);
 });
 
+t.test('a new colour becomes a colour intent once the catalog changes, without a restart', async (t) => {
+  const shop = await h.tenant('colours');
+  await h.api.call('PUT', '/v1/attributes/mapping', { key: shop.key, body: { items: [{ raw_name: 'Colour', canonical_name: 'color', facet: true }] } });
+  const mug = (id: string, colour: string) => ({ ...p(id, `${colour} enamel mug`), attributes: { Colour: colour } });
+  await loadProducts(h, shop.key, shop.id, [mug('c1', 'Black')]);
+  const colourOf = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: shop.key })).body as { query: { filters: { color?: string[] } } }).query.filters.color;
+  t.same(await colourOf('black mug'), ['Black']);
+  t.equal(await colourOf('green mug'), undefined, 'no green product yet');
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key: shop.key, body: { upsert: [mug('c2', 'Green')] } })).status, 200);
+  t.same(await waitFor(() => colourOf('green mug'), 20_000, 'colour intent'), ['Green']);
+});
+
 t.test('tenant isolation: another tenant\'s words are never corrections', async (t) => {
   const other = await h.tenant('other');
   await loadProducts(h, other.key, other.id, [p('o1', 'Pangolin backpack')]);
