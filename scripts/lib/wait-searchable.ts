@@ -4,11 +4,11 @@ import type { Deps } from '../../shared/deps.js';
 export async function waitSearchable(deps: Deps, tenantId: string, timeoutMs = 600_000, vocabulary = true): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [{ n }] = await deps.db('products').where({ tenant_id: tenantId }).andWhereRaw('(indexed_at IS NULL OR indexed_at < updated_at)').count({ n: '*' });
+    const n = await deps.repos.products.countUnindexed(tenantId);
     const [{ v }] = await deps.db('search_vocab').where({ tenant_id: tenantId }).count({ v: '*' });
     const queue = deps.queues.get(vocabulary ? 'vocabulary' : 'catalog');
     const busy = Object.values(await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized')).reduce((a, b) => a + b, 0);
-    if (Number(n) === 0 && (!vocabulary || (Number(v) > 0 && busy === 0))) return;
+    if (n === 0 && (!vocabulary || (Number(v) > 0 && busy === 0))) return;
     if (Date.now() > deadline) throw new Error('catalog did not become searchable in time');
     await new Promise((r) => setTimeout(r, 250));
   }

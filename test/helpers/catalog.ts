@@ -8,10 +8,7 @@ export async function loadProducts(h: Harness, key: string, tenantId: string, pr
     if (res.status !== 200 || res.body.errors.length) throw new Error(`load failed: ${JSON.stringify(res.body).slice(0, 500)}`);
   }
   const db = h.api.deps.db;
-  await eventually(async () => {
-    const [{ n }] = await db('products').where({ tenant_id: tenantId }).andWhereRaw('(indexed_at IS NULL OR indexed_at < updated_at)').count({ n: '*' });
-    return Number(n) === 0;
-  }, 20_000);
+  await eventually(async () => (await h.api.deps.repos.products.countUnindexed(tenantId)) === 0, 20_000);
   await eventually(async () => {
     const [{ n }] = await db('search_vocab').where({ tenant_id: tenantId }).count({ n: '*' });
     return Number(n) > 0;

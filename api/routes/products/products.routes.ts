@@ -2,7 +2,7 @@ import { defineRoute, type RouteSpec } from '../../route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/errors.js';
 import { decodeCursor, encodeCursor } from '../../../shared/cursor.js';
-import type { ProductRow } from '../../../shared/db/repos/products.repo.js';
+import type { ProductWithState } from '../../../shared/db/repos/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 import { Deleted, page } from '../../schemas.js';
@@ -12,7 +12,7 @@ import { BatchBody, ListProducts, ProductBatchResult, ProductOutBody, ProductPar
 const READ = { scope: 'catalog:read' as const };
 const WRITE = { scope: 'catalog:write' as const };
 
-export function toProductOut(row: ProductRow) {
+export function toProductOut(row: ProductWithState) {
   return {
     id: row.id,
     product: publicProduct(row.data),

@@ -4,6 +4,7 @@ import * as m002 from './002-catalog.js';
 import * as m003 from './003-search.js';
 import * as m004 from './004-synonyms-events.js';
 import * as m005 from './005-vocab-in-memory.js';
+import * as m006 from './006-index-state.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['003-search', m003],
   ['004-synonyms-events', m004],
   ['005-vocab-in-memory', m005],
+  ['006-index-state', m006],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
