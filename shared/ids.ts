@@ -1,13 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** Random bytes drawn ahead, so an id (one per search) costs no call into the CSPRNG. */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
 
 /** Random id with a readable prefix, e.g. `key_3k9...`; 16 chars of base36 (~82 bits). */
 export function newId(prefix: string, length = 16): string {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] % 36];
-  return `${prefix}_${out}`;
+  if (used + length > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  let out = `${prefix}_`;
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[used + i] % 36];
+  used += length;
+  return out;
 }
 
 /** URL-safe random secret of `bytes` bytes. */

@@ -28,33 +28,47 @@ export interface SearchInput {
   override: Record<string, unknown> | null;
 }
 
+export type SearchBody = Awaited<ReturnType<SearchService['run']>>;
+
+/** A cached answer: its body, and its JSON text without search_id and took_ms and the opening brace. */
+interface CachedSearch {
+  body: SearchBody;
+  tail: string;
+}
+
 /** Below this many all-words matches, products matching only some words fill in after them (as Typesense drop_tokens_threshold 10 does). */
 const FEW = 10;
 
 export class SearchService {
   constructor(private deps: Deps, private contexts: TenantContexts, private log: SearchLogWriter) {}
 
-  /** Answers from the result cache when it can (never for debug), else runs the pipeline; every search is logged. */
-  async search(tenantId: string, input: SearchInput) {
-    if (input.debug) return this.run(tenantId, input);
+  /**
+   * Answers from the result cache when it can (never for debug), else runs the pipeline; every
+   * search is logged. A cached answer comes as JSON text already made (`text`): only its
+   * search_id and took_ms are new, so the hot path does not serialize the hits again.
+   */
+  async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
+    if (input.debug) return { body: await this.run(tenantId, input), text: null };
     const started = performance.now();
     const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
-    const cached = this.contexts.results.get(tenantId, key) as Awaited<ReturnType<SearchService['run']>> | undefined;
+    const cached = this.contexts.results.get(tenantId, key) as CachedSearch | undefined;
     if (!cached) {
       const since = this.contexts.results.mark();
       const body = await this.run(tenantId, input);
+      const { search_id: _id, took_ms: _took, ...rest } = body;
       // Not kept when the context, vocabulary or index changed while it ran.
-      this.contexts.results.set(tenantId, key, body, since);
-      return body;
+      this.contexts.results.set(tenantId, key, { body, tail: JSON.stringify(rest).slice(1) } satisfies CachedSearch, since);
+      return { body, text: null };
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     const searchId = newId('srch');
-    const q = cached.query;
+    const { body } = cached;
+    const q = body.query;
     this.log.push({
       id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,
-      filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: cached.total, page: input.page, took_ms: tookMs, zero_result: cached.total === 0,
+      filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: body.total, page: input.page, took_ms: tookMs, zero_result: body.total === 0,
     });
-    return { ...cached, search_id: searchId, took_ms: tookMs };
+    return { body, text: `{"search_id":"${searchId}","took_ms":${tookMs},${cached.tail}` };
   }
 
   /** Runs the query pipeline (DESIGN.md "Search path") and returns the SearchResponse body. */

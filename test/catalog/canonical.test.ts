@@ -1,5 +1,5 @@
 import t from 'tap';
-import { canonicalJson } from '../../shared/ids.js';
+import { canonicalJson, newId } from '../../shared/ids.js';
 import { contentHash, toStored } from '../../shared/catalog/canonical.js';
 
 t.test('canonicalJson: key order never changes the text, at any depth', async (t) => {
@@ -20,4 +20,12 @@ t.test('contentHash: equal products hash equally, any change shows', async (t) =
   const reordered = toStored({ visible: true, attributes: { size: 'L', color: 'red' }, in_stock: true, currency: 'USD', price: '10', name: { ar: 'كوب', en: 'Mug' }, id: 'p1' });
   t.equal(contentHash(p), contentHash(reordered), 'same product, keys in another order, price as number or string');
   t.not(contentHash(p), contentHash({ ...p, attributes: { color: 'blue', size: 'L' } }));
+});
+
+t.test('newId: prefixed base36, no repeats across many pool refills', async (t) => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 20_000; i++) seen.add(newId('srch'));
+  t.equal(seen.size, 20_000);
+  for (const id of [...seen].slice(0, 50)) t.match(id, /^srch_[0-9a-z]{16}$/);
+  t.match(newId('k', 24), /^k_[0-9a-z]{24}$/);
 });

@@ -168,3 +168,16 @@ t.test('cached results never outlive an index change', async (t) => {
   await h.api.call('DELETE', '/v1/products/new1', { key });
   t.equal((await get('q=quokkatron')).body.total, 0, 'a delete is seen at once, cache or not');
 });
+
+t.test('a cached answer is the same response with its own search_id and took_ms', async (t) => {
+  const qs = 'q=laptop&facets=brand,price,category_tree';
+  const first = await get(qs);
+  const again = await get(qs);
+  t.match(again.headers.get('content-type'), /^application\/json/);
+  t.not(again.body.search_id, first.body.search_id);
+  t.match(again.body.search_id, /^srch_/);
+  t.type(again.body.took_ms, 'number');
+  const strip = (b: Record<string, unknown>) => ({ ...b, search_id: null, took_ms: null });
+  t.same(strip(again.body), strip(first.body));
+  t.equal(again.headers.get('x-service-usage')?.includes('billed=1'), true, 'billed like any page-1 search');
+});

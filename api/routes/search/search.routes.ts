@@ -21,11 +21,12 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     const p: Principal = ctx.state.principal;
     if (input.debug && p.kind === 'public') throw new AppError('debug_not_allowed', 403, 'debug needs a secret key or a dashboard session');
     if (p.kind !== 'session') input.override = null;
-    const body = await service.search(p.tenantId, input);
+    const { body, text } = await service.search(p.tenantId, input);
     const billed = input.page === 1;
     const used = billed ? deps.usage.countSearch(p.tenantId) : deps.usage.used(p.tenantId);
     ctx.set('X-Service-Usage', `searches=${used}; limit=unlimited; billed=${billed ? 1 : 0}; period=${usagePeriod().month}`);
-    ctx.body = body;
+    ctx.type = 'application/json';
+    ctx.body = text ?? body;
   }
 
   return [
