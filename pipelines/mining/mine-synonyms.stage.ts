@@ -35,7 +35,7 @@ export const mineSynonyms = defineStage({
     await progress(0.3);
     const clicks = await events.searchClicks(data.tenantId, since, MAX_ROWS);
     await progress(0.6);
-    if (signal.aborted) return { canceled: true };
+    signal.throwIfAborted();
     const candidates = mineCandidates(searches, clicks, { minSessions: data.minSessions });
     const covered = coverage(await deps.repos.suggestions.enabledRules(data.tenantId));
     const fresh = candidates.filter((c) => !covered(c));

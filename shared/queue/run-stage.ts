@@ -7,7 +7,7 @@ const CANCEL_POLL_MS = 1000;
 /**
  * Runs one BullMQ job through its stage and keeps the jobs row in step: running on start,
  * progress as reported, succeeded after the last stage, failed once on the final attempt,
- * canceled when a cancel was requested.
+ * canceled when a cancel was requested and the stage stopped for it (threw once its signal aborted).
  */
 export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, deps: Deps): Promise<unknown> {
   const rowId = job.data.jobRowId;
@@ -46,15 +46,19 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
         await job.updateProgress(Math.round(fraction * 1000) / 1000);
         if (!rowId) return;
         const row = await jobs.setProgress(rowId, fraction);
+        // A stage that reports progress stops there once canceled, without checking anything itself.
         if (!row || row.cancel_requested) controller.abort();
+        controller.signal.throwIfAborted();
       },
       async next(nextStage, data) {
         handedOn = true;
         await deps.queues.enqueue(nextStage, data, { jobRowId: rowId });
       },
     });
-    if (rowId && controller.signal.aborted) await jobs.finish(rowId, 'canceled', {});
-    else if (rowId && !handedOn) await jobs.finish(rowId, 'succeeded', { result: result ?? null });
+    // A stage that stops for a cancel throws (signal.throwIfAborted()); one that returns did its
+    // work, so the row says succeeded even when a cancel came too late to stop it. A stage that
+    // handed on leaves the row to the next one, which sees the cancel before it starts.
+    if (rowId && !handedOn) await jobs.finish(rowId, 'succeeded', { result: result ?? null });
     return result;
   } catch (err) {
     if (controller.signal.aborted && rowId) {

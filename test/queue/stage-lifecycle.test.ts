@@ -36,11 +36,11 @@ const first = defineStage({
     }
     if (data.mode === 'fatal') throw new UnrecoverableError('bad input');
     if (data.mode === 'loop') {
-      for (let i = 0; i < 200 && !signal.aborted; i++) {
+      for (let i = 0; i < 200; i++) {
         await progress(i / 200);
         await new Promise((r) => setTimeout(r, 50));
       }
-      return { stopped: signal.aborted };
+      return { stopped: false };
     }
     if (data.mode === 'first') {
       await next(second, data);

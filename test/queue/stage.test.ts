@@ -23,7 +23,7 @@ const ran = (name: string, tag: string) => runs.get(`${name}/${tag}`) ?? 0;
 const seen = new Map<string, unknown>();
 
 const Data = z.object({
-  mode: z.enum(['ok', 'gated', 'pipe', 'flaky', 'fatal', 'spin-signal', 'spin-progress', 'limited']),
+  mode: z.enum(['ok', 'gated', 'pipe', 'flaky', 'fatal', 'spin-signal', 'spin-progress', 'deaf', 'limited']),
   tag: z.string().regex(/^[a-z0-9-]+$/),
 });
 type Mode = z.infer<typeof Data>['mode'];
@@ -75,15 +75,24 @@ const work = defineStage({
         const until = Date.now() + 30_000;
         while (!signal.aborted && Date.now() < until) await sleep(20);
         seen.set(data.tag, signal.aborted);
-        return { aborted: signal.aborted };
+        signal.throwIfAborted();
+        return { aborted: false };
       }
+      case 'deaf':
+        // Never looks at its signal or reports progress: a cancel cannot stop it.
+        await gate(data.tag).promise;
+        return { done: data.tag };
       case 'spin-progress':
-        for (let i = 0; i < 1500 && !signal.aborted; i++) {
-          await progress(i / 1500);
-          await sleep(20);
+        // Checks nothing itself: progress() throws once the job is canceled.
+        try {
+          for (let i = 0; i < 1500; i++) {
+            await progress(i / 1500);
+            await sleep(20);
+          }
+        } finally {
+          seen.set(data.tag, signal.aborted);
         }
-        seen.set(data.tag, signal.aborted);
-        return { aborted: signal.aborted };
+        return { aborted: false };
       default:
         throw new Error(`unexpected mode ${data.mode}`);
     }
@@ -248,6 +257,17 @@ for (const mode of ['spin-signal', 'spin-progress'] as const) {
     t.equal((await cancel(id)).body.status, 'canceled', 'canceling again is harmless');
   });
 }
+
+t.test('a cancel that comes too late for a stage that never checks: the work is done and the row says succeeded', async (t) => {
+  const id = await start('deaf', 'deaf1');
+  await waitFor(async () => (await row(id)).status === 'running' && ran('work', 'deaf1') === 1, 20_000, 'running');
+  t.equal((await cancel(id)).body.status, 'running');
+  // Past run-stage's next poll of the row: the abort has fired, unheard.
+  await sleep(1500);
+  gate('deaf1').resolve();
+  const done = await untilStatus(id, 'succeeded');
+  t.same(done.result, { done: 'deaf1' });
+});
 
 t.test('cancel a finished job: 409 job_finished; unknown job: 404', async (t) => {
   const ok = await start('ok', 'o1');
