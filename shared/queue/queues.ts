@@ -26,7 +26,8 @@ export class Queues {
     const jobId = stage.jobId(parsed.data);
     if (jobId.includes(':')) throw new Error(`job id must not contain ':' (${jobId})`);
     const payload: StageJobData = { input: parsed.data, jobRowId: opts.jobRowId ?? null };
-    await this.get(stage.queue).add(stage.name, payload, {
+    const queue = this.get(stage.queue);
+    await queue.add(stage.name, payload, {
       jobId,
       attempts: stage.attempts,
       backoff: { type: 'exponential', delay: 500 },
@@ -35,6 +36,14 @@ export class Queues {
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     });
+    if (payload.jobRowId) {
+      // BullMQ ignores an add whose job id it still holds: right for a re-run handing on again
+      // (same row), a silent stall if another row's job holds the id. Say so instead.
+      const held = await queue.getJob(jobId);
+      if (held && held.data.jobRowId !== payload.jobRowId) {
+        throw new UnrecoverableError(`job id ${jobId} is held by job row ${held.data.jobRowId}, not ${payload.jobRowId}`);
+      }
+    }
     return jobId;
   }
 

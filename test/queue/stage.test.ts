@@ -269,6 +269,14 @@ t.test('a cancel that comes too late for a stage that never checks: the work is 
   t.same(done.result, { done: 'deaf1' });
 });
 
+t.test('a job id still held for another job row is refused loudly, the same row may add it again', async (t) => {
+  const id = await start('ok', 'held1');
+  await untilStatus(id, 'succeeded');
+  const { job: other } = await deps.repos.jobs.create(tenantId, 'export', {});
+  await t.rejects(deps.queues.enqueue(work, { mode: 'ok', tag: 'held1' }, { jobRowId: other.id }), /held by job row/);
+  await t.resolves(deps.queues.enqueue(work, { mode: 'ok', tag: 'held1' }, { jobRowId: id }), 'a re-run handing on again is a harmless no-op');
+});
+
 t.test('cancel a finished job: 409 job_finished; unknown job: 404', async (t) => {
   const ok = await start('ok', 'o1');
   await untilStatus(ok, 'succeeded');
