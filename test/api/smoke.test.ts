@@ -29,3 +29,9 @@ t.test('whoami describes the calling credential; no key is a 401', async (t) => 
   t.ok(res.body.scopes.includes('admin'));
   t.equal((await h.api.call('GET', '/v1/auth/whoami')).body.error.code, 'key_missing');
 });
+
+t.test('every pooled Postgres connection sorts in memory (work_mem 32MB)', async (t) => {
+  // Several at once, so more than one connection of the pool answers.
+  const rows = await Promise.all(Array.from({ length: 4 }, () => h.api.deps.db.raw('SHOW work_mem')));
+  for (const r of rows) t.equal(r.rows[0].work_mem, '32MB');
+});
