@@ -15,6 +15,8 @@ import { TenantContexts } from './search/tenant-context.js';
 import { EventWriter } from './events/event-writer.js';
 import { indexChangedChannel } from './search/index-notices.js';
 import { vocabularyChangedChannel } from './search/vocabulary-notices.js';
+import { contextChangedChannel } from './search/context-notices.js';
+import { synonymsChangedChannel } from './search/synonym-rules.js';
 
 /** Everything the API, the workers and the scripts use; built once per process. */
 export interface Deps {
@@ -64,7 +66,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
-      await contexts.listen(sub, `${config.queuePrefix}:synonyms-changed`, indexChangedChannel(config.queuePrefix), vocabularyChangedChannel(config.queuePrefix));
+      await contexts.listen(sub, {
+        synonyms: synonymsChangedChannel(config.queuePrefix), index: indexChangedChannel(config.queuePrefix),
+        vocabulary: vocabularyChangedChannel(config.queuePrefix), context: contextChangedChannel(config.queuePrefix),
+      });
       rateLimiter.start();
       searchLog.start();
       usage.start();

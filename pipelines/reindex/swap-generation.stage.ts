@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStage } from '../../shared/queue/define-stage.js';
 import { noticeIndexChanged } from '../../shared/search/index-notices.js';
+import { noticeContextChanged } from '../../shared/search/context-notices.js';
 
 /**
  * Makes the built generation the serving one and drops the old one (products deleted during
@@ -14,6 +15,8 @@ export const swapGeneration = defineStage({
   async run({ data, deps, progress }) {
     await deps.engine.swapGeneration(data.tenantId, data.generation);
     await noticeIndexChanged(deps, data.tenantId);
+    // The generation was built with the current mapping: its facet names now serve.
+    await noticeContextChanged(deps, data.tenantId);
     await progress(1);
     return { generation: data.generation, documents: data.documents };
   },

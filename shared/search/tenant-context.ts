@@ -39,7 +39,7 @@ export class TenantContexts {
   private entries = new Map<string, TenantSearchContext>();
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
 
-  constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 30_000) {
+  constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 5 * 60_000) {
     this.results = new ResultCache(resultTtlMs);
     this.previews = new SuggestPreviews(resultTtlMs);
     // The context's brands and categories come from the dictionary: a new one rebuilds the context.
@@ -86,26 +86,28 @@ export class TenantContexts {
   readonly vocabularies: TenantCache<Vocabulary>;
 
   /**
-   * Drops a tenant's context and results when its synonyms change, and its results when its
-   * index changes (message: tenant id, or * for global synonym rules); reloads its suggestion
-   * dictionary when its vocabulary changes.
+   * Follows the notices (message: tenant id, or * for global synonym rules): synonyms changed
+   * drops the tenant's context and results; index changed drops its results and previews;
+   * vocabulary changed reloads its dictionary and vocabulary (a new dictionary rebuilds the
+   * context); context changed (a new mapping serves) rebuilds the context.
    */
-  async listen(sub: Redis, synonymsChannel: string, indexChannel: string, vocabularyChannel?: string): Promise<void> {
+  async listen(sub: Redis, channels: { synonyms: string; index: string; vocabulary: string; context: string }): Promise<void> {
     sub.on('message', (ch: string, tenantId: string) => {
-      if (ch === vocabularyChannel) {
+      if (ch === channels.vocabulary) {
         this.dictionaries.changed(tenantId);
         this.vocabularies.changed(tenantId);
       }
-      if (ch === indexChannel) {
+      if (ch === channels.index) {
         this.results.clear(tenantId);
         this.previews.clear(tenantId);
       }
-      if (ch !== synonymsChannel) return;
+      if (ch === channels.context) this.expire(tenantId);
+      if (ch !== channels.synonyms) return;
       this.results.clear(tenantId);
       if (tenantId === '*') this.entries.clear();
       else this.entries.delete(tenantId);
     });
-    await sub.subscribe(synonymsChannel, indexChannel, ...(vocabularyChannel ? [vocabularyChannel] : []));
+    await sub.subscribe(channels.synonyms, channels.index, channels.vocabulary, channels.context);
   }
 
   /** `catalogChanged`: the catalog's values (colours) are read again too, not only settings and rules. */
