@@ -44,15 +44,23 @@ try {
     process.stderr.write(`indexed ${loaded.sent} products; running ${judgments.size} queries\n`);
   }
 
-  const rows: Array<{ query: string; ours: number; base: number; judged: number; rr: number }> = [];
+  // Deeper lists for the condensed metric (judged results only); the main metric reads the top K.
+  const DEEP = 50;
+  const rows: Array<{ query: string; ours: number; base: number; judged: number; baseJudged: number; rr: number; oursCondensed: number; baseCondensed: number }> = [];
   for (const [query, judged] of judgments) {
     if (![...judged.values()].some((g) => g > 0)) continue;
-    const res = await fetch(`${app.url}/v1/search?${new URLSearchParams({ q: query, per_page: String(K), lang: 'en' })}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${app.url}/v1/search?${new URLSearchParams({ q: query, per_page: String(DEEP), lang: 'en' })}`, { headers: { authorization: `Bearer ${key}` } });
     const body = (await res.json()) as { ids: string[] };
-    const ours = body.ids ?? [];
-    const theirs = await baselineSearch(app.apiDeps.db, query, K);
+    const oursDeep = body.ids ?? [];
+    const theirsDeep = await baselineSearch(app.apiDeps.db, query, DEEP);
+    const ours = oursDeep.slice(0, K);
+    const theirs = theirsDeep.slice(0, K);
+    const condensed = (list: string[]) => ndcgAt(K, list.filter((id) => judged.has(id)), judged);
     if (values.show?.split(',').includes(query)) await show(app.apiDeps.db, query, ours, judged, theirs);
-    rows.push({ query, ours: ndcgAt(K, ours, judged), base: ndcgAt(K, theirs, judged), judged: judgedAt(K, ours, judged), rr: reciprocalRank(ours, judged) });
+    rows.push({
+      query, ours: ndcgAt(K, ours, judged), base: ndcgAt(K, theirs, judged), judged: judgedAt(K, ours, judged), baseJudged: judgedAt(K, theirs, judged),
+      rr: reciprocalRank(ours, judged), oursCondensed: condensed(oursDeep), baseCondensed: condensed(theirsDeep),
+    });
   }
   rows.sort((a, b) => a.ours - b.ours);
   process.stdout.write(`${'query'.padEnd(28)} ${'ndcg@10'.padStart(8)} ${'baseline'.padStart(8)} ${'judged'.padStart(7)} ${'rr'.padStart(5)}\n`);
@@ -62,7 +70,11 @@ try {
   const ours = mean(rows.map((r) => r.ours));
   const baseline = mean(rows.map((r) => r.base));
   process.stdout.write(`\nqueries: ${rows.length}\nnDCG@10: ${ours.toFixed(4)}   baseline (postgres english FTS, all then any terms): ${baseline.toFixed(4)}   ratio: ${(ours / baseline).toFixed(3)}\n`);
-  process.stdout.write(`judged@10: ${mean(rows.map((r) => r.judged)).toFixed(4)}   MRR (first grade>=2): ${mean(rows.map((r) => r.rr)).toFixed(4)}\n`);
+  process.stdout.write(`judged@10: ${mean(rows.map((r) => r.judged)).toFixed(4)} (baseline ${mean(rows.map((r) => r.baseJudged)).toFixed(4)})   MRR (first grade>=2): ${mean(rows.map((r) => r.rr)).toFixed(4)}\n`);
+  // Unjudged results count as 0 above; the judgments were pooled from other systems' results. The
+  // condensed form (unjudged results left out of each list before cutting at 10) shows the ranking
+  // of what was judged, without that pool's bias.
+  process.stdout.write(`condensed nDCG@10 (judged results only): ${mean(rows.map((r) => r.oursCondensed)).toFixed(4)}   baseline: ${mean(rows.map((r) => r.baseCondensed)).toFixed(4)}\n`);
 } finally {
   await app.stop();
   if (values.keep) process.stderr.write(`kept database: npm run eval -- --reuse ${db.url}\n`);
