@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { StoredProduct } from '../../catalog/canonical.js';
+import { derivedWrite } from '../derived-write.js';
 
 export interface ProductRow {
   tenant_id: string;
@@ -39,13 +40,15 @@ export function productsRepo(db: Knex) {
     async writeBatch(tenantId: string, batch: BatchWrite): Promise<BatchOutcome> {
       return db.transaction(async (trx) => {
         const ids = batch.upserts.map((u) => u.id);
-        // Ids joined from unnest, not an IN list: during a bulk load the statistics are stale and the
-        // planner scanned the tenant's whole catalog for each IN list (166 ms per 1,000 at 100k products).
+        // One primary-key probe per id (LATERAL ... LIMIT 1 cannot be turned into a hash join): during a
+        // bulk load the statistics are stale and an IN list was planned as a scan of the tenant's whole
+        // catalog (166 ms per 1,000 at 100k products).
         const existing = ids.length
           ? (await trx.raw(
-              `SELECT p.id, p.content_hash, (s.indexed_version IS NULL OR s.indexed_version < p.updated_at) AS stale
-                 FROM unnest(?::text[]) AS v(id) JOIN products p ON p.tenant_id = ? AND p.id = v.id
-                 LEFT JOIN product_index_state s ON s.tenant_id = p.tenant_id AND s.product_id = p.id`,
+              `SELECT v.id, x.content_hash, x.stale FROM unnest(?::text[]) AS v(id) CROSS JOIN LATERAL (
+                 SELECT p.content_hash, (s.indexed_version IS NULL OR s.indexed_version < p.updated_at) AS stale
+                   FROM products p LEFT JOIN product_index_state s ON s.tenant_id = p.tenant_id AND s.product_id = p.id
+                  WHERE p.tenant_id = ? AND p.id = v.id LIMIT 1) x`,
               [ids, tenantId],
             )).rows
           : [];
@@ -80,7 +83,9 @@ export function productsRepo(db: Knex) {
     },
     async findMany(tenantId: string, ids: string[]): Promise<ProductRow[]> {
       if (!ids.length) return [];
-      return (await db.raw(`SELECT p.* FROM unnest(?::text[]) AS v(id) JOIN products p ON p.tenant_id = ? AND p.id = v.id`, [ids, tenantId])).rows;
+      // One primary-key probe per id, whatever the statistics say (see writeBatch).
+      const sql = `SELECT x.* FROM unnest(?::text[]) AS v(id) CROSS JOIN LATERAL (SELECT * FROM products p WHERE p.tenant_id = ? AND p.id = v.id LIMIT 1) x`;
+      return (await db.raw(sql, [ids, tenantId])).rows;
     },
     /** Stable id-ordered pages; `q` matches id or any name text (case-insensitive substring). */
     async list(tenantId: string, opts: { after?: string; limit: number; q?: string | null }): Promise<ProductWithState[]> {
@@ -101,12 +106,10 @@ export function productsRepo(db: Knex) {
      */
     async markIndexed(tenantId: string, versions: Array<{ id: string; updatedAt: Date }>): Promise<void> {
       if (!versions.length) return;
-      await db.raw(
-        `UPDATE product_index_state s SET indexed_version = v.at, indexed_at = now()
-           FROM unnest(?::text[], ?::timestamptz[]) AS v(id, at)
-          WHERE s.tenant_id = ? AND s.product_id = v.id AND (s.indexed_version IS NULL OR s.indexed_version < v.at)`,
-        [versions.map((v) => v.id), versions.map((v) => v.updatedAt.toISOString()), tenantId],
-      );
+      // A function of keyed updates (migration 008): a set-based UPDATE's plan is only as good as the statistics.
+      await derivedWrite(db, (trx) => trx.raw('SELECT mark_products_indexed(?, ?::text[], ?::timestamptz[])', [
+        tenantId, versions.map((v) => v.id), versions.map((v) => v.updatedAt.toISOString()),
+      ]));
     },
     /** Ids of products not yet indexed in their latest version, oldest change first (for the sweeper). */
     async unindexed(tenantId: string, limit: number): Promise<string[]> {

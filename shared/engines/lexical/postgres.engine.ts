@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
 import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery } from './postgres.sql.js';
+import { derivedWrite } from '../../db/derived-write.js';
 
 const FACET_LIMIT = 50;
 
@@ -29,7 +30,7 @@ export class PostgresEngine implements LexicalEngine {
     if (docs.length) await this.write(tenantId, generation, docs);
   }
 
-  /** One statement per chunk; a document never goes back to an older product version. */
+  /** One transaction (derived data: no wait for the WAL flush); a document never goes back to an older product version. */
   private async write(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
     const rows = docs.map((d) => ({
       product_id: d.id, name_norm: d.nameNorm, name_stem: d.nameStem, brand: d.brand, brand_norm: d.brandNorm, codes: d.codes,
@@ -39,7 +40,10 @@ export class PostgresEngine implements LexicalEngine {
       created_at: new Date(d.createdAt).toISOString(), source_version: d.version ?? Date.now(), card: d.card,
       description: d.description ?? null,
     }));
-    await this.db.raw(
+    const labels = new Map<string, Record<string, string>>();
+    for (const d of docs) for (const path of d.categoryPaths) for (const level of path) labels.set(level.id, level.label);
+    await derivedWrite(this.db, async (trx) => {
+      await trx.raw(
       `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
@@ -56,16 +60,15 @@ export class PostgresEngine implements LexicalEngine {
          card = EXCLUDED.card, description = EXCLUDED.description, tsv = EXCLUDED.tsv
        WHERE search_docs.source_version <= EXCLUDED.source_version`,
       [tenantId, generation, JSON.stringify(rows)],
-    );
-    const labels = new Map<string, Record<string, string>>();
-    for (const d of docs) for (const path of d.categoryPaths) for (const level of path) labels.set(level.id, level.label);
-    if (labels.size) {
-      await this.db.raw(
+      );
+      if (!labels.size) return;
+      await trx.raw(
         `INSERT INTO search_categories (tenant_id, id, label) SELECT ?, v.id, v.label FROM jsonb_to_recordset(?::jsonb) AS v(id text, label jsonb)
          ON CONFLICT (tenant_id, id) DO UPDATE SET label = EXCLUDED.label WHERE search_categories.label <> EXCLUDED.label`,
-        [tenantId, JSON.stringify([...labels].map(([id, label]) => ({ id, label })))],
+        // In id order: two workers upserting shared categories lock them in the same order.
+        [tenantId, JSON.stringify([...labels].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, label]) => ({ id, label })))],
       );
-    }
+    });
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
