@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { defineStage } from '../../shared/queue/define-stage.js';
 import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
+import { CategoryProfileBuilder } from '../../shared/search/category-profile.js';
+import { categoryTargets } from '../../shared/catalog/search-doc.js';
 import { noticeVocabularyChanged } from '../../shared/search/vocabulary-notices.js';
 
 const PAGE = 2000;
 
 /**
- * Rebuilds a tenant's spelling vocabulary and suggestion dictionary from its stored products
+ * Rebuilds a tenant's spelling vocabulary, suggestion dictionary and category profiles from its stored products
  * (and its successful past queries). Replaces both tables' rows for the tenant in one
  * transaction, so re-runs are harmless, then tells the API processes to reload their suggestion
  * dictionaries. Job id: vocab-<tenant>-<time bucket> (debounced).
@@ -20,13 +22,18 @@ export const refreshVocabulary = defineStage({
   attempts: 3,
   async run({ data, deps, progress }) {
     const builder = new VocabularyBuilder();
+    const profiles = new CategoryProfileBuilder();
     const total = await deps.repos.products.count(data.tenantId);
     let after: string | null = null;
     let done = 0;
     for (;;) {
       const rows = await deps.repos.products.page(data.tenantId, after, PAGE);
       if (!rows.length) break;
-      for (const r of rows) if (r.data.visible !== false) builder.add(r.data);
+      for (const r of rows) {
+        if (r.data.visible === false) continue;
+        builder.add(r.data);
+        profiles.add(Object.values(r.data.name), categoryTargets(r.data));
+      }
       done += rows.length;
       after = rows[rows.length - 1].id;
       await progress(total ? (0.8 * done) / total : 0.8);
@@ -36,8 +43,9 @@ export const refreshVocabulary = defineStage({
       ...builder.suggestTerms(),
       ...queries.map((q) => ({ kind: 'query' as const, norm: q.normalized, display: q.query, target: null, weight: q.count * 10 })),
     ];
-    await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions);
+    const categories = profiles.build();
+    await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions, categories);
     await noticeVocabularyChanged(deps, data.tenantId);
-    return { terms: builder.terms.size, suggestions: suggestions.length };
+    return { terms: builder.terms.size, suggestions: suggestions.length, category_profiles: categories.length };
   },
 });

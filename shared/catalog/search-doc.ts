@@ -14,6 +14,17 @@ export function categoryLevelKey(labels: string[]): string {
   return labels.map((l) => normalizeText(l)).join('>');
 }
 
+/** A product's category targets: each leaf id and each level key (`lvl:a>b`), as filters and category intent use them. */
+export function categoryTargets(p: StoredProduct): string[] {
+  const out: string[] = [];
+  for (const c of (p.categories as CategoryRef[] | undefined) ?? []) {
+    out.push(c.id);
+    const labels = c.path.map((level) => level.en ?? Object.values(level)[0] ?? '');
+    labels.forEach((_, i) => out.push(`lvl:${categoryLevelKey(labels.slice(0, i + 1))}`));
+  }
+  return out;
+}
+
 const joinNorm = (parts: Array<string | null | undefined>) => normalizeText(parts.filter(Boolean).join(' '));
 
 /** Builds the engine document of a stored product under the tenant's attribute mapping. */

@@ -11,6 +11,7 @@ import { BUILTIN_FACETS, BUILTIN_FILTERS, toFacets } from './facets.js';
 import { highlight } from './highlight.js';
 import { Trace } from './trace.js';
 import { categoryIntent } from './category-intent.js';
+import { typicalWords } from './category-profile.js';
 import type { Segment } from './synonym-matcher.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
@@ -99,11 +100,12 @@ export class SearchService {
     }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
 
     const intent = trace.step('category_intent', () => categoryIntent(tokens, ctx.categories), (c) => ({ categories: c }));
+    const typical = trace.step('typical_products', () => typicalWords(tokens, intent, ctx.profiles), (w) => ({ words: w }));
     const query: EngineQuery = {
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
       tenantId, tokens, terms: plan.terms, preferFirstAlternative: synonymsFired, prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]), filters, sort,
       offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
-      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent },
+      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent, typical },
     };
     let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total }));
     let relaxed = false;

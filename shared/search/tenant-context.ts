@@ -11,6 +11,7 @@ import { TenantCache } from './tenant-cache.js';
 import { SuggestDictionary } from './suggest-dictionary.js';
 import { Vocabulary } from './vocabulary.js';
 import { SuggestPreviews } from './suggest-previews.js';
+import type { LoadedProfile } from './category-profile.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
 export interface TenantSearchContext {
@@ -22,6 +23,8 @@ export interface TenantSearchContext {
   facetNames: Set<string>;
   rules: RuleContext;
   categories: CategoryWordIndex;
+  /** What each category's products are called (category targets as keys). */
+  profiles: Map<string, LoadedProfile>;
   synonyms: SynonymMatcher;
   /** The tenant's biggest categories, for zero-result help (from the suggestion dictionary, no search needed). */
   popularCategories: Array<{ value: string; label: Record<string, string> | null; count: number }>;
@@ -124,9 +127,10 @@ export class TenantContexts {
     const { repos, engine, db } = this.deps;
     const tenant = await repos.tenants.find(tenantId);
     if (!tenant) return null;
-    const [mapping, dictionary, ruleRows] = await Promise.all([
+    const [mapping, dictionary, profiles, ruleRows] = await Promise.all([
       repos.mappings.get(tenantId),
       this.dictionaries.get(tenantId),
+      repos.vocabulary.categoryProfiles(tenantId),
       db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id')),
     ]);
     const brandRows = dictionary.entriesOf('brand');
@@ -154,6 +158,7 @@ export class TenantContexts {
       ranking: ((tenant.settings as { ranking?: Record<string, unknown> }).ranking) ?? {},
       facetNames,
       categories: buildCategoryIndex(categoryRows),
+      profiles,
       popularCategories: categoryRows.filter((r) => r.target).slice(0, 10)
         .map((r) => ({ value: r.target!, label: { [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en']: r.display }, count: r.weight })),
       synonyms: new SynonymMatcher(ruleRows.map(compileRule)),

@@ -5,6 +5,7 @@ import * as m003 from './003-search.js';
 import * as m004 from './004-synonyms-events.js';
 import * as m005 from './005-vocab-in-memory.js';
 import * as m006 from './006-index-state.js';
+import * as m007 from './007-category-profiles.js';
 import * as m008 from './008-mark-products-indexed.js';
 
 interface Migration {
@@ -20,6 +21,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['004-synonyms-events', m004],
   ['005-vocab-in-memory', m005],
   ['006-index-state', m006],
+  ['007-category-profiles', m007],
   ['008-mark-products-indexed', m008],
 ];
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { SuggestTerm } from '../../search/vocabulary-builder.js';
+import type { CategoryProfile, LoadedProfile } from '../../search/category-profile.js';
 
 export interface SuggestRow {
   kind: 'query' | 'brand' | 'category';
@@ -11,8 +12,8 @@ export interface SuggestRow {
 
 export function vocabularyRepo(db: Knex) {
   return {
-    /** Replaces the tenant's vocabulary and suggestion dictionary in one transaction. */
-    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[]): Promise<void> {
+    /** Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one transaction. */
+    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = []): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
         const key = `${s.kind}\u0000${s.norm}`;
@@ -25,6 +26,14 @@ export function vocabularyRepo(db: Knex) {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`vocab:${tenantId}`]);
         await trx('search_vocab').where({ tenant_id: tenantId }).delete();
         await trx('suggest_terms').where({ tenant_id: tenantId }).delete();
+        await trx('category_profiles').where({ tenant_id: tenantId }).delete();
+        for (let i = 0; i < profiles.length; i += 2000) {
+          await trx.raw(
+            `INSERT INTO category_profiles (tenant_id, category, typical, common)
+             SELECT ?, v.category, v.typical, ARRAY(SELECT jsonb_array_elements_text(v.common)) FROM jsonb_to_recordset(?::jsonb) AS v(category text, typical jsonb, common jsonb)`,
+            [tenantId, JSON.stringify(profiles.slice(i, i + 2000))],
+          );
+        }
         const words = [...terms.keys()];
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
@@ -39,6 +48,11 @@ export function vocabularyRepo(db: Knex) {
           );
         }
       });
+    },
+    /** The tenant's category profiles by category target (leaf id or level key). */
+    async categoryProfiles(tenantId: string): Promise<Map<string, LoadedProfile>> {
+      const rows = await db('category_profiles').select('category', 'typical', 'common').where({ tenant_id: tenantId });
+      return new Map(rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [r.category, { typical: r.typical, common: new Set(r.common) }]));
     },
     async terms(tenantId: string): Promise<Map<string, number>> {
       const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });

@@ -92,7 +92,11 @@ export interface EngineQuery {
   /** Facet names; counts are disjunctive (a facet's own filter is ignored for its counts). `category_tree` counts every level. */
   facets?: string[];
   /** Business ranking inside relevance: in-stock first, popularity and margin weights 0..1. */
-  boost?: { inStockFirst: boolean; popularity: number; margin: number; categories?: string[] };
+  boost?: {
+    inStockFirst: boolean; popularity: number; margin: number; categories?: string[];
+    /** Name words of a typical product of `categories`, with weights: those products rank first among the category's (Postgres engine). */
+    typical?: Array<{ word: string; weight: number }>;
+  };
 }
 
 export interface EngineHit {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
-import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery } from './postgres.sql.js';
+import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../db/derived-write.js';
 
 const FACET_LIMIT = 50;
@@ -129,10 +129,12 @@ export class PostgresEngine implements LexicalEngine {
     const text = own ? `${rank} + 0.5 * ${rank}` : rank;
     const textBindings = own ? [RANK_WEIGHTS, ts, RANK_WEIGHTS, own] : [RANK_WEIGHTS, ts];
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + (${text}) / (1 + ${text})` : text;
+    const typ = typicality(q);
     const all = filterSql(q.filters);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     if (ranked) bindings.push(...(partial.length ? [...partial, ...textBindings, ...textBindings] : textBindings) as Knex.RawBinding[]);
+    bindings.push(...(typ.bindings as Knex.RawBinding[]));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
@@ -145,7 +147,7 @@ export class PostgresEngine implements LexicalEngine {
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
-        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score
+        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ
           FROM search_docs, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}
       ),

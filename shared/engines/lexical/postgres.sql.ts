@@ -92,9 +92,10 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
     relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;
     bindings.push(pop, margin);
   }
-  // Product-type intent: products in the category the query names rank above mere mentions.
+  // Product-type intent: products in the category the query names rank above mere mentions,
+  // typical ones (`typ`, see typicality()) first among them.
   if (categories.length) {
-    relevance += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} ELSE 1 END)`;
+    relevance += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} * (1 + ${TYPICAL_BOOST} * typ) ELSE 1 END)`;
     bindings.push(categories);
   }
   switch (q.sort ?? 'relevance') {
@@ -107,6 +108,18 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
 }
 
 const CATEGORY_BOOST = 6;
+/** Enough for a typical product to pass one that merely has the query's word in its name. */
+const TYPICAL_BOOST = 10;
+
+/** `typ` of a document: the summed weights of the typical words its name (weight A) has; 0 without any. */
+export function typicality(q: Pick<EngineQuery, 'boost'>): SqlPart {
+  const words = q.boost?.typical ?? [];
+  if (!words.length) return { sql: '0', bindings: [] };
+  return {
+    sql: `(${words.map(() => `?::float8 * (tsv @@ to_tsquery('simple', ?))::int`).join(' + ')})`,
+    bindings: words.flatMap((w) => [w.weight, `${lexeme(w.word)}:A`]),
+  };
+}
 
 /** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. */
 export const TSV_SQL = `
