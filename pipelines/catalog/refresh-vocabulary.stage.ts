@@ -4,6 +4,7 @@ import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
 import { CategoryProfileBuilder } from '../../shared/search/category-profile.js';
 import { categoryTargets } from '../../shared/catalog/search-doc.js';
 import { noticeVocabularyChanged } from '../../shared/search/vocabulary-notices.js';
+import { tenantBacklog } from '../../shared/queue/fairness.js';
 
 const PAGE = 2000;
 
@@ -11,7 +12,8 @@ const PAGE = 2000;
  * Rebuilds a tenant's spelling vocabulary, suggestion dictionary and category profiles from its stored products
  * (and its successful past queries). Replaces both tables' rows for the tenant in one
  * transaction, so re-runs are harmless, then tells the API processes to reload their suggestion
- * dictionaries. Job id: vocab-<tenant>-<time bucket> (debounced).
+ * dictionaries. Job id: vocab-<tenant>-<time bucket> (debounced). While the tenant's catalog
+ * batches are still being indexed (a bulk sync), it does nothing: the last of them queues another.
  */
 export const refreshVocabulary = defineStage({
   // Its own queue: a rebuild reads the whole catalog and must not hold up indexing.
@@ -21,6 +23,9 @@ export const refreshVocabulary = defineStage({
   jobId: (d) => `vocab-${d.tenantId}-${d.bucket}`,
   attempts: 3,
   async run({ data, deps, progress }) {
+    // A rebuild now would read a catalog still growing, and the last batch's rebuild reads it all again.
+    const pending = await tenantBacklog(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId);
+    if (pending > 0) return { deferred: true, pending_batches: pending };
     const builder = new VocabularyBuilder();
     const profiles = new CategoryProfileBuilder();
     const total = await deps.repos.products.count(data.tenantId);

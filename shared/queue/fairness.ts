@@ -17,3 +17,8 @@ export async function tenantJobDone(redis: Redis, prefix: string, queue: string,
   const left = await redis.decr(key);
   if (left <= 0) await redis.del(key);
 }
+
+/** How many of the tenant's jobs on the queue are waiting or running (0 when none). */
+export async function tenantBacklog(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<number> {
+  return Number((await redis.get(`${prefix}:backlog:${queue}:${tenantId}`)) ?? 0);
+}

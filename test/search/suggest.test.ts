@@ -152,6 +152,19 @@ t.test('tenant isolation', async (t) => {
   t.notOk(ours.products.some((x) => x.id.startsWith('o')), 'no other tenant previews');
 });
 
+t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
+  const backlog = `${h.config.queuePrefix}:backlog:catalog:${tenantId}`;
+  const queue = h.api.deps.queues.get('vocabulary');
+  const rebuild = async () => {
+    const jobId = await h.api.deps.queues.enqueue(refreshVocabulary, { tenantId, bucket: Date.now() });
+    return waitFor(async () => { const j = await queue.getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'vocabulary rebuild');
+  };
+  await h.api.deps.redis.set(backlog, 3);
+  t.same(await rebuild(), { deferred: true, pending_batches: 3 }, 'a bulk sync is still being indexed: nothing read');
+  await h.api.deps.redis.del(backlog);
+  t.match(await rebuild(), { terms: Number, suggestions: Number }, 'none left: it rebuilds');
+});
+
 /** The suggestion query this service ran before the in-memory dictionary, kept here as the reference. */
 async function formerSql(tenant: string, prefix: string, limit: number) {
   const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
