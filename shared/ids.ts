@@ -28,21 +28,38 @@ export function sha256(text: string): string {
 
 /**
  * JSON with object keys in one fixed order (sorted; integer-like keys first, as JavaScript
- * enumerates them), so equal values hash equally. Native serialization; objects already in order
- * are not copied.
+ * enumerates them), so equal values hash equally. Objects out of order are copied sorted first,
+ * then serialized natively in one call (a replacer would call back into JS for every value).
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, sortKeys) ?? 'null';
+  return JSON.stringify(inKeyOrder(value)) ?? 'null';
 }
 
-function sortKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+/** `value` with every object's keys sorted; parts already in order are shared, not copied. */
+function inKeyOrder(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = inKeyOrder(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] <= keys[i];
-  if (sorted) return value;
-  const out: Record<string, unknown> = {};
-  for (const k of keys.sort()) out[k] = obj[k];
-  return out;
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = keys[i - 1] <= keys[i];
+  if (!ordered) keys.sort();
+  let out: Record<string, unknown> | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = inKeyOrder(obj[k]);
+    if (!out && (!ordered || v !== obj[k])) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = obj[keys[j]];
+    }
+    if (out) out[k] = v;
+  }
+  return out ?? value;
 }
