@@ -5,6 +5,7 @@ import { onShutdown } from '../shared/shutdown.js';
 import { STAGES } from './registry.js';
 import { startWorkers } from './start.js';
 import { ensureMiningSchedule } from '../pipelines/mining/schedule.js';
+import { ensureSweepSchedule } from '../pipelines/catalog/sweep.js';
 
 async function main() {
   const config = loadConfig();
@@ -12,6 +13,7 @@ async function main() {
   if (config.migrateOnStart) await migrateLatest(deps.db);
   const workers = startWorkers(deps, STAGES);
   await ensureMiningSchedule(deps);
+  await ensureSweepSchedule(deps);
   deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
   onShutdown(async () => {
     await workers.close();

@@ -5,9 +5,10 @@ import { buildGeneration } from '../pipelines/reindex/build-generation.stage.js'
 import { swapGeneration } from '../pipelines/reindex/swap-generation.stage.js';
 import { mineSynonyms } from '../pipelines/mining/mine-synonyms.stage.js';
 import { scheduleMining } from '../pipelines/mining/schedule-mining.stage.js';
+import { sweepUnindexed } from '../pipelines/catalog/sweep-unindexed.stage.js';
 
 /** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
-export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];
+export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, sweepUnindexed, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];
 
 /** Groups stages by queue and refuses duplicates, so every job name has exactly one handler. */
 export function stagesByQueue(stages: Stage<any>[]): Map<string, Map<string, Stage<any>>> {

@@ -111,11 +111,19 @@ export function productsRepo(db: Knex) {
         tenantId, versions.map((v) => v.id), versions.map((v) => v.updatedAt.toISOString()),
       ]));
     },
-    /** Ids of products not yet indexed in their latest version, oldest change first (for the sweeper). */
+    /** Ids of products not yet indexed in their latest version, oldest change first. */
     async unindexed(tenantId: string, limit: number): Promise<string[]> {
       const rows = await db('product_index_state').select('product_id').where({ tenant_id: tenantId })
         .andWhereRaw(STALE).orderBy('version').limit(limit);
       return rows.map((r: { product_id: string }) => r.product_id);
+    },
+    /**
+     * Products of any tenant whose latest version has waited over `olderThanMs` without being
+     * indexed (a lost enqueue, a derived write lost in a crash), oldest first, at most `limit`.
+     */
+    async stale(olderThanMs: number, limit: number): Promise<Array<{ tenant_id: string; product_id: string }>> {
+      return db('product_index_state').select('tenant_id', 'product_id').whereRaw(STALE)
+        .andWhere('version', '<', db.raw(`now() - ? * interval '1 millisecond'`, [olderThanMs])).orderBy('version').limit(limit);
     },
     async countUnindexed(tenantId: string): Promise<number> {
       const [{ n }] = await db('product_index_state').where({ tenant_id: tenantId }).andWhereRaw(STALE).count({ n: '*' });

@@ -1,0 +1,44 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+import { startTestWorkers } from '../helpers/workers.js';
+import { waitFor } from '../helpers/wait.js';
+import { contentHash, toStored } from '../../shared/catalog/canonical.js';
+import { sweepUnindexed } from '../../pipelines/catalog/sweep-unindexed.stage.js';
+
+// The sweep re-queues what should be searchable but is not: a product stored by an API process
+// that died before queueing it, and one whose derived writes a database crash lost.
+const h = await setup();
+const workers = await startTestWorkers(h.config);
+t.teardown(async () => {
+  await workers.close();
+  await h.close();
+});
+const { deps } = h.api;
+const item = (id: string, name: string) => {
+  const data = toStored({ id, name: { en: name }, price: 10, currency: 'USD', in_stock: true, visible: true });
+  return { id, data, hash: contentHash(data) };
+};
+const found = async (tenantId: string, word: string) => (await deps.engine.search({ tenantId, tokens: [word], offset: 0, limit: 10 })).hits.map((x) => x.id);
+const sweep = async (graceMs: number, run: string) => {
+  const jobId = await deps.queues.enqueue(sweepUnindexed, { graceMs, limit: 1000, run });
+  return waitFor(async () => { const j = await deps.queues.get('catalog').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'sweep');
+};
+
+t.test('lost enqueue and lost derived write are both indexed by the next sweep; fresh changes are left to their batch', async (t) => {
+  const { id: tenantId } = await h.tenant();
+  // Stored, never queued.
+  await deps.repos.products.writeBatch(tenantId, { upserts: [item('p1', 'Wombat lamp')], deletes: [] });
+  // Stored and indexed, then the index write is lost.
+  await deps.repos.products.writeBatch(tenantId, { upserts: [item('p2', 'Wombat chair')], deletes: [] });
+  const p2 = (await deps.repos.products.find(tenantId, 'p2'))!;
+  await deps.engine.upsert(tenantId, [], {});
+  await deps.repos.products.markIndexed(tenantId, [{ id: 'p2', updatedAt: p2.updated_at }]);
+  await deps.db('product_index_state').where({ tenant_id: tenantId, product_id: 'p2' }).update({ indexed_version: null });
+  t.same(await found(tenantId, 'wombat'), []);
+
+  t.match(await sweep(60_000, 'fresh'), { products: 0 }, 'within the grace period: the batch that wrote them may still be indexing');
+  t.match(await sweep(0, 'late'), { products: 2, tenants: 1, batches: 1 });
+  const ids = await waitFor(async () => { const r = await found(tenantId, 'wombat'); return r.length === 2 ? r : null; }, 20_000, 'both searchable');
+  t.same(ids.sort(), ['p1', 'p2']);
+  t.equal(await deps.repos.products.countUnindexed(tenantId), 0, 'and marked indexed');
+});
