@@ -12,7 +12,8 @@ const BATCH = 1000;
  * lost in a database crash. Runs on a schedule (see sweep.ts); at most `limit` products a run.
  */
 export const sweepUnindexed = defineStage({
-  queue: 'catalog',
+  // Its own queue: a sweep never takes one of the catalog workers' slots from a batch.
+  queue: 'maintenance',
   name: 'sweep-unindexed',
   schema: z.object({ graceMs: z.number().int().min(0).default(120_000), limit: z.number().int().min(1).max(100_000).default(20_000), run: z.string().optional() }),
   jobId: (d) => `sweep-unindexed-${d.run ?? newId('run')}`,

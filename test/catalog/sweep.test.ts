@@ -21,7 +21,7 @@ const item = (id: string, name: string) => {
 const found = async (tenantId: string, word: string) => (await deps.engine.search({ tenantId, tokens: [word], offset: 0, limit: 10 })).hits.map((x) => x.id);
 const sweep = async (graceMs: number, run: string) => {
   const jobId = await deps.queues.enqueue(sweepUnindexed, { graceMs, limit: 1000, run });
-  return waitFor(async () => { const j = await deps.queues.get('catalog').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'sweep');
+  return waitFor(async () => { const j = await deps.queues.get('maintenance').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'sweep');
 };
 
 t.test('lost enqueue and lost derived write are both indexed by the next sweep; fresh changes are left to their batch', async (t) => {
