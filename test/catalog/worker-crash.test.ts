@@ -14,6 +14,8 @@ t.test('a worker killed mid-stage loses nothing: the stage re-runs on another wo
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Never left running, even when the test fails before it kills the worker itself.
+  t.teardown(() => void child.kill('SIGKILL'));
   const upsert = Array.from({ length: 50 }, (_, i) => ({ id: `k${i}`, name: { en: `Crashproof lamp ${i}` }, price: 5, currency: 'USD' }));
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert } });
   t.equal(res.body.upserted, 50);
