@@ -33,13 +33,11 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
   const nameNorm = joinNorm(names.map((n) => n.main));
   const compatibility = joinNorm(names.map((n) => n.compat));
   const categories = (p.categories as CategoryRef[] | undefined) ?? [];
-  const categoryIds = new Set<string>();
+  const categoryIds = new Set(categoryTargets(p));
   const categoryPaths: SearchDoc['categoryPaths'] = [];
   const categoryLabels: string[] = [];
   for (const c of categories) {
-    categoryIds.add(c.id);
     const labels = c.path.map((level) => level.en ?? Object.values(level)[0] ?? '');
-    labels.forEach((_, i) => categoryIds.add(`lvl:${categoryLevelKey(labels.slice(0, i + 1))}`));
     categoryPaths.push(c.path.map((label, i) => ({ id: i === c.path.length - 1 ? c.id : `lvl:${categoryLevelKey(labels.slice(0, i + 1))}`, label })));
     for (const level of c.path) categoryLabels.push(...Object.values(level));
   }

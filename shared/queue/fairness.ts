@@ -6,19 +6,24 @@ import type { Redis } from 'ioredis';
  * queues behind another tenant's first small update (lower number = sooner in BullMQ).
  */
 export async function tenantPriority(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<number> {
-  const key = `${prefix}:backlog:${queue}:${tenantId}`;
+  const key = backlogKey(prefix, queue, tenantId);
   const [[, n]] = (await redis.multi().incr(key).expire(key, 900).exec()) as [[null, number]];
   return Math.min(Number(n), 2_000_000);
 }
 
 /** Called when one of the tenant's jobs is done. */
 export async function tenantJobDone(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<void> {
-  const key = `${prefix}:backlog:${queue}:${tenantId}`;
+  const key = backlogKey(prefix, queue, tenantId);
   const left = await redis.decr(key);
   if (left <= 0) await redis.del(key);
 }
 
 /** How many of the tenant's jobs on the queue are waiting or running (0 when none). */
 export async function tenantBacklog(redis: Redis, prefix: string, queue: string, tenantId: string): Promise<number> {
-  return Number((await redis.get(`${prefix}:backlog:${queue}:${tenantId}`)) ?? 0);
+  return Number((await redis.get(backlogKey(prefix, queue, tenantId))) ?? 0);
+}
+
+/** The Redis counter of a tenant's waiting or running jobs on a queue. */
+export function backlogKey(prefix: string, queue: string, tenantId: string): string {
+  return `${prefix}:backlog:${queue}:${tenantId}`;
 }

@@ -178,6 +178,11 @@ export function scriptOf(s: string): Script {
   return arabic ? 'arabic' : latin ? 'latin' : 'none';
 }
 
+/** The locale to label a dictionary text with: `ar` when it has an Arabic letter, else `en`. */
+export function labelLang(s: string): 'ar' | 'en' {
+  return isArabic(s) ? 'ar' : 'en';
+}
+
 /** True when the text contains at least one Arabic letter (so mixed queries count as Arabic). */
 export function isArabic(s: string): boolean {
   for (let i = 0; i < s.length; i++) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { normalizeText, tokenize } from './normalize.js';
+import { labelLang, normalizeText, tokenize } from './normalize.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import { AppError } from '../errors.js';
@@ -54,11 +54,10 @@ function completions(dictionary: SuggestDictionary, normalized: string, limit: n
   }
   // Category buckets: the categories whose names start with what was typed, counted by their products.
   const categories = rows.filter((r) => r.kind === 'category' && r.target).slice(0, 5)
-    .map((r) => ({ value: r.target!, label: { [lang(r.display)]: r.display }, count: r.weight }));
+    .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight }));
   return { suggestions, categories };
 }
 
-const lang = (text: string) => (/[\u0600-\u06FF]/.test(text) ? 'ar' : 'en');
 
 /** Wraps the typed part in <em> when the display text starts with it (same length after normalization). */
 function markPrefix(display: string, norm: string, typed: string): string | null {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Repos } from '../db/repos/index.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
-import { normalizeText } from './normalize.js';
+import { labelLang, normalizeText } from './normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
@@ -160,7 +160,7 @@ export class TenantContexts {
       categories: buildCategoryIndex(categoryRows),
       profiles,
       popularCategories: categoryRows.filter((r) => r.target).slice(0, 10)
-        .map((r) => ({ value: r.target!, label: { [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en']: r.display }, count: r.weight })),
+        .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight })),
       synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
       rules: { brands: new Map(brandRows.map((r) => [r.norm, r.display])), colors, colorFacet },
       loadedAt: Date.now(),

@@ -4,6 +4,7 @@ import { startTestWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { refreshVocabulary } from '../../pipelines/catalog/refresh-vocabulary.stage.js';
+import { backlogKey } from '../../shared/queue/fairness.js';
 
 const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
 const workers = await startTestWorkers(h.config);
@@ -153,7 +154,7 @@ t.test('tenant isolation', async (t) => {
 });
 
 t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
-  const backlog = `${h.config.queuePrefix}:backlog:catalog:${tenantId}`;
+  const backlog = backlogKey(h.config.queuePrefix, 'catalog', tenantId);
   const queue = h.api.deps.queues.get('vocabulary');
   const rebuild = async () => {
     const jobId = await h.api.deps.queues.enqueue(refreshVocabulary, { tenantId, bucket: Date.now() });

@@ -5,6 +5,23 @@ import { derivedWrite } from '../../db/derived-write.js';
 
 const FACET_LIMIT = 50;
 
+/** One statement for a chunk of documents; a document never goes back to an older product version. */
+const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
+                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
+       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, ${TSV_SQL}
+         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
+              category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
+              facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb)
+       ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
+         name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
+         category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
+         price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
+         margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
+         card = EXCLUDED.card, description = EXCLUDED.description, tsv = EXCLUDED.tsv
+       WHERE search_docs.source_version <= EXCLUDED.source_version`;
+
 /**
  * The built-in engine: per-tenant documents in `search_docs` of the same database, weighted
  * full-text vectors, trigram index on names, facet columns. A generation number per tenant
@@ -43,24 +60,7 @@ export class PostgresEngine implements LexicalEngine {
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const path of d.categoryPaths) for (const level of path) labels.set(level.id, level.label);
     await derivedWrite(this.db, async (trx) => {
-      await trx.raw(
-      `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
-                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
-       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, ${TSV_SQL}
-         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
-              category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
-              facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb, description jsonb)
-       ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
-         name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
-         category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
-         price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
-         margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
-         card = EXCLUDED.card, description = EXCLUDED.description, tsv = EXCLUDED.tsv
-       WHERE search_docs.source_version <= EXCLUDED.source_version`,
-      [tenantId, generation, JSON.stringify(rows)],
-      );
+      await trx.raw(UPSERT_DOCS, [tenantId, generation, JSON.stringify(rows)]);
       if (!labels.size) return;
       await trx.raw(
         `INSERT INTO search_categories (tenant_id, id, label) SELECT ?, v.id, v.label FROM jsonb_to_recordset(?::jsonb) AS v(id text, label jsonb)
