@@ -26,6 +26,7 @@ const Env = z.object({
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
+  SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
@@ -55,6 +56,8 @@ export interface Config {
   workerLockMs: number;
   /** Catalog changes within one window rebuild the vocabulary and suggestions once, after the window. */
   vocabDebounceMs: number;
+  /** How often sweep-unindexed looks for products left unindexed. */
+  sweepEveryMs: number;
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
   searchCacheTtlMs: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
@@ -97,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
     workerLockMs: e.WORKER_LOCK_MS,
     vocabDebounceMs: e.VOCAB_DEBOUNCE_MS,
+    sweepEveryMs: e.SWEEP_EVERY_MS,
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,

@@ -6,10 +6,11 @@ export const SWEEP_SCHEDULER_ID = 'sweep-unindexed';
 
 /**
  * Creates or updates the BullMQ job scheduler that runs `sweep-unindexed` every
- * SWEEP_EVERY_MS (default 5 minutes). Safe from every worker process: one scheduler id, one schedule.
+ * `config.sweepEveryMs` (SWEEP_EVERY_MS, default 5 minutes). Safe from every worker process:
+ * one scheduler id, one schedule.
  */
-export async function ensureSweepSchedule(deps: Deps, env: Record<string, string | undefined> = process.env): Promise<void> {
-  const every = Number(env.SWEEP_EVERY_MS || 300_000);
+export async function ensureSweepSchedule(deps: Deps): Promise<void> {
+  const every = deps.config.sweepEveryMs;
   const data: StageJobData = { input: { graceMs: 120_000, limit: 20_000 }, jobRowId: null };
   await deps.queues.get(sweepUnindexed.queue).upsertJobScheduler(SWEEP_SCHEDULER_ID, { every }, {
     name: sweepUnindexed.name,
