@@ -5,7 +5,7 @@ import { CategoryProfileBuilder } from '../../shared/search/category-profile.js'
 import { categoryTargets } from '../../shared/catalog/search-doc.js';
 import { noticeVocabularyChanged } from '../../shared/search/vocabulary-notices.js';
 import { tenantBacklog } from '../../shared/queue/fairness.js';
-import { analyzeChanged } from '../../shared/db/analyze.js';
+import { analyzeChanged, flushGinPending } from '../../shared/db/analyze.js';
 
 const PAGE = 2000;
 
@@ -52,8 +52,10 @@ export const refreshVocabulary = defineStage({
     const categories = profiles.build();
     await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions, categories);
     await noticeVocabularyChanged(deps, data.tenantId);
-    // The catalog just settled (no batch pending): fresh statistics keep searches on good plans.
+    // The catalog just settled (no batch pending): fresh statistics keep searches on good plans, and
+    // index entries still waiting in GIN pending lists would be scanned by every search.
     const analyzed = await analyzeChanged(deps.db);
-    return { terms: builder.terms.size, suggestions: suggestions.length, category_profiles: categories.length, analyzed };
+    const flushed = await flushGinPending(deps.db);
+    return { terms: builder.terms.size, suggestions: suggestions.length, category_profiles: categories.length, analyzed, gin_pending_pages: flushed };
   },
 });

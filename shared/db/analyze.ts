@@ -22,3 +22,29 @@ export async function analyzeChanged(db: Knex, tables: readonly string[] = TABLE
   for (const name of names) await db.raw('ANALYZE ??', [name]);
   return names;
 }
+
+/** The tables whose GIN indexes the search path reads: text vectors, category ids, vocabulary trigrams. */
+const GIN_TABLES = ['search_docs', 'search_vocab', 'suggest_terms'] as const;
+
+/**
+ * Moves the entries waiting in these tables' GIN pending lists into the indexes proper. Inserts
+ * park their entries there (fastupdate) until the list passes gin_pending_list_limit or a vacuum
+ * runs, and every query reading the index scans the whole list: after a 19k-product load, 1.3 MB
+ * waiting made text matches about twice as slow (1.2-2.1 ms against 0.5-1.1 ms). The merge is
+ * work the inserts would have done anyway. Returns the pending pages cleaned per index.
+ */
+export async function flushGinPending(db: Knex, tables: readonly string[] = GIN_TABLES): Promise<Record<string, number>> {
+  const { rows } = await db.raw(
+    `SELECT i.indexrelid::regclass::text AS name FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+       JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE am.amname = 'gin' AND n.nspname = current_schema() AND t.relname = ANY(?)
+      ORDER BY 1`,
+    [[...tables]],
+  );
+  const out: Record<string, number> = {};
+  for (const { name } of rows as Array<{ name: string }>) {
+    out[name] = Number((await db.raw('SELECT gin_clean_pending_list(?::regclass) AS pages', [name])).rows[0].pages);
+  }
+  return out;
+}

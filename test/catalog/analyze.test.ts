@@ -3,9 +3,10 @@ import { setup } from '../helpers/harness.js';
 import { startTestWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
-import { analyzeChanged } from '../../shared/db/analyze.js';
+import { analyzeChanged, flushGinPending } from '../../shared/db/analyze.js';
+import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
 
-// Statistics after a bulk change, where autovacuum is off (as on this machine) or behind.
+// Statistics and GIN pending lists after a bulk change, where autovacuum is off (as on this machine) or behind.
 const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
 const workers = await startTestWorkers(h.config);
 t.teardown(async () => {
@@ -23,4 +24,31 @@ t.test('tables changed by a bulk load are analyzed once; unchanged ones are left
   const before = await lastAnalyze('search_docs');
   t.same(await analyzeChanged(db), [], 'nothing changed since');
   t.same(await lastAnalyze('search_docs'), before);
+});
+
+// pgstattuple ships with the server (contrib); it reads how much waits in a GIN pending list.
+await db.raw('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+const pendingPages = async () => Number((await db.raw(`SELECT pending_pages FROM pgstatginindex('search_docs_tsv')`)).rows[0].pending_pages);
+
+t.test('flushGinPending merges waiting entries into the index; the documents are still found', async (t) => {
+  const { id: tenantId } = await h.tenant();
+  const docs = Array.from({ length: 200 }, (_, i) => buildSearchDoc(
+    { id: `g${i}`, name: { en: `Pendingword gadget ${i}` }, price: '5', sale_price: null, currency: 'USD', in_stock: true, visible: true }, new Map(), new Date()));
+  await h.api.deps.engine.upsert(tenantId, docs, { facetFields: [], locales: ['en'] });
+  t.ok((await pendingPages()) > 0, 'inserts park their entries in the pending list');
+  const flushed = await flushGinPending(db);
+  t.ok(flushed.search_docs_tsv > 0, 'the text index had pending pages');
+  t.equal(await pendingPages(), 0);
+  t.equal((await flushGinPending(db)).search_docs_tsv, 0, 'nothing left the second time');
+  const found = await h.api.deps.engine.search({ tenantId, tokens: ['pendingword'], offset: 0, limit: 0 });
+  t.equal(found.total, 200);
+});
+
+t.test('the vocabulary rebuild after a load leaves nothing in the pending list', async (t) => {
+  const { id: tenantId, key } = await h.tenant();
+  await loadProducts(h, key, tenantId, Array.from({ length: 300 }, (_, i) => ({ id: `q${i}`, name: { en: `Flushed item ${i}` }, price: 10, currency: 'USD' })));
+  // 300 documents stay far below the pending list's size limit: only a flush empties it.
+  await waitFor(async () => (await pendingPages()) === 0, 20_000, 'pending list flushed after the load');
+  const found = await h.api.deps.engine.search({ tenantId, tokens: ['flushed'], offset: 0, limit: 0 });
+  t.equal(found.total, 300);
 });
