@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { ProductIn } from '../../api/routes/products/products.schema.js';
 import { newId } from '../ids.js';
-import { contentHash, toStored, type StoredProduct } from './canonical.js';
+import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { indexProducts } from '../../pipelines/catalog/index-products.stage.js';
 import { tenantPriority } from '../queue/fairness.js';
 import { noticeIndexChanged } from '../search/index-notices.js';
@@ -26,7 +26,7 @@ export interface BatchRequest {
 /** Validates items one by one: bad items become ItemErrors, never a failure of the call. */
 export function validateItems(body: BatchRequest) {
   const errors: ItemError[] = [];
-  const upserts: Array<{ id: string; data: StoredProduct; hash: string }> = [];
+  const upserts: CanonicalProduct[] = [];
   const seen = new Set<string>();
   (body.upsert ?? []).forEach((raw, index) => {
     const parsed = ProductIn.safeParse(raw);
@@ -43,8 +43,7 @@ export function validateItems(body: BatchRequest) {
       return;
     }
     seen.add(parsed.data.id);
-    const data = toStored(parsed.data);
-    upserts.push({ id: data.id, data, hash: contentHash(data) });
+    upserts.push(canonicalProduct(toStored(parsed.data)));
   });
   const deletes: string[] = [];
   const offset = body.upsert?.length ?? 0;

@@ -28,9 +28,22 @@ export function toStored(input: Record<string, unknown> & { price: number | stri
   return out as StoredProduct;
 }
 
+/** A product as it is written: its canonical JSON (stored as is) and the content hash of that text. */
+export interface CanonicalProduct {
+  id: string;
+  json: string;
+  hash: string;
+}
+
+/** The canonical JSON of a stored product and its content hash, serialized once for both. */
+export function canonicalProduct(product: StoredProduct): CanonicalProduct {
+  const json = canonicalJson(product);
+  return { id: product.id, json, hash: sha256(json).slice(0, 32) };
+}
+
 /** The content hash that makes a re-sent identical product `unchanged`. */
 export function contentHash(product: StoredProduct): string {
-  return sha256(canonicalJson(product)).slice(0, 32);
+  return canonicalProduct(product).hash;
 }
 
 /** ProductOut.product: everything except margin, which is never shown. */

@@ -1,16 +1,13 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
-import { contentHash, toStored } from '../../shared/catalog/canonical.js';
+import { canonicalProduct, toStored } from '../../shared/catalog/canonical.js';
 
 // The products repo's indexing bookkeeping (product_index_state), without workers: versions are marked by hand.
 const h = await setup();
 t.teardown(() => h.close());
 const { products } = h.api.deps.repos;
 const { db } = h.api.deps;
-const item = (id: string, price = 10) => {
-  const data = toStored({ id, name: { en: `Product ${id}` }, price, currency: 'USD' });
-  return { id, data, hash: contentHash(data) };
-};
+const item = (id: string, price = 10) => canonicalProduct(toStored({ id, name: { en: `Product ${id}` }, price, currency: 'USD' }));
 const version = async (tenantId: string, id: string) => ({ id, updatedAt: (await products.find(tenantId, id))!.updated_at });
 
 t.test('a product is unindexed until its latest version is marked; an older mark never regresses it', async (t) => {

@@ -2,7 +2,7 @@ import t from 'tap';
 import { setup } from '../helpers/harness.js';
 import { startTestWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
-import { contentHash, toStored } from '../../shared/catalog/canonical.js';
+import { canonicalProduct, toStored } from '../../shared/catalog/canonical.js';
 import { sweepUnindexed } from '../../pipelines/catalog/sweep-unindexed.stage.js';
 
 // The sweep re-queues what should be searchable but is not: a product stored by an API process
@@ -14,10 +14,7 @@ t.teardown(async () => {
   await h.close();
 });
 const { deps } = h.api;
-const item = (id: string, name: string) => {
-  const data = toStored({ id, name: { en: name }, price: 10, currency: 'USD', in_stock: true, visible: true });
-  return { id, data, hash: contentHash(data) };
-};
+const item = (id: string, name: string) => canonicalProduct(toStored({ id, name: { en: name }, price: 10, currency: 'USD', in_stock: true, visible: true }));
 const found = async (tenantId: string, word: string) => (await deps.engine.search({ tenantId, tokens: [word], offset: 0, limit: 10 })).hits.map((x) => x.id);
 const sweep = async (graceMs: number, run: string) => {
   const jobId = await deps.queues.enqueue(sweepUnindexed, { graceMs, limit: 1000, run });

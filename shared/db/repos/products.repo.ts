@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { StoredProduct } from '../../catalog/canonical.js';
+import type { CanonicalProduct, StoredProduct } from '../../catalog/canonical.js';
 import { derivedWrite } from '../derived-write.js';
 
 export interface ProductRow {
@@ -17,7 +17,8 @@ export interface ProductWithState extends ProductRow {
 }
 
 export interface BatchWrite {
-  upserts: Array<{ id: string; data: StoredProduct; hash: string }>;
+  /** Products with their canonical JSON, written as sent here (not serialized again). */
+  upserts: CanonicalProduct[];
   deletes: string[];
   sync?: { id: string; complete: boolean };
 }
@@ -68,7 +69,7 @@ export function productsRepo(db: Knex) {
                RETURNING tenant_id, id, updated_at)
              INSERT INTO product_index_state (tenant_id, product_id, version) SELECT tenant_id, id, updated_at FROM stored
              ON CONFLICT (tenant_id, product_id) DO UPDATE SET version = EXCLUDED.version`,
-            [tenantId, JSON.stringify(changed)],
+            [tenantId, `[${changed.map((c) => `{"id":${JSON.stringify(c.id)},"hash":"${c.hash}","data":${c.json}}`).join(',')}]`],
           );
         }
         const deletedIds: string[] = batch.deletes.length
