@@ -6,9 +6,10 @@ import { swapGeneration } from '../pipelines/reindex/swap-generation.stage.js';
 import { mineSynonyms } from '../pipelines/mining/mine-synonyms.stage.js';
 import { scheduleMining } from '../pipelines/mining/schedule-mining.stage.js';
 import { sweepUnindexed } from '../pipelines/catalog/sweep-unindexed.stage.js';
+import { maintainTables } from '../pipelines/catalog/maintain-tables.stage.js';
 
 /** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
-export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, sweepUnindexed, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];
+export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, sweepUnindexed, maintainTables, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];
 
 /** Groups stages by queue and refuses duplicates, so every job name has exactly one handler. */
 export function stagesByQueue(stages: Stage<any>[]): Map<string, Map<string, Stage<any>>> {
