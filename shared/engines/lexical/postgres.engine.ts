@@ -144,6 +144,7 @@ export class PostgresEngine implements LexicalEngine {
       if (name === 'category' || name === 'category_tree') bindings.push(q.tenantId);
       return `${facetQuery(name, ownFilters.sql)} AS facet_${i}`;
     });
+    // Without filters f is m itself: read m's rows in place instead of copying every match once more.
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
@@ -151,7 +152,7 @@ export class PostgresEngine implements LexicalEngine {
           FROM search_docs, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}
       ),
-      f AS MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
+      f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
       page AS (SELECT product_id, score, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
       SELECT (SELECT count(*) FROM f)::int AS total,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
