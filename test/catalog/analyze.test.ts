@@ -1,18 +1,12 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { analyzeChanged, flushGinPending } from '../../shared/db/analyze.js';
 import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
 
 // Statistics and GIN pending lists after a bulk change, where autovacuum is off (as on this machine) or behind.
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { db } = h.api.deps;
 const lastAnalyze = async (table: string) => (await db.raw('SELECT last_analyze FROM pg_stat_user_tables WHERE relname = ?', [table])).rows[0]?.last_analyze ?? null;
 

@@ -1,6 +1,5 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { vacuumDead } from '../../shared/db/analyze.js';
@@ -8,12 +7,7 @@ import { maintainTables } from '../../pipelines/catalog/maintain-tables.stage.js
 import { ensureSweepSchedule, MAINTAIN_SCHEDULER_ID, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/sweep.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { db } = h.api.deps;
 const dead = async (table: string) => Number((await db.raw('SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = ?', [table])).rows[0]?.n_dead_tup ?? 0);
 const products = (price: number) => Array.from({ length: 300 }, (_, i) => ({ id: `v${i}`, name: { en: `Vacuumed lamp ${i}` }, price, currency: 'USD' }));

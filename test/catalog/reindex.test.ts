@@ -1,13 +1,7 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
 
-const h = await setup();
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers();
 const { id: tenantId, key } = await h.tenant();
 const engine = h.api.deps.engine;
 

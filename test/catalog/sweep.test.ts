@@ -1,18 +1,12 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
 import { canonicalProduct, toStored } from '../../shared/catalog/canonical.js';
 import { sweepUnindexed } from '../../pipelines/catalog/sweep-unindexed.stage.js';
 
 // The sweep re-queues what should be searchable but is not: a product stored by an API process
 // that died before queueing it, and one whose derived writes a database crash lost.
-const h = await setup();
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers();
 const { deps } = h.api;
 const item = (id: string, name: string) => canonicalProduct(toStored({ id, name: { en: name }, price: 10, currency: 'USD', in_stock: true, visible: true }));
 const found = async (tenantId: string, word: string) => (await deps.engine.search({ tenantId, tokens: [word], offset: 0, limit: 10 })).hits.map((x) => x.id);

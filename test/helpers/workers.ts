@@ -1,3 +1,5 @@
+import t from 'tap';
+import { setup, type Harness } from './harness.js';
 import { startWorkers, type Workers } from '../../workers/start.js';
 import { STAGES } from '../../workers/registry.js';
 import { createDeps, type Deps } from '../../shared/deps.js';
@@ -26,4 +28,15 @@ export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, ev
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** A harness (API and database) with real workers beside it, both closed when the test file ends. */
+export async function setupWithWorkers(env: Record<string, string> = {}): Promise<{ h: Harness; workers: Awaited<ReturnType<typeof startTestWorkers>> }> {
+  const h = await setup(env);
+  const workers = await startTestWorkers(h.config);
+  t.teardown(async () => {
+    await workers.close();
+    await h.close();
+  });
+  return { h, workers };
 }

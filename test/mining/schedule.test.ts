@@ -1,16 +1,10 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { newId } from '../../shared/ids.js';
 import { ensureMiningSchedule, MINING_SCHEDULER_ID } from '../../pipelines/mining/schedule.js';
 import { scheduleMining } from '../../pipelines/mining/schedule-mining.stage.js';
 
-const h = await setup();
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers();
 const deps = h.api.deps;
 const active = await h.tenant('active store');
 const stale = await h.tenant('stale store');

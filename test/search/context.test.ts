@@ -1,17 +1,11 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // A new attribute mapping reaches every API process's search context when the reindex it
 // started swaps in, not after the context's safety-net refresh (minutes).
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const p = (id: string, name: string, material: string) => ({ id, name: { en: name }, price: 10, currency: 'USD', attributes: { Material: material } });
 const { id: tenantId, key } = await h.tenant();
 await loadProducts(h, key, tenantId, [p('m1', 'Linen shirt', 'Linen'), p('m2', 'Cotton shirt', 'Cotton')]);

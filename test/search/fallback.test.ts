@@ -1,16 +1,10 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 
 // When all words find fewer than a page, products with some of the words fill in after them,
 // those with more of the words first, however often one word repeats.
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const p = (id: string, name: string, description = '') => ({ id, name: { en: name }, description: { en: description }, price: 10, currency: 'USD' });
 const { id: tenantId, key } = await h.tenant();
 await loadProducts(h, key, tenantId, [

@@ -1,15 +1,9 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { PRODUCTS, MAPPING } from './fixtures.js';
 
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();
 await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } });
 await loadProducts(h, key, tenantId, PRODUCTS);

@@ -1,17 +1,11 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { refreshVocabulary } from '../../pipelines/catalog/refresh-vocabulary.stage.js';
 import { backlogKey } from '../../shared/queue/fairness.js';
 
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 
 const cat = (id: string, ...levels: Array<[string, string]>) => [{ id, path: levels.map(([en, ar]) => ({ en, ar })) }];
 const ELECTRONICS: [string, string] = ['Electronics', 'إلكترونيات'];

@@ -1,15 +1,9 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { newId } from '../../shared/ids.js';
 
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();
 const p = (id: string, en: string, ar?: string) => ({ id, name: ar ? { en, ar } : { en }, price: 10, currency: 'USD' });
 await loadProducts(h, key, tenantId, [

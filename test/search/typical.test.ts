@@ -1,17 +1,11 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // "laptop" names a category whose products are called "Notebook": typical products first, not
 // the accessories that happen to say "laptop" in their names.
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const cat = (id: string, label: string) => [{ id, path: [{ en: 'Electronics' }, { en: label }] }];
 const p = (id: string, name: string, category: ReturnType<typeof cat>) => ({ id, name: { en: name }, price: 10, currency: 'USD', categories: category });
 const laptops = cat('notebooks', 'Laptops & Notebooks');

@@ -1,17 +1,11 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startTestWorkers } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The search path's vocabulary (known words, typo corrections) lives in each API process and
 // follows catalog changes through the vocabulary-changed notice, without a restart.
-const h = await setup({ VOCAB_DEBOUNCE_MS: '200' });
-const workers = await startTestWorkers(h.config);
-t.teardown(async () => {
-  await workers.close();
-  await h.close();
-});
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 
 const p = (id: string, name: string) => ({ id, name: { en: name }, brand: 'Zoo', price: 10, currency: 'USD' });
 const { id: tenantId, key } = await h.tenant();
