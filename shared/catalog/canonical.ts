@@ -35,15 +35,10 @@ export interface CanonicalProduct {
   hash: string;
 }
 
-/** The canonical JSON of a stored product and its content hash, serialized once for both. */
+/** The canonical JSON of a stored product and its content hash (a re-sent identical product is `unchanged`), serialized once for both. */
 export function canonicalProduct(product: StoredProduct): CanonicalProduct {
   const json = canonicalJson(product);
   return { id: product.id, json, hash: sha256(json).slice(0, 32) };
-}
-
-/** The content hash that makes a re-sent identical product `unchanged`. */
-export function contentHash(product: StoredProduct): string {
-  return canonicalProduct(product).hash;
 }
 
 /** ProductOut.product: everything except margin, which is never shown. */

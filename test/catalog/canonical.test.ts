@@ -1,6 +1,6 @@
 import t from 'tap';
 import { canonicalJson, newId } from '../../shared/ids.js';
-import { contentHash, toStored } from '../../shared/catalog/canonical.js';
+import { canonicalProduct, toStored, type StoredProduct } from '../../shared/catalog/canonical.js';
 
 t.test('canonicalJson: key order never changes the text, at any depth', async (t) => {
   const a = { b: 1, a: { z: [1, { y: 2, x: 3 }], c: null }, '10': 'ten', '9': 'nine' };
@@ -15,11 +15,14 @@ t.test('canonicalJson: absent values as JSON has them', async (t) => {
   t.equal(canonicalJson('x'), '"x"');
 });
 
-t.test('contentHash: equal products hash equally, any change shows', async (t) => {
+const contentHash = (p: StoredProduct) => canonicalProduct(p).hash;
+
+t.test('content hash: equal products hash equally, any change shows', async (t) => {
   const p = toStored({ id: 'p1', name: { en: 'Mug', ar: 'كوب' }, price: 10, currency: 'USD', in_stock: true, visible: true, attributes: { color: 'red', size: 'L' } });
   const reordered = toStored({ visible: true, attributes: { size: 'L', color: 'red' }, in_stock: true, currency: 'USD', price: '10', name: { ar: 'كوب', en: 'Mug' }, id: 'p1' });
   t.equal(contentHash(p), contentHash(reordered), 'same product, keys in another order, price as number or string');
   t.not(contentHash(p), contentHash({ ...p, attributes: { color: 'blue', size: 'L' } }));
+  t.equal(canonicalProduct(p).json, canonicalJson(p), 'the stored text is the hashed text');
 });
 
 t.test('newId: prefixed base36, no repeats across many pool refills', async (t) => {
