@@ -58,6 +58,12 @@ function stripClitic(word: string): string {
 
 // Plural-looking words that are singular (or where the cut would change meaning).
 const ENGLISH_INVARIANT = new Set(['series', 'species', 'news', 'lens']);
+// Plurals no suffix rule reaches: "gaming mouse" names the category "Mice".
+const ENGLISH_IRREGULAR = new Map([
+  ['mice', 'mouse'], ['knives', 'knife'], ['shelves', 'shelf'], ['leaves', 'leaf'], ['halves', 'half'],
+  ['scarves', 'scarf'], ['wolves', 'wolf'], ['teeth', 'tooth'], ['feet', 'foot'], ['geese', 'goose'],
+  ['children', 'child'], ['women', 'woman'], ['people', 'person'], ['dice', 'die'], ['wives', 'wife'],
+]);
 const PLAIN_LATIN_RE = /^[a-z]+$/;
 const ES_AFTER_RE = /(?:ss|sh|ch|x|zz)es$/;
 
@@ -65,6 +71,8 @@ const ES_AFTER_RE = /(?:ss|sh|ch|x|zz)es$/;
 export function stemEnglish(token: string): string {
   // Only plain lower-case words: anything with digits or joiners is a code.
   if (token.length < 4 || !PLAIN_LATIN_RE.test(token) || ENGLISH_INVARIANT.has(token)) return token;
+  const irregular = ENGLISH_IRREGULAR.get(token);
+  if (irregular) return irregular;
   if (token.endsWith('ss')) return token;
   if (token.endsWith('ies')) {
     // "ties" is tie+s, "batteries" is battery+ies.

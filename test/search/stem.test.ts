@@ -77,6 +77,10 @@ t.test('English: plural stemming', async (t) => {
     ['axes', 'axe'],
     ['hoodies', 'hoody'],
     ['hoodie', 'hoody'],
+    ['mice', 'mouse'],
+    ['knives', 'knife'],
+    ['shelves', 'shelf'],
+    ['children', 'child'],
   ];
   for (const [word, expected] of cases) t.equal(stemEnglish(word), expected, word);
 });
