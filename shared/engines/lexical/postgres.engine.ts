@@ -126,8 +126,13 @@ export class PostgresEngine implements LexicalEngine {
     const partial = ranked && q.matchAny && terms.length > 1
       ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
       : [];
-    const text = own ? `${rank} + 0.5 * ${rank}` : rank;
-    const textBindings = own ? [RANK_WEIGHTS, ts, RANK_WEIGHTS, own] : [RANK_WEIGHTS, ts];
+    // Several words: each word's own rank too, so a word far from the others (in another field)
+    // still counts for what it is worth; cover density alone makes such a match near zero.
+    const perTerm = ranked && terms.length > 1
+      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
+      : [];
+    const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} / ${perTerm.length}`)].join(' + ');
+    const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t])];
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + (${text}) / (1 + ${text})` : text;
     const typ = typicality(q);
     const all = filterSql(q.filters);
