@@ -18,12 +18,12 @@ export const MAX_CHORUS_ATTRIBUTES = 40;
 export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, alternatives: string]> = [
   ['notebooks', 'Laptops & Notebooks', 'notebook|laptop|netbook|chromebook|ultrabook|hybrid \\(2-in-1\\)'],
   ['tablets', 'Tablets', 'tablet|ipad'],
-  ['smartphones', 'Smartphones & Mobile Phones', 'smartphone|mobile phone|cell phone|iphone'],
+  ['smartphones', 'Smartphones & Mobile Phones', 'smartphone|mobile phone|cell phone|iphone|dual sim|single sim'],
   ['monitors', 'Monitors', 'monitor|computer monitor|lcd monitor'],
   ['tvs', 'TVs', 'tv|television|smart tv|led tv'],
-  ['printers', 'Printers', '(?:inkjet|laser|photo|label|large format|dot matrix|receipt|3d|ink tank) printer|printer|multifunctional|all-in-one printer'],
+  ['printers', 'Printers', '(?:inkjet|laser|photo|label|large format|dot matrix|receipt|3d|ink tank) printer|printer|multifunctional|all-in-one printer|\\d+ x \\d+ dpi'],
   ['scanners', 'Scanners', 'scanner|document scanner|barcode scanner'],
-  ['printer-supplies', 'Toner & Ink', 'toner(?: cartridge)?|ink cartridge|ink|printer (?:drum|ribbon|kit|belt|label)|drum(?: unit)?|ribbon|print head|(?:print )?cartridge|fuser|imaging unit|maintenance kit|toner collector'],
+  ['printer-supplies', 'Toner & Ink', 'toner(?: cartridge)?|ink cartridge|ink|printer (?:drum|ribbon|kit|belt|label)|drum(?: unit)?|ribbon|print head|(?:print )?cartridge|fuser|imaging unit|maintenance kit|toner collector|original|singlepack'],
   ['paper-labels', 'Paper & Labels', 'photo paper|printing paper|paper|large format media|label-making tape|self-adhesive label|printing film|printable textile'],
   ['cables', 'Cables', 'cable|y-cable|cord|(?:networking|usb|audio|video|fibre optic|fiber optic|coaxial|vga|dvi|hdmi|sata|kvm|printer|power) cable|patch panel'],
   ['adapters', 'Adapters, Hubs & Converters', 'hub|usb hub|interface hub|cable (?:interface|gender) (?:changer|adapter)|interface (?:cards|card)/adapter|adapter|converter|splitter|gender changer'],
@@ -50,7 +50,7 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['power-supplies', 'Power Supplies', 'power supply(?: unit)?|psu'],
   ['chargers', 'Chargers & Power Adapters', 'charger|battery charger|mobile device charger|power adapter|power adapter/inverter|ac adapter|power bank|(?:notebook|laptop) (?:power adapter|adapter|charger)'],
   ['batteries', 'Batteries', 'battery|batteries|single-use battery|rechargeable battery|(?:notebook|laptop|camera|phone|mobile phone) battery'],
-  ['networking', 'Routers & Network Switches', 'router|wireless router|switch|network switch|access point|modem|network media converter|network extender|wireless range extender'],
+  ['networking', 'Routers & Network Switches', 'router|wireless router|switch|network switch|access point|modem|network media converter|network extender|wireless range extender|unmanaged|managed(?: l[23]\\+?)?'],
   ['kvm-switches', 'KVM Switches', 'kvm switch|kvm console'],
   ['docking-stations', 'Docking Stations', 'docking station|dock|port replicator|notebook dock/port replicator'],
   ['bags-cases', 'Cases & Bags', 'case|bag|backpack|sleeve|briefcase|pouch|holster|folio|(?:notebook|laptop|tablet|camera|phone|mobile phone) (?:case|bag|sleeve|cover)|cover'],
@@ -130,6 +130,22 @@ export function inferChorusType(title: string, brand?: string | null): { id: str
   return { id: best.id, label: best.label };
 }
 
+/** Icecat's own type attributes, read when the title names no type ("Samsung Galaxy Tab S6 ... Android 10" is a "Full-size tablet"). */
+const TYPE_ATTRIBUTES = ['attr_t_device_type', 'attr_t_product_type', 'attr_t_type'];
+/** Phone form factors (tablets and laptops have others: "Slate", "Clamshell"). */
+const PHONE_FORMS = new Set(['Bar', 'Flip', 'Slider']);
+
+/** The product type from the record's type attributes, or null. */
+export function typeFromAttributes(raw: ChorusRaw): { id: string; label: string } | null {
+  for (const key of TYPE_ATTRIBUTES) {
+    const value = raw[key];
+    const type = typeof value === 'string' ? inferChorusType(value) : null;
+    if (type) return type;
+  }
+  if (typeof raw.attr_t_form_factor === 'string' && PHONE_FORMS.has(raw.attr_t_form_factor)) return inferChorusType('smartphone');
+  return null;
+}
+
 /** US cents (integer) as a decimal string: 4995 -> "49.95". */
 export function centsToDecimal(cents: number): string {
   const c = Math.round(cents);
@@ -168,7 +184,7 @@ export function mapChorus(raw: ChorusRaw): ProductIn {
   const description = text(raw.short_description, LIMITS.text);
   const gtin = Array.isArray(raw.ean) ? raw.ean.map((e) => text(e, Infinity)).find((e) => e && e.length <= LIMITS.gtin) ?? null : null;
   const brand = text(raw.supplier, LIMITS.brand);
-  const type = inferChorusType(name, brand);
+  const type = inferChorusType(name, brand) ?? typeFromAttributes(raw);
   const categories: CategoryRef[] = type ? [{ id: type.id, path: [{ en: 'Electronics' }, { en: type.label }] }] : [];
   const released = typeof raw.date_released === 'string' ? new Date(raw.date_released) : null;
   return {

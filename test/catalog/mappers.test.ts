@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { ProductIn as ProductInSchema } from '../../api/routes/products/products.schema.js';
 import {
-  detectCatalogKind, inferChorusType, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
+  detectCatalogKind, inferChorusType, typeFromAttributes, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
 } from '../../scripts/catalog/mappers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -235,10 +235,28 @@ t.test('chorus: product type from the title', async (t) => {
     ['Philips SHL8800/10 headphones/headset Head-band Black', 'headphones'],
     ['Tripp Lite 12-Port Wall-Mount Cat5e Patch Panel', 'cables'],
     ['Samsung SR350 68.6 cm (27") 1920 x 1080 pixels Full HD LED Black', null],
+    ['HP 49A Original Black 1 pc(s)', 'printer-supplies'],
+    ['Epson Singlepack Light Cyan T636500 UltraChrome HDR 700 ml', 'printer-supplies'],
+    ['HP LaserJet P2055d 1200 x 1200 DPI A4', 'printers'],
+    ['Netgear GS105 Unmanaged Gigabit Ethernet (10/100/1000) Blue', 'networking'],
+    ['Allied Telesis AT-X600-48TS Managed L3 1U', 'networking'],
+    ['Motorola one Macro 15.8 cm (6.2") 4 GB 64 GB Dual SIM 4G USB Type-C Violet Android 9.0 4000 mAh', 'smartphones'],
+    ['Logitech G502 mouse USB Type-A Optical 25600 DPI', 'mice'],
   ];
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
   t.equal(inferChorusType('Cooler Master Elite 430 computer case', 'Cooler Master')?.id, 'computer-cases');
+});
+
+t.test('chorus: product type from Icecat type attributes when the title names none', async (t) => {
+  const tab = mapChorus(chorusRaw({ title: 'Samsung Galaxy Tab S6 Lite SM-P610N 26.4 cm (10.4") 4 GB 64 GB Wi-Fi 5 Android 10', attr_t_device_type: 'Full-size tablet' }));
+  t.same(tab.categories, [{ id: 'tablets', path: [{ en: 'Electronics' }, { en: 'Tablets' }] }]);
+  t.equal(typeFromAttributes({ attr_t_type: 'HDD' })?.id, 'drives');
+  t.equal(typeFromAttributes({ attr_t_form_factor: 'Bar' })?.id, 'smartphones', 'a bar form factor is a phone');
+  t.equal(typeFromAttributes({ attr_t_form_factor: 'Slate' }), null);
+  t.equal(typeFromAttributes({ attr_t_type: 'Acme' }), null);
+  const titled = mapChorus(chorusRaw({ title: 'Logitech M185 wireless mouse Grey', attr_t_type: 'HDD' }));
+  t.equal(titled.categories?.[0]?.id, 'mice', 'the title wins over the attributes');
 });
 
 const flipkartRaw = (over: Record<string, unknown> = {}) => ({
