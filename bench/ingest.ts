@@ -6,7 +6,7 @@ import { createTenantWithKey } from '../shared/tenants.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { loadCatalog } from '../scripts/lib/load-catalog.js';
-import { peakRssMiB, startProcess, stopProcess } from './lib/processes.js';
+import { API_NODE_FLAGS, peakRssMiB, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 
 /**
@@ -23,7 +23,7 @@ const config = loadConfig({ ...process.env, ...env });
 const deps = createDeps(config);
 await migrateLatest(deps.db);
 const url = 'http://127.0.0.1:18181';
-const api = await startProcess('api/main.ts', env, async () => (await fetch(`${url}/healthz`)).ok);
+const api = await startProcess('api/main.ts', env, async () => (await fetch(`${url}/healthz`)).ok, API_NODE_FLAGS);
 // Worker processes (an operator's pool size); one JS thread each, so two use both cores once the API is idle.
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const workers = await Promise.all(Array.from({ length: WORKERS }, () => startProcess('workers/main.ts', env, async () => true)));

@@ -9,7 +9,7 @@ import { normalizeText, tokenize } from '../shared/search/normalize.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { parseJudgments } from '../scripts/eval/metrics.js';
-import { startProcess, stopProcess } from './lib/processes.js';
+import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
 
@@ -26,10 +26,10 @@ const env = { DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
 const origin = 'http://127.0.0.1:18282';
-const api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok);
+const api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS);
 // A second API process with the result cache off, to measure the whole pipeline on every request.
 const nocache = 'http://127.0.0.1:18284';
-const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok);
+const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
 const worker = await startProcess('workers/main.ts', env, async () => true);
 const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
 try {

@@ -8,7 +8,7 @@ import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { loadCatalog } from '../scripts/lib/load-catalog.js';
 import { parseJudgments } from '../scripts/eval/metrics.js';
-import { startProcess, stopProcess } from './lib/processes.js';
+import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
 
 /**
@@ -22,7 +22,7 @@ const env = { DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18484', LOG_
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
 const origin = 'http://127.0.0.1:18484';
-const api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok);
+const api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS);
 const worker = await startProcess('workers/main.ts', env, async () => true);
 try {
   const { tenant, key } = await createTenantWithKey(deps, { name: 'bench', locales: ['en'], defaultLocale: 'en' });

@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Starts `node --import tsx <script>` with env; resolves when `ready()` says so. */
-export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/**
+ * The API's V8 flags, as `npm run api` sets them: a 64 MB young generation lets a request's short-lived
+ * objects die young instead of being promoted, so fewer old-generation collections stall the event
+ * loop (suggest at c=32 on 100k products: p99 about 10 ms instead of 13-15 ms).
+ */
+export const API_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/** Starts `node [flags] --import tsx <script>` with env; resolves when `ready()` says so. */
+export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>, nodeFlags: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 60_000;
   while (!(await ready().catch(() => false))) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
