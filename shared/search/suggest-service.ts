@@ -15,7 +15,7 @@ export interface SuggestInput {
  * no AI. Completions come from the tenant's in-memory dictionary (each answer kept with it);
  * previews from the engine once per typed words, then from the preview cache until the index changes.
  */
-export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: string, input: SuggestInput) {
+export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: string, input: SuggestInput): Promise<string> {
   const started = performance.now();
   if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
   const normalized = normalizeText(input.q);
@@ -28,16 +28,27 @@ export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: st
         (await deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })).hits.map((h) => h.card))
       : [],
   ]);
-  const { suggestions, categories } = dictionary
-    ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => completions(dictionary, normalized, input.limit))
-    : { suggestions: [], categories: [] };
-  return {
-    query: input.q,
-    suggestions,
-    products,
-    categories,
-    took_ms: Math.round((performance.now() - started) * 100) / 100,
-  };
+  const { suggestions: s, categories: c } = dictionary
+    ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit)))
+    : EMPTY;
+  const tookMs = Math.round((performance.now() - started) * 100) / 100;
+  // The response as JSON text from parts serialized once per cached answer: the hot path only joins them.
+  return `{"query":${JSON.stringify(input.q)},"suggestions":${s},"products":${cardsJson(products)},"categories":${c},"took_ms":${tookMs}}`;
+}
+
+const EMPTY = { suggestions: '[]', categories: '[]' };
+const previewJson = new WeakMap<object, string>();
+
+function serialized(done: ReturnType<typeof completions>) {
+  return { suggestions: JSON.stringify(done.suggestions), categories: JSON.stringify(done.categories) };
+}
+
+/** The previews' JSON, made once per cached list. */
+function cardsJson(cards: object[]): string {
+  if (!cards.length) return '[]';
+  let json = previewJson.get(cards);
+  if (json === undefined) previewJson.set(cards, (json = JSON.stringify(cards)));
+  return json;
 }
 
 /** Suggestions (deduplicated, at most `limit`) and category buckets for a normalized prefix. */

@@ -60,6 +60,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/suggest', tag: 'search', summary: 'Suggestions as you type', auth: SEARCH,
       query: SuggestQuery, responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
       async handle(ctx, { query }) {
+        ctx.type = 'application/json';
         ctx.body = await suggest(deps, contexts, ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });
       },
     }),
