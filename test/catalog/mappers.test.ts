@@ -242,6 +242,9 @@ t.test('chorus: product type from the title', async (t) => {
     ['Allied Telesis AT-X600-48TS Managed L3 1U', 'networking'],
     ['Motorola one Macro 15.8 cm (6.2") 4 GB 64 GB Dual SIM 4G USB Type-C Violet Android 9.0 4000 mAh', 'smartphones'],
     ['Logitech G502 mouse USB Type-A Optical 25600 DPI', 'mice'],
+    ['NGS Roller Coaster 10 W Stereo portable speaker Red', 'speakers'],
+    ['Xerox 108R00592 printer roller Printer transfer roller 15000 pages', 'spare-parts'],
+    ["Kensington Contour 17'' Laptop Roller- Black", 'bags-cases'],
   ];
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
