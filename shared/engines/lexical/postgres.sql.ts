@@ -4,7 +4,7 @@ import { stem } from '../../search/stem.js';
 import { categoryLevelKey } from '../../catalog/search-doc.js';
 
 /** Field weights for ts_rank_cd, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes (tuned with npm run eval). */
-export const RANK_WEIGHTS = '{0.1,0.2,0.4,1.0}';
+export const RANK_WEIGHTS = '{0.2,0.2,0.4,1.0}';
 
 const lexeme = (t: string) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
 
