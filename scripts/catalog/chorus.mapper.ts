@@ -30,6 +30,7 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['mice', 'Mice', 'mouse|mice'],
   ['keyboards', 'Keyboards', 'keyboard|mobile device keyboard|keypad'],
   ['mouse-pads', 'Mousepads', 'mouse pad|mousepad|mouse mat'],
+  ['wrist-rests', 'Wrist Rests', 'wrist rest|wrist pillow'],
   ['headphones', 'Headphones & Headsets', 'headset|headphone|earphone|earbud|in-ear|earpiece'],
   ['speakers', 'Speakers', 'speaker|loudspeaker|soundbar|speaker set'],
   ['microphones', 'Microphones', 'microphone'],
@@ -38,7 +39,7 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['camera-lenses', 'Camera Lenses', 'camera lens|lens'],
   ['memory-cards', 'Memory Cards & USB Flash Drives', 'memory card|usb flash drive|flash drive|sd card|microsd|usb stick'],
   ['card-readers', 'Card Readers', 'card reader'],
-  ['drives', 'Hard Drives & SSDs', 'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|hdd|ssd|solid state drive'],
+  ['drives', 'Hard Drives & SSDs', 'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|(?<!\\d\\s[gt]b\\s)(?<!\\+)(?:hdd|ssd)(?!\\+)|solid state drive'],
   ['optical', 'Optical Drives & Discs', 'optical disc drive|optical drive|optical disc|blank cd|blank dvd|blu-ray disc|cd-r|cd-rw|dvd-r|dvd\\+r|dvd-rw|bd-r'],
   ['memory-modules', 'Memory Modules & RAM', 'memory module|ram'],
   ['processors', 'Processors & CPUs', 'processor|cpu'],
@@ -58,7 +59,7 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['projectors', 'Projectors', 'projector|data projector'],
   ['projector-accessories', 'Projector Accessories', 'projector lamp|projection screen'],
   ['spare-parts', 'Spare Parts', 'spare part|notebook spare part|printer/scanner spare part|tray/feeder|duplex unit|(?:transfer|feed|feeding|pick|pickup|exchange|adf|printer) roller|roller(?: replacement| assembly)? kit'],
-  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)'],
+  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)|drawer|keyboard tray'],
   ['rack-accessories', 'Racks & Rack Accessories', 'rack|rack accessory|rack accessories|freestanding rack|rack cabinet'],
   ['cooling', 'Cooling & Fans', 'computer cooling (?:component|system)|fan|cooler|heatsink'],
   ['security-locks', 'Security Locks', 'cable lock|security lock|lock|(?:notebook|laptop) lock'],
@@ -96,7 +97,7 @@ const TYPE_PATTERNS = CHORUS_TYPES.flatMap(([id, label, alternatives], row) =>
 
 /** Accessory and consumable types: the head noun of "<device> [1-2 words] <accessory>" ("Monitor Extension Cable" is a cable). */
 export const CHORUS_ACCESSORY_TYPES: ReadonlySet<string> = new Set([
-  'printer-supplies', 'paper-labels', 'cables', 'adapters', 'mouse-pads', 'camera-lenses', 'memory-cards', 'card-readers', 'chargers',
+  'printer-supplies', 'paper-labels', 'cables', 'adapters', 'mouse-pads', 'wrist-rests', 'camera-lenses', 'memory-cards', 'card-readers', 'chargers',
   'batteries', 'power-distribution', 'docking-stations', 'bags-cases', 'projector-accessories', 'spare-parts', 'mounts', 'cooling',
   'security-locks', 'screen-filters',
 ]);

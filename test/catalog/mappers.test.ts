@@ -245,6 +245,11 @@ t.test('chorus: product type from the title', async (t) => {
     ['NGS Roller Coaster 10 W Stereo portable speaker Red', 'speakers'],
     ['Xerox 108R00592 printer roller Printer transfer roller 15000 pages', 'spare-parts'],
     ["Kensington Contour 17'' Laptop Roller- Black", 'bags-cases'],
+    ['Lenovo V55t AMD Ryzen 5 3400G 8 GB DDR4-SDRAM 256 GB SSD Tower Black PC', 'desktops'],
+    ['ASUS E500 G5 9th gen Intel Core i7 16 GB 1512 GB HDD+SSD Tower Black Workstation', 'desktops'],
+    ['Samsung Spinpoint F3 1000GB HDD 3.5" Serial ATA II', 'drives'],
+    ['Kensington Foam Keyboard Wrist Rest Black', 'wrist-rests'],
+    ['APC 19" Rotating Keyboard Drawer Black', 'mounts'],
   ];
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
