@@ -56,10 +56,11 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['docking-stations', 'Docking Stations', 'docking station|dock|port replicator|notebook dock/port replicator'],
   ['bags-cases', 'Cases & Bags', 'case|bag|backpack|sleeve|briefcase|pouch|holster|folio|(?:notebook|laptop|tablet|camera|phone|mobile phone) (?:case|bag|sleeve|cover|roller)|cover'],
   ['computer-cases', 'Computer Cases', 'computer case|pc case|chassis'],
+  ['antennas', 'Antennas', 'antenna|network antenna|tv antenna|television antenna'],
   ['projectors', 'Projectors', 'projector|data projector'],
   ['projector-accessories', 'Projector Accessories', 'projector lamp|projection screen'],
   ['spare-parts', 'Spare Parts', 'spare part|notebook spare part|printer/scanner spare part|tray/feeder|duplex unit|(?:transfer|feed|feeding|pick|pickup|exchange|adf|printer) roller|roller(?: replacement| assembly)? kit'],
-  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)|drawer|keyboard tray'],
+  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)|drawer|keyboard tray|(?<!ink\\s)cart'],
   ['rack-accessories', 'Racks & Rack Accessories', 'rack|rack accessory|rack accessories|freestanding rack|rack cabinet'],
   ['cooling', 'Cooling & Fans', 'computer cooling (?:component|system)|fan|cooler|heatsink'],
   ['security-locks', 'Security Locks', 'cable lock|security lock|lock|(?:notebook|laptop) lock'],
@@ -98,7 +99,7 @@ const TYPE_PATTERNS = CHORUS_TYPES.flatMap(([id, label, alternatives], row) =>
 /** Accessory and consumable types: the head noun of "<device> [1-2 words] <accessory>" ("Monitor Extension Cable" is a cable). */
 export const CHORUS_ACCESSORY_TYPES: ReadonlySet<string> = new Set([
   'printer-supplies', 'paper-labels', 'cables', 'adapters', 'mouse-pads', 'wrist-rests', 'camera-lenses', 'memory-cards', 'card-readers', 'chargers',
-  'batteries', 'power-distribution', 'docking-stations', 'bags-cases', 'projector-accessories', 'spare-parts', 'mounts', 'cooling',
+  'batteries', 'power-distribution', 'docking-stations', 'bags-cases', 'antennas', 'projector-accessories', 'spare-parts', 'mounts', 'cooling',
   'security-locks', 'screen-filters',
 ]);
 

@@ -250,6 +250,9 @@ t.test('chorus: product type from the title', async (t) => {
     ['Samsung Spinpoint F3 1000GB HDD 3.5" Serial ATA II', 'drives'],
     ['Kensington Foam Keyboard Wrist Rest Black', 'wrist-rests'],
     ['APC 19" Rotating Keyboard Drawer Black', 'mounts'],
+    ['Philips SDV2950 UHF digital and analog Indoor/outdoor TV antenna', 'antennas'],
+    ['V7 Height Adjustable TV Cart', 'mounts'],
+    ['Canon Ink Cart BCI-3ePC fotocyan BJC6000 Original Cyan', 'printer-supplies'],
   ];
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
