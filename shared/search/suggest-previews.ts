@@ -1,6 +1,16 @@
 import type { ProductCard } from '../engines/lexical/port.js';
 import { ResultCache } from './result-cache.js';
 
+/** A key's fixed place in [0, 1). */
+function spread(key: string): number {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return (h >>> 0) % 1000 / 1000;
+}
+
+/** Background refreshes under way at once, per process. */
+const MAX_REFRESHING = 2;
+
 /**
  * Suggest's product previews per tenant and typed words, in process. Dropped with the
  * tenant's other cached results when its index changes; concurrent requests for the same
@@ -9,6 +19,7 @@ import { ResultCache } from './result-cache.js';
 export class SuggestPreviews {
   private cache: ResultCache<ProductCard[]>;
   private pending = new Map<string, Promise<ProductCard[]>>();
+  private refreshing = 0;
 
   constructor(private ttlMs: number) {
     this.cache = new ResultCache(ttlMs);
@@ -21,9 +32,15 @@ export class SuggestPreviews {
    */
   async get(tenantId: string, key: string, load: () => Promise<ProductCard[]>, now = Date.now()): Promise<ProductCard[]> {
     const hit = this.cache.entry(tenantId, key);
-    if (hit && now - hit.at <= this.ttlMs) return hit.value;
+    // Each key keeps its own ttl, 80-100 % of ttlMs, so previews made together do not all expire together.
+    const ttl = this.ttlMs * (0.8 + 0.2 * spread(key));
+    if (hit && now - hit.at <= ttl) return hit.value;
     if (hit && now - hit.at <= 2 * this.ttlMs) {
-      this.fetch(tenantId, key, load).catch(() => undefined);
+      // Previews made together expire together: refresh a few at a time, not one engine query per key at once.
+      if (this.refreshing < MAX_REFRESHING && !this.pending.has(`${tenantId}\u0000${key}`)) {
+        this.refreshing++;
+        this.fetch(tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
+      }
       return hit.value;
     }
     return this.fetch(tenantId, key, load);

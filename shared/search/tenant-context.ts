@@ -38,13 +38,17 @@ const COLOR_NAMES = new Set(['color', 'colour', 'لون']);
  * one is still served while one reload runs in the background, so searches never wait on it
  * except the very first time.
  */
+/** Age limit of suggest's product previews (at least the result cache's). */
+const PREVIEW_TTL_MS = 5 * 60_000;
+
 export class TenantContexts {
   private entries = new Map<string, TenantSearchContext>();
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
 
   constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 5 * 60_000) {
     this.results = new ResultCache(resultTtlMs);
-    this.previews = new SuggestPreviews(resultTtlMs);
+    // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
+    this.previews = new SuggestPreviews(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
     // The context's brands and categories come from the dictionary: a new one rebuilds the context.
     this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await deps.repos.vocabulary.suggestTerms(id)), { replaced: (id) => this.expire(id) });
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.

@@ -12,7 +12,7 @@ t.test('fresh entries answer without a load; expiring ones answer stale while on
   const load = async () => { loads++; return [card(version)]; };
   const t0 = Date.now();
   t.same(await previews.get('t1', 'lap', load, t0), [card('v1')]);
-  t.same(await previews.get('t1', 'lap', load, t0 + 900), [card('v1')], 'fresh: cached');
+  t.same(await previews.get('t1', 'lap', load, t0 + 700), [card('v1')], 'fresh: cached');
   t.equal(loads, 1);
   version = 'v2';
   t.same(await previews.get('t1', 'lap', load, t0 + 1500), [card('v1')], 'past ttl: the old previews at once');
@@ -32,4 +32,45 @@ t.test('entries older than twice the ttl are loaded before answering; clear forg
   version = 'v3';
   previews.clear('t1');
   t.same(await previews.get('t1', 'cam', load), [card('v3')], 'after an index change: a new load');
+});
+
+t.test('expiring previews refresh two at a time, each key answered stale meanwhile', async (t) => {
+  const previews = new SuggestPreviews(1000);
+  const started: string[] = [];
+  const release: Array<() => void> = [];
+  let version = 'v1';
+  const loader = (key: string) => () => {
+    started.push(key);
+    const v = version;
+    if (v === 'v1') return Promise.resolve([card(`${key}-${v}`)]);
+    return new Promise<ProductCard[]>((r) => release.push(() => r([card(`${key}-${v}`)])));
+  };
+  const keys = ['a', 'b', 'c', 'd'];
+  const t0 = Date.now();
+  for (const k of keys) await previews.get('t1', k, loader(k), t0);
+  started.length = 0;
+  version = 'v2';
+  for (const k of keys) t.same(await previews.get('t1', k, loader(k), t0 + 1500), [card(`${k}-v1`)], `${k}: stale at once`);
+  t.same(started, ['a', 'b'], 'two refreshes, not four');
+  for (const k of keys) await previews.get('t1', k, loader(k), t0 + 1500);
+  t.same(started, ['a', 'b'], 'no more while two run');
+  release.splice(0).forEach((r) => r());
+  await settle();
+  t.same(await previews.get('t1', 'a', loader('a'), Date.now()), [card('a-v2')], 'a refreshed');
+  await previews.get('t1', 'c', loader('c'), t0 + 1500);
+  t.same(started, ['a', 'b', 'c'], 'a freed slot refreshes the next expiring key');
+});
+
+t.test('keys made together expire at different ages (80-100 % of the ttl)', async (t) => {
+  const previews = new SuggestPreviews(1000);
+  const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+  const t0 = Date.now();
+  for (const k of keys) await previews.get('t1', k, async () => [card('v1')], t0);
+  const refreshed: string[] = [];
+  for (const k of keys) await previews.get('t1', k, async () => { refreshed.push(k); return [card('v2')]; }, t0 + 900);
+  await settle();
+  t.ok(refreshed.length > 0 && refreshed.length < keys.length, `some, not all, expired at 90 %: ${refreshed.length} of ${keys.length}`);
+  let fresh = 0;
+  for (const k of keys) if (!refreshed.includes(k)) await previews.get('t1', k, async () => { fresh--; return [card('v2')]; }, t0 + 790);
+  t.equal(fresh, 0, 'none expired before 80 %');
 });
