@@ -40,7 +40,9 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['memory-cards', 'Memory Cards & USB Flash Drives', 'memory card|usb flash drive|flash drive|sd card|microsd|usb stick'],
   ['card-readers', 'Card Readers', 'card reader'],
   ['drives', 'Hard Drives & SSDs', 'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|(?<!\\d\\s[gt]b\\s)(?<!\\+)(?:hdd|ssd)(?!\\+)|solid state drive'],
-  ['optical', 'Optical Drives & Discs', 'optical disc drive|optical drive|optical disc|blank cd|blank dvd|blu-ray disc|cd-r|cd-rw|dvd-r|dvd\\+r|dvd-rw|bd-r'],
+  ['optical', 'Optical Drives', 'optical disc drive|optical drive|cd-rom drive|dvd-rom drive|dvd writer|blu-ray writer|combo drive'],
+  ['media-players', 'DVD & Blu-ray Players', 'dvd player|blu-ray disc player|blu-ray player|cd player|dvd/blu-ray player'],
+  ['blank-media', 'Blank CDs & DVDs', 'optical disc|blank cd|blank dvd|blu-ray disc|cd-r|cd-rw|dvd-r|dvd\\+r|dvd-rw|dvd\\+rw|bd-r|bd-re'],
   ['memory-modules', 'Memory Modules & RAM', 'memory module|ram'],
   ['processors', 'Processors & CPUs', 'processor|cpu'],
   ['motherboards', 'Motherboards', 'motherboard|desktop board|server/workstation (?:motherboard|board)'],
@@ -121,10 +123,12 @@ export function inferChorusType(title: string, brand?: string | null): { id: str
   if (!matches.length) return null;
   matches.sort(before);
   let best = matches[0];
-  for (const m of matches) {
+  for (const [i, m] of matches.entries()) {
+    // Of the matches starting at one place only the longest counts ("optical disc drive", not "optical disc").
+    if (i > 0 && matches[i - 1].at === m.at) continue;
     // A later type word in the same noun phrase is the head noun ("Laptop Backpack", "Laptop RAM module"),
-    // except the generic "PC" of "Notebook PC".
-    if (m.at < best.at + best.len || m.id === 'desktops' || m.id === best.id) continue;
+    // except the generic "PC" of "Notebook PC" and the media a drive writes ("Combo Drive CD-RW").
+    if (m.at < best.at + best.len || m.id === 'desktops' || m.id === 'blank-media' || m.id === best.id) continue;
     const gap = title.slice(best.at + best.len, m.at);
     if (!SAME_PHRASE.test(gap) || PHRASE_BREAK.test(gap)) continue;
     best = m;

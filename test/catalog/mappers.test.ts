@@ -253,6 +253,11 @@ t.test('chorus: product type from the title', async (t) => {
     ['Philips SDV2950 UHF digital and analog Indoor/outdoor TV antenna', 'antennas'],
     ['V7 Height Adjustable TV Cart', 'mounts'],
     ['Canon Ink Cart BCI-3ePC fotocyan BJC6000 Original Cyan', 'printer-supplies'],
+    ['HP 48X PATA CD-ROM Drive optical disc drive', 'optical'],
+    ['Intel AXXDVDCDR optical disc drive Internal DVD-R', 'optical'],
+    ['HP 48X/32X combo drive CD-RW & DVD-ROM (carbonite) optical disc drive Internal', 'optical'],
+    ['Philips CD-R CR7D5NB10/00', 'blank-media'],
+    ['Sony BDP-S500 Blu-ray Disc player DVD player', 'media-players'],
   ];
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
