@@ -152,6 +152,15 @@ export function typeFromAttributes(raw: ChorusRaw): { id: string; label: string 
   return null;
 }
 
+/** A screen size and resolution with no processor or memory beside them: Icecat's monitor titles ("DELL P2419HC 61 cm (24") 1920 x 1080 pixels Full HD LCD Black"). */
+const SCREEN_SPEC = /\d+(?:\.\d+)? cm \([\d.]+"\) \d+ x \d+ pixels/;
+const COMPUTER_SPEC = /\b(?:intel|amd|ryzen|core|\d+ gb|ddr\d?|handheld|mobile computer|\d+ g\b)/i;
+
+/** The product type from the title's specs when it names none, or null. */
+export function typeFromSpecs(title: string): { id: string; label: string } | null {
+  return SCREEN_SPEC.test(title) && !COMPUTER_SPEC.test(title) ? inferChorusType('monitor') : null;
+}
+
 /** US cents (integer) as a decimal string: 4995 -> "49.95". */
 export function centsToDecimal(cents: number): string {
   const c = Math.round(cents);
@@ -190,7 +199,7 @@ export function mapChorus(raw: ChorusRaw): ProductIn {
   const description = text(raw.short_description, LIMITS.text);
   const gtin = Array.isArray(raw.ean) ? raw.ean.map((e) => text(e, Infinity)).find((e) => e && e.length <= LIMITS.gtin) ?? null : null;
   const brand = text(raw.supplier, LIMITS.brand);
-  const type = inferChorusType(name, brand) ?? typeFromAttributes(raw);
+  const type = inferChorusType(name, brand) ?? typeFromAttributes(raw) ?? typeFromSpecs(name);
   const categories: CategoryRef[] = type ? [{ id: type.id, path: [{ en: 'Electronics' }, { en: type.label }] }] : [];
   const released = typeof raw.date_released === 'string' ? new Date(raw.date_released) : null;
   return {

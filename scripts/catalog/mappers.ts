@@ -3,7 +3,7 @@ import { mapChorus } from './chorus.mapper.js';
 import { mapFlipkart } from './flipkart.mapper.js';
 import type { ProductIn } from './product-in.js';
 
-export { mapChorus, inferChorusType, typeFromAttributes, centsToDecimal, chorusAttributes, CHORUS_TYPES, CHORUS_ACCESSORY_TYPES, MAX_CHORUS_ATTRIBUTES } from './chorus.mapper.js';
+export { mapChorus, inferChorusType, typeFromAttributes, typeFromSpecs, centsToDecimal, chorusAttributes, CHORUS_TYPES, CHORUS_ACCESSORY_TYPES, MAX_CHORUS_ATTRIBUTES } from './chorus.mapper.js';
 export type { ChorusRaw } from './chorus.mapper.js';
 export { mapFlipkart, flipkartCategoryLevels, flipkartCategoryId } from './flipkart.mapper.js';
 export type { FlipkartRaw } from './flipkart.mapper.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { ProductIn as ProductInSchema } from '../../api/routes/products/products.schema.js';
 import {
-  detectCatalogKind, inferChorusType, typeFromAttributes, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
+  detectCatalogKind, inferChorusType, typeFromAttributes, typeFromSpecs, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
 } from '../../scripts/catalog/mappers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -262,6 +262,13 @@ t.test('chorus: product type from the title', async (t) => {
   for (const [title, id] of cases) t.equal(inferChorusType(title)?.id ?? null, id, title);
   t.equal(inferChorusType('Case Logic DLC-115 sleeve', 'Case Logic')?.id, 'bags-cases', 'a leading brand is not a type word');
   t.equal(inferChorusType('Cooler Master Elite 430 computer case', 'Cooler Master')?.id, 'computer-cases');
+});
+
+t.test('chorus: a monitor by its screen specs when the title names no type', async (t) => {
+  t.equal(mapChorus(chorusRaw({ title: 'DELL P2419HC 61 cm (24") 1920 x 1080 pixels Full HD LCD Black' })).categories?.[0]?.id, 'monitors');
+  t.equal(typeFromSpecs('HP EliteBook 8540p 39.6 cm (15.6") 1600 x 900 pixels Intel® Core™ i7 4 GB DDR3-SDRAM 320 GB HDD'), null, 'a computer');
+  t.equal(typeFromSpecs('HP iPAQ 214 Enterprise Handheld handheld mobile computer 10.2 cm (4") 640 x 480 pixels 190 g'), null, 'a handheld');
+  t.equal(typeFromSpecs('Acme ZZ-1 widget gizmo'), null);
 });
 
 t.test('chorus: product type from Icecat type attributes when the title names none', async (t) => {
