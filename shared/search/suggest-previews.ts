@@ -52,7 +52,8 @@ export class SuggestPreviews {
     if (!p) {
       // A query that started before a clear does not fill the cache after it.
       const since = this.cache.mark();
-      const query: Promise<ProductCard[]> = load()
+      // load() runs a microtask later, so even one that throws at once ends in the promise (and frees its refresh slot).
+      const query: Promise<ProductCard[]> = Promise.resolve().then(load)
         .then((cards) => {
           this.cache.set(tenantId, key, cards, since);
           return cards;

@@ -74,3 +74,19 @@ t.test('keys made together expire at different ages (80-100 % of the ttl)', asyn
   for (const k of keys) if (!refreshed.includes(k)) await previews.get('t1', k, async () => { fresh--; return [card('v2')]; }, t0 + 790);
   t.equal(fresh, 0, 'none expired before 80 %');
 });
+
+t.test('a refresh that fails at once frees its slot and keeps the old previews', async (t) => {
+  const previews = new SuggestPreviews(1000);
+  const t0 = Date.now();
+  await previews.get('t1', 'x', async () => [card('v1')], t0);
+  await previews.get('t1', 'y', async () => [card('v1')], t0);
+  await previews.get('t1', 'z', async () => [card('v1')], t0);
+  const broken = () => { throw new Error('engine down'); };
+  t.same(await previews.get('t1', 'x', broken as never, t0 + 1500), [card('v1')]);
+  t.same(await previews.get('t1', 'y', broken as never, t0 + 1500), [card('v1')]);
+  await settle();
+  let loaded = 0;
+  await previews.get('t1', 'z', async () => { loaded++; return [card('v2')]; }, t0 + 1500);
+  await settle();
+  t.equal(loaded, 1, 'both slots were freed');
+});
