@@ -121,16 +121,15 @@ export class PostgresEngine implements LexicalEngine {
     const rank = `ts_rank_cd(?::float4[], tsv, to_tsquery('simple', ?), 1)`;
     const own = ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
     const ranked = ts && !q.noTextRank;
-    // Matching any word: products with more of the query's words come first, then by rank.
+    // One tsquery per word of a several-word query.
     const terms = termsOf(q);
-    const partial = ranked && q.matchAny && terms.length > 1
-      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
-      : [];
-    // Several words: each word's own rank too, so a word far from the others (in another field)
-    // still counts for what it is worth; cover density alone makes such a match near zero.
     const perTerm = ranked && terms.length > 1
       ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
       : [];
+    // Matching any word: products with more of the query's words come first, then by rank.
+    const partial = q.matchAny ? perTerm : [];
+    // Several words: each word's own rank too, so a word far from the others (in another field)
+    // still counts for what it is worth; cover density alone makes such a match near zero.
     const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} / ${perTerm.length}`)].join(' + ');
     const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t])];
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + (${text}) / (1 + ${text})` : text;
