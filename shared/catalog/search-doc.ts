@@ -51,7 +51,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
   const attributeProse = joinNorm(values.filter((v) => !isShortValue(v)));
   // A description of a few words is a second name ("Desktop Board DX58SO"), not prose.
   const descriptions = Object.values((p.description as Record<string, string> | undefined) ?? {});
-  const tagline = descriptions.filter((d) => wordCount(d) <= TAGLINE_WORDS);
+  const tagline = descriptions.filter((d) => wordsAtMost(d, TAGLINE_WORDS));
   const codes = [p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.length > 0).map((c) => normalizeText(c));
   const price = Number(p.sale_price ?? p.price);
   const firstPath = categories[0]?.path;
@@ -94,17 +94,14 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
 
 /** A description of at most this many words is a tagline, indexed with the short attribute values (eval: nDCG@10 +0.004, judged-only nDCG +0.012). */
 const TAGLINE_WORDS = 8;
-function wordCount(v: string): number {
-  let words = 1;
-  for (let i = v.indexOf(' '); i >= 0; i = v.indexOf(' ', i + 1)) words++;
-  return words;
-}
-
-/** An attribute value of at most SHORT_WORDS words. */
+/** An attribute value of at most this many words is a property ("USB Type-C"), longer ones are prose. */
 const SHORT_WORDS = 4;
-function isShortValue(v: string): boolean {
+const isShortValue = (v: string) => wordsAtMost(v, SHORT_WORDS);
+
+/** Whether `v` has at most `n` space-separated words. */
+function wordsAtMost(v: string, n: number): boolean {
   let words = 1;
-  for (let i = v.indexOf(' '); i >= 0; i = v.indexOf(' ', i + 1)) if (++words > SHORT_WORDS) return false;
+  for (let i = v.indexOf(' '); i >= 0; i = v.indexOf(' ', i + 1)) if (++words > n) return false;
   return true;
 }
 
