@@ -32,22 +32,22 @@ export class SuggestPreviews {
    */
   async get(tenantId: string, key: string, load: () => Promise<ProductCard[]>, now = Date.now()): Promise<ProductCard[]> {
     const hit = this.cache.entry(tenantId, key);
+    const age = hit ? now - hit.at : Infinity;
     // Each key keeps its own ttl, 80-100 % of ttlMs, so previews made together do not all expire together.
-    const ttl = this.ttlMs * (0.8 + 0.2 * spread(key));
-    if (hit && now - hit.at <= ttl) return hit.value;
-    if (hit && now - hit.at <= 2 * this.ttlMs) {
+    if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) return hit!.value;
+    const id = `${tenantId}\u0000${key}`;
+    if (age <= 2 * this.ttlMs) {
       // Previews made together expire together: refresh a few at a time, not one engine query per key at once.
-      if (this.refreshing < MAX_REFRESHING && !this.pending.has(`${tenantId}\u0000${key}`)) {
+      if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
         this.refreshing++;
-        this.fetch(tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
+        this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
       }
-      return hit.value;
+      return hit!.value;
     }
-    return this.fetch(tenantId, key, load);
+    return this.fetch(id, tenantId, key, load);
   }
 
-  private fetch(tenantId: string, key: string, load: () => Promise<ProductCard[]>): Promise<ProductCard[]> {
-    const id = `${tenantId}\u0000${key}`;
+  private fetch(id: string, tenantId: string, key: string, load: () => Promise<ProductCard[]>): Promise<ProductCard[]> {
     let p = this.pending.get(id);
     if (!p) {
       // A query that started before a clear does not fill the cache after it.

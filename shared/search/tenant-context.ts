@@ -33,14 +33,14 @@ export interface TenantSearchContext {
 
 const COLOR_NAMES = new Set(['color', 'colour', 'لون']);
 
+/** Age limit of suggest's product previews (at least the result cache's). */
+const PREVIEW_TTL_MS = 5 * 60_000;
+
 /**
  * Per-process cache of tenant search contexts. A fresh entry is served from memory; a stale
  * one is still served while one reload runs in the background, so searches never wait on it
  * except the very first time.
  */
-/** Age limit of suggest's product previews (at least the result cache's). */
-const PREVIEW_TTL_MS = 5 * 60_000;
-
 export class TenantContexts {
   private entries = new Map<string, TenantSearchContext>();
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
