@@ -105,6 +105,12 @@ export const CHORUS_ACCESSORY_TYPES: ReadonlySet<string> = new Set([
   'security-locks', 'screen-filters',
 ]);
 
+/** Types whose word, later in a noun phrase, is a modifier and not its head: "Notebook PC", "Combo Drive CD-RW". */
+const NEVER_HEAD: ReadonlySet<string> = new Set(['desktops', 'blank-media']);
+
+/** A type row by its id. */
+const TYPE_BY_ID = new Map(CHORUS_TYPES.map(([id, label]) => [id, { id, label }]));
+
 /** Text between two matches that keeps them in one noun phrase: at most two words, no punctuation or linking word. */
 const SAME_PHRASE = /^\s+(?:[\p{L}\p{N}.]+\s+){0,2}$/u;
 const PHRASE_BREAK = /(?:^|\s)(?:with|w\/|and|or|for|to|incl\.?|including|plus|&|\+)(?:\s|$)/i;
@@ -127,8 +133,8 @@ export function inferChorusType(title: string, brand?: string | null): { id: str
     // Of the matches starting at one place only the longest counts ("optical disc drive", not "optical disc").
     if (i > 0 && matches[i - 1].at === m.at) continue;
     // A later type word in the same noun phrase is the head noun ("Laptop Backpack", "Laptop RAM module"),
-    // except the generic "PC" of "Notebook PC" and the media a drive writes ("Combo Drive CD-RW").
-    if (m.at < best.at + best.len || m.id === 'desktops' || m.id === 'blank-media' || m.id === best.id) continue;
+    // except NEVER_HEAD types.
+    if (m.at < best.at + best.len || NEVER_HEAD.has(m.id) || m.id === best.id) continue;
     const gap = title.slice(best.at + best.len, m.at);
     if (!SAME_PHRASE.test(gap) || PHRASE_BREAK.test(gap)) continue;
     best = m;
@@ -148,7 +154,7 @@ export function typeFromAttributes(raw: ChorusRaw): { id: string; label: string 
     const type = typeof value === 'string' ? inferChorusType(value) : null;
     if (type) return type;
   }
-  if (typeof raw.attr_t_form_factor === 'string' && PHONE_FORMS.has(raw.attr_t_form_factor)) return inferChorusType('smartphone');
+  if (typeof raw.attr_t_form_factor === 'string' && PHONE_FORMS.has(raw.attr_t_form_factor)) return TYPE_BY_ID.get('smartphones')!;
   return null;
 }
 
@@ -158,7 +164,7 @@ const COMPUTER_SPEC = /\b(?:intel|amd|ryzen|core|\d+ gb|ddr\d?|handheld|mobile c
 
 /** The product type from the title's specs when it names none, or null. */
 export function typeFromSpecs(title: string): { id: string; label: string } | null {
-  return SCREEN_SPEC.test(title) && !COMPUTER_SPEC.test(title) ? inferChorusType('monitor') : null;
+  return SCREEN_SPEC.test(title) && !COMPUTER_SPEC.test(title) ? TYPE_BY_ID.get('monitors')! : null;
 }
 
 /** US cents (integer) as a decimal string: 4995 -> "49.95". */
