@@ -52,7 +52,10 @@ export class TenantContexts {
     // The context's brands and categories come from the dictionary: a new one rebuilds the context.
     this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await deps.repos.vocabulary.suggestTerms(id)), { replaced: (id) => this.expire(id) });
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
-    this.vocabularies = new TenantCache(async (id) => new Vocabulary(await deps.repos.vocabulary.terms(id)), { replaced: (id) => this.results.clear(id) });
+    this.vocabularies = new TenantCache(async (id) => {
+      const { terms, products } = await deps.repos.vocabulary.terms(id);
+      return new Vocabulary(terms, products);
+    }, { replaced: (id) => this.results.clear(id) });
   }
 
   async get(tenantId: string): Promise<TenantSearchContext | null> {

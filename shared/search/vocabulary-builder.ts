@@ -17,9 +17,12 @@ export interface SuggestTerm {
  */
 export class VocabularyBuilder {
   readonly terms = new Map<string, number>();
+  /** Products added. */
+  products = 0;
   private suggestions = new Map<string, SuggestTerm>();
 
   add(p: StoredProduct): void {
+    this.products++;
     const seen = new Set<string>();
     const texts = [...Object.values(p.name), (p.brand as string) ?? ''];
     for (const c of (p.categories as Array<{ path: Array<Record<string, string>> }> | undefined) ?? []) {

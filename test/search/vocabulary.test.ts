@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
+import { Vocabulary } from '../../shared/search/vocabulary.js';
 
 // The search path's vocabulary (known words, typo corrections) lives in each API process and
 // follows catalog changes through the vocabulary-changed notice, without a restart.
@@ -13,6 +14,20 @@ await loadProducts(h, key, tenantId, [p('w1', 'Walrus kettle'), p('w2', 'Walrus 
 
 type Body = { ids: string[]; did_you_mean: string | null };
 const search = async (q: string, api = h.api) => (await api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as Body;
+
+t.test('the vocabulary keeps the number of products its frequencies were counted over; common words', async (t) => {
+  const { terms, products } = await h.api.deps.repos.vocabulary.terms(tenantId);
+  t.equal(products, 2);
+  t.equal(terms.get('walrus'), 2);
+  t.notOk(terms.has(''), 'the count is not a word');
+  const vocab = new Vocabulary(new Map([['cable', 100], ['hdmi', 99], ['gold', 1]]), 1000);
+  t.ok(vocab.isCommon('cable'), 'in a tenth of the products');
+  t.notOk(vocab.isCommon('hdmi'));
+  t.notOk(new Vocabulary(new Map([['cable', 49]]), 100).isCommon('cable'), 'in fewer than 50 products');
+  t.notOk(vocab.isCommon('unknown'));
+  t.ok(vocab.isCommon('x'), 'shorter than any word counted');
+  t.notOk(new Vocabulary(new Map([['cable', 100]])).isCommon('cable'), 'no count: nothing is common');
+});
 
 t.test('a transposed letter is corrected from the in-memory vocabulary', async (t) => {
   const body = await search('walrsu kettle');

@@ -10,10 +10,17 @@ export interface SuggestRow {
   weight: number;
 }
 
+/** The search_vocab row holding the number of products (see replace). */
+const PRODUCTS_TERM = '';
+
 export function vocabularyRepo(db: Knex) {
   return {
-    /** Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one transaction. */
-    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = []): Promise<void> {
+    /**
+     * Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one
+     * transaction. The number of products counted is kept as the frequency of the empty term
+     * (no word is empty).
+     */
+    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = [], products = 0): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
         const key = `${s.kind}\u0000${s.norm}`;
@@ -34,7 +41,8 @@ export function vocabularyRepo(db: Knex) {
             [tenantId, JSON.stringify(profiles.slice(i, i + 2000))],
           );
         }
-        const words = [...terms.keys()];
+        await trx('search_vocab').insert({ tenant_id: tenantId, term: PRODUCTS_TERM, freq: products });
+        const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM);
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
           await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq) SELECT ?, unnest(?::text[]), unnest(?::int[])`, [tenantId, chunk, chunk.map((w) => terms.get(w)!)]);
@@ -54,9 +62,13 @@ export function vocabularyRepo(db: Knex) {
       const rows = await db('category_profiles').select('category', 'typical', 'common').where({ tenant_id: tenantId });
       return new Map(rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [r.category, { typical: r.typical, common: new Set(r.common) }]));
     },
-    async terms(tenantId: string): Promise<Map<string, number>> {
+    /** Every word with its document frequency, and the number of products they were counted over. */
+    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number }> {
       const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });
-      return new Map(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
+      const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
+      const products = terms.get(PRODUCTS_TERM) ?? 0;
+      terms.delete(PRODUCTS_TERM);
+      return { terms, products };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted
