@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { canonicalJson, newId } from '../ids.js';
-import type { EngineQuery, EngineResult, FilterValue } from '../engines/lexical/port.js';
+import type { EngineQuery, EngineResult, FilterValue, QueryTerm } from '../engines/lexical/port.js';
+import type { Vocabulary } from './vocabulary.js';
 import { normalizeText, tokenize } from './normalize.js';
 import { detectLang } from './language.js';
 import { parseRules } from './rule-parser.js';
@@ -107,11 +108,13 @@ export class SearchService {
       offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: facetNames,
       boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent, typical },
     };
-    let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total }));
+    let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total, strong: r.strong }));
     let relaxed = false;
-    if (result.total < FEW && plan.terms.length > 1) {
-      const any = await trace.stepAsync('fallback_any_term', () => this.deps.engine.search({ ...query, matchAny: true }), (r) => ({ total: r.total }));
-      if (any.total > result.total) {
+    // Few matches with every word above the description: products matching some words fill in.
+    const strong = result.strong ?? result.total;
+    if (strong < FEW && plan.terms.length > 1) {
+      const any = await trace.stepAsync('fallback_any_term', () => this.deps.engine.search({ ...query, terms: markCommon(plan.terms, vocab), matchAny: true }), (r) => ({ total: r.total }));
+      if (any.total > strong) {
         relaxed = result.total === 0;
         result = mergeFallback(result, any, query);
       }
@@ -183,10 +186,21 @@ function checkFacets(names: string[], ctx: TenantSearchContext) {
   }
 }
 
-/** All-words hits first, then the any-word hits that are not among them. */
+/**
+ * The terms with the common ones marked (Vocabulary.isCommon), when another term is rarer and in
+ * the catalog's words: "iphone x" falls back to the iPhones, not to every "1920 x 1080" screen.
+ */
+function markCommon(terms: QueryTerm[], vocab: Vocabulary): QueryTerm[] {
+  const common = terms.map((t) => t.alternatives.every((a) => a.every((w) => vocab.isCommon(w))));
+  const anchored = terms.some((t, i) => !common[i] && t.alternatives.some((a) => a.every((w) => vocab.terms.has(w))));
+  return anchored ? terms.map((t, i) => (common[i] ? { ...t, common: true } : t)) : terms;
+}
+
+/** Strong all-words hits first, then the any-word hits that are not among them (weak all-words hits take their any-word place). */
 function mergeFallback(all: EngineResult, any: EngineResult, q: EngineQuery): EngineResult {
-  const seen = new Set(all.hits.map((h) => h.id));
-  const hits = [...all.hits, ...any.hits.filter((h) => !seen.has(h.id))].slice(0, q.limit);
+  const first = all.hits.filter((h) => h.strong !== false);
+  const seen = new Set(first.map((h) => h.id));
+  const hits = [...first, ...any.hits.filter((h) => !seen.has(h.id))].slice(0, q.limit);
   return { total: any.total, hits, facets: any.facets };
 }
 

@@ -36,3 +36,31 @@ t.test('a handful of all-word matches is filled in too: three office chairs, the
   t.same([...got.slice(0, 3)].sort(), ['c1', 'c2', 'c3']);
   t.same(got.slice(3), ['c4'], 'one of the words');
 });
+
+t.test('all words in descriptions only are a weak match: a few strong ones call for the fallback, and the weak ones go below', async (t) => {
+  const other = await h.tenant();
+  await loadProducts(h, other.key, other.id, [
+    p('e1', 'External CD drive'),
+    p('e2', 'External DVD drive'),
+    p('e3', 'Portable CD player'),
+    ...[1, 2, 3, 4, 5].map((i) => p(`w${i}`, `Laser printer ${i}`, 'Prints photos and documents from an external CD drive or a memory card')),
+  ]);
+  const body = (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('external cd drive')}`, { key: other.key })).body as { ids: string[]; total: number };
+  t.equal(body.ids[0], 'e1', 'every word in the name');
+  t.same(body.ids.slice(1, 3), ['e2', 'e3'], 'two, then one of the words in the name, before mentions in descriptions');
+  t.same(body.ids.slice(3).sort(), ['w1', 'w2', 'w3', 'w4', 'w5']);
+  t.equal(body.total, 8);
+});
+
+t.test('matching any word, a word in a tenth of the products (and 50) makes no match alone', async (t) => {
+  const other = await h.tenant();
+  await loadProducts(h, other.key, other.id, [
+    p('k1', 'Black keyboard'),
+    p('k2', 'Wireless keyboard'),
+    ...Array.from({ length: 50 }, (_, i) => p(`b${i}`, `Black laser printer ${i}`)),
+    ...Array.from({ length: 20 }, (_, i) => p(`d${i}`, `Oak desk ${i}`)),
+  ]);
+  const body = (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('keyboard black')}`, { key: other.key })).body as { ids: string[]; total: number };
+  t.same(body.ids, ['k1', 'k2'], 'the keyboards; "black" alone finds nothing');
+  t.equal(body.total, 2);
+});

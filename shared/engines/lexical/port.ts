@@ -70,6 +70,8 @@ export interface QueryTerm {
   exact?: boolean;
   /** The words of a multi-word alternative must be adjacent ("head set" as typed), not just all present. */
   phrase?: boolean;
+  /** With `matchAny`, a term too common to make a match alone ("x", "black"): it counts only beside a rarer term. */
+  common?: boolean;
 }
 
 export interface EngineQuery {
@@ -104,6 +106,8 @@ export interface EngineHit {
   score: number;
   card: ProductCard;
   description?: Record<string, string> | null;
+  /** Every term matched above the description (name, brand, codes, categories or attributes); absent when the engine does not tell. */
+  strong?: boolean;
 }
 
 export interface FacetCount {
@@ -114,6 +118,8 @@ export interface FacetCount {
 
 export interface EngineResult {
   total: number;
+  /** How many of the matches are `strong` (see EngineHit); absent when the engine does not tell. */
+  strong?: number;
   hits: EngineHit[];
   facets: Record<string, FacetCount[] | { min: number | null; max: number | null }>;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
-import { filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
+import { ABOVE_DESCRIPTION, filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../db/derived-write.js';
 
 const FACET_LIMIT = 50;
@@ -123,22 +123,29 @@ export class PostgresEngine implements LexicalEngine {
     const ranked = ts && !q.noTextRank;
     // One tsquery per word of a several-word query.
     const terms = termsOf(q);
-    const perTerm = ranked && terms.length > 1
-      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 })).filter((x): x is string => !!x)
-      : [];
-    // Matching any word: products with more of the query's words come first, then by rank.
-    const partial = q.matchAny ? perTerm : [];
+    const eachTerm = (weights?: string) => (ranked && terms.length > 1
+      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights)).filter((x): x is string => !!x)
+      : []);
+    const perTerm = eachTerm();
+    // Matching any word: products with more of the query's words above the description come first, then by rank.
+    const partial = q.matchAny ? eachTerm(ABOVE_DESCRIPTION) : [];
     // Several words: each word's own rank too, so a word far from the others (in another field)
     // still counts for what it is worth; cover density alone makes such a match near zero.
     const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} / ${perTerm.length}`)].join(' + ');
     const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t])];
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + (${text}) / (1 + ${text})` : text;
+    // All words above the description, or a product of the type the query names: a match by
+    // description words alone is weak, and a few strong matches call for the any-word fallback
+    // (see SearchService).
+    const strong = perTerm.length && !q.matchAny ? tsQuery(q, ABOVE_DESCRIPTION) : null;
+    const intent = q.boost?.categories?.length ? q.boost.categories : null;
     const typ = typicality(q);
     const all = filterSql(q.filters);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     if (ranked) bindings.push(...(partial.length ? [...partial, ...textBindings, ...textBindings] : textBindings) as Knex.RawBinding[]);
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
+    if (strong) bindings.push(strong, ...(intent ? [intent] : []));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
@@ -152,21 +159,22 @@ export class PostgresEngine implements LexicalEngine {
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
-        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ
+        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
+               ${strong ? `(tsv @@ to_tsquery('simple', ?)${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong
           FROM search_docs, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}
       ),
       f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
-      page AS (SELECT product_id, score, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
-      SELECT (SELECT count(*) FROM f)::int AS total,
-             (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
+      page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
+      SELECT (SELECT count(*) FROM f)::int AS total, (SELECT count(*) FILTER (WHERE strong) FROM f)::int AS strong,
+             (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
                 FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
              ${facetCols.map((c) => `,\n${c}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
     const facets: EngineResult['facets'] = {};
     (q.facets ?? []).forEach((name, i) => (facets[name] = row[`facet_${i}`]));
-    return { total: row.total, hits: row.hits, facets };
+    return { total: row.total, strong: row.strong, hits: row.hits, facets };
   }
   /** Lean query for previews: the first `limit` matches by stock and popularity, nothing counted. */
   private async preview(q: EngineQuery): Promise<EngineResult> {

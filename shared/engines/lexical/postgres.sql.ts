@@ -5,6 +5,8 @@ import { categoryLevelKey } from '../../catalog/search-doc.js';
 
 /** Field weights for ts_rank_cd, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes (tuned with npm run eval). */
 export const RANK_WEIGHTS = '{0.2,0.2,0.4,1.0}';
+/** Every field but the description (weight D). */
+export const ABOVE_DESCRIPTION = 'ABC';
 
 const lexeme = (t: string) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
 
@@ -15,19 +17,23 @@ export function termsOf(q: Pick<EngineQuery, 'tokens' | 'terms'>): QueryTerm[] {
 
 /**
  * tsquery text: every term must match (any of its alternatives, each token by its exact or
- * stemmed form), the last term also as a prefix when asked; `matchAny` ORs the terms.
+ * stemmed form), the last term also as a prefix when asked; `matchAny` ORs the terms but the
+ * common ones (unless all are). `weights` ("ABC") restricts every word to the fields of those weights.
  */
-export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' | 'matchAny'>): string | null {
+export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' | 'matchAny'>, weights = ''): string | null {
   const terms = termsOf(q);
+  const skipCommon = q.matchAny && terms.some((t) => !t.common);
   const parts = terms.map((term, i) => {
+    if (skipCommon && term.common) return null;
     const last = q.prefixLast && i === terms.length - 1;
     const alts = term.alternatives.filter((a) => a.length).map((tokens) => {
       const forms = tokens.map((t, j) => {
-        const set = new Set([lexeme(t)]);
+        const w = weights ? `:${weights}` : '';
+        const set = new Set([lexeme(t) + w]);
         if (!term.exact) {
           const s = stem(t);
-          if (s && s !== t) set.add(lexeme(s));
-          if (last && j === tokens.length - 1) set.add(`${lexeme(t)}:*`);
+          if (s && s !== t) set.add(lexeme(s) + w);
+          if (last && j === tokens.length - 1) set.add(`${lexeme(t)}:*${weights}`);
         }
         return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
       });
