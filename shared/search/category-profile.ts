@@ -80,3 +80,21 @@ export function typicalWords(tokens: string[], intent: string[], profiles: Map<s
   const word = tokens[0];
   return profile.common.has(word) || profile.common.has(stem(word)) ? [] : profile.typical;
 }
+
+/**
+ * Of the categories a query's head word names, the ones whose products commonly carry the
+ * query's other words: "external cd drive" names optical, hard and flash drives by "drive", and
+ * optical drives are the ones commonly called "external". All of them when no other word tells
+ * them apart.
+ */
+export function narrowIntent(tokens: string[], intent: string[], profiles: Map<string, LoadedProfile>): string[] {
+  if (tokens.length < 2 || intent.length < 2) return intent;
+  // The head word too (its place differs between Arabic and English): it counts the same for categories commonly called by it.
+  const words = tokens.map((w) => [w, stem(w)]);
+  const agree = intent.map((c) => {
+    const common = profiles.get(c)?.common;
+    return common ? words.filter((forms) => forms.some((f) => common.has(f))).length : 0;
+  });
+  const best = Math.max(...agree);
+  return best > 0 ? intent.filter((_, i) => agree[i] === best) : intent;
+}

@@ -12,7 +12,7 @@ import { BUILTIN_FACETS, BUILTIN_FILTERS, toFacets } from './facets.js';
 import { highlight } from './highlight.js';
 import { Trace } from './trace.js';
 import { categoryIntent } from './category-intent.js';
-import { typicalWords } from './category-profile.js';
+import { narrowIntent, typicalWords } from './category-profile.js';
 import type { Segment } from './synonym-matcher.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
@@ -100,7 +100,7 @@ export class SearchService {
       correct: (word) => vocab.typos.correction(word),
     }), (p) => ({ corrections: p.corrections, compounds: p.compounds }));
 
-    const intent = trace.step('category_intent', () => categoryIntent(tokens, ctx.categories), (c) => ({ categories: c }));
+    const intent = trace.step('category_intent', () => narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles), (c) => ({ categories: c }));
     const typical = trace.step('typical_products', () => typicalWords(tokens, intent, ctx.profiles), (w) => ({ words: w }));
     const query: EngineQuery = {
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.

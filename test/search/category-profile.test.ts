@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CategoryProfileBuilder, typicalWords, type LoadedProfile } from '../../shared/search/category-profile.js';
+import { CategoryProfileBuilder, narrowIntent, typicalWords, type LoadedProfile } from '../../shared/search/category-profile.js';
 
 const load = (b: CategoryProfileBuilder) =>
   new Map<string, LoadedProfile>(b.build().map((p) => [p.category, { typical: p.typical, common: new Set(p.common) }]));
@@ -32,4 +32,18 @@ t.test('typicalWords: only for a one-word query naming the category by a word it
   t.same(typicalWords(['gaming', 'laptop'], ['notebooks'], profiles), [], 'more words: the words decide');
   t.same(typicalWords(['laptop'], [], profiles), [], 'no category named');
   t.same(typicalWords(['laptop'], ['unknown'], profiles), []);
+});
+
+t.test('narrowIntent: of the categories the head word names, those whose products carry the other words', async (t) => {
+  const b = new CategoryProfileBuilder();
+  for (let i = 0; i < 5; i++) b.add([`HP External DVD drive ${i}`], ['optical']);
+  for (let i = 0; i < 5; i++) b.add([`Seagate SATA hard drive ${i}`], ['hdd']);
+  for (let i = 0; i < 5; i++) b.add([`Kingston USB flash drive ${i}`], ['flash']);
+  const profiles = load(b);
+  const all = ['optical', 'hdd', 'flash'];
+  t.same(narrowIntent(['external', 'cd', 'drive'], all, profiles), ['optical']);
+  t.same(narrowIntent(['usb', 'flash', 'drive'], all, profiles), ['flash']);
+  t.same(narrowIntent(['fast', 'drive'], all, profiles), all, 'no other word tells them apart: all of them');
+  t.same(narrowIntent(['drive'], all, profiles), all, 'one word');
+  t.same(narrowIntent(['external', 'drive'], ['optical'], profiles), ['optical'], 'one category');
 });
