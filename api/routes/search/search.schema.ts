@@ -79,7 +79,7 @@ export const SearchResponse = z.object({
   }),
   ids: z.array(z.string()),
   hits: z.array(z.object({ id: z.string(), score: z.number().nullable(), product: Card, highlights: z.record(z.string(), z.string()), pinned: z.boolean() })),
-  total: z.number().int(),
+  total: z.number().int().describe('matches of every word; when fewer than 5 match strongly (every word above the description, or of the category the query names), products matching some of the words are added and counted'),
   page: z.number().int(),
   per_page: z.number().int(),
   facets: z.array(z.object({
@@ -89,7 +89,8 @@ export const SearchResponse = z.object({
   did_you_mean: z.string().nullable(),
   redirect: z.object({ url: z.string(), rule_id: z.string() }).nullable(),
   banners: z.array(z.object({ id: z.string() })),
-  zero_result_help: z.object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) }).nullable(),
+  zero_result_help: z.object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) }).nullable()
+    .describe('set when no product has every word: relaxed is true when the hits match some of the words, false when nothing matched'),
   experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable(),
   took_ms: z.number(),
   debug: z.record(z.string(), z.unknown()).nullable(),
