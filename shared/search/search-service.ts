@@ -38,7 +38,7 @@ interface CachedSearch {
   tail: string;
 }
 
-/** Below this many all-words matches, products matching only some words fill in after them (10 cost a quarter of uncached throughput for +0.003 nDCG; 5 gives +0.0024). */
+/** Below this many strong all-words matches, products matching only some words fill in after them (10 cost a quarter of uncached throughput for +0.003 nDCG; 5 gives +0.0024). */
 const FEW = 5;
 
 export class SearchService {
@@ -110,7 +110,7 @@ export class SearchService {
     };
     let result = await trace.stepAsync('engine', () => this.deps.engine.search(query), (r) => ({ total: r.total, strong: r.strong }));
     let relaxed = false;
-    // Few matches with every word above the description: products matching some words fill in.
+    // Few strong matches (EngineHit.strong): products matching some of the words fill in.
     const strong = result.strong ?? result.total;
     if (strong < FEW && plan.terms.length > 1) {
       const any = await trace.stepAsync('fallback_any_term', () => this.deps.engine.search({ ...query, terms: markCommon(plan.terms, vocab), matchAny: true }), (r) => ({ total: r.total }));
