@@ -1,7 +1,8 @@
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import { loadConfig, ConfigError } from '../shared/config.js';
+import { loadConfig, ConfigError, type Config } from '../shared/config.js';
 import { createDeps, type Deps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
+import { createDb, migrateLatest } from '../shared/db/knex.js';
 import { createApp } from './app.js';
 import { onShutdown } from '../shared/shutdown.js';
 
@@ -24,13 +25,50 @@ export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Pr
 
 async function main() {
   const config = loadConfig();
+  if (config.apiProcesses > 1 && cluster.isPrimary) return startCluster(config);
   const deps = createDeps(config);
-  if (config.migrateOnStart) await migrateLatest(deps.db);
+  if (config.migrateOnStart && cluster.isPrimary) await migrateLatest(deps.db);
   const api = await startApi(deps);
   onShutdown(async () => {
     await api.stop();
     await deps.close();
   });
+}
+
+/**
+ * API_PROCESSES > 1: migrates once, then forks that many API processes sharing the port (the
+ * primary hands each new connection to one of them in turn), starts another when one dies (a
+ * second later when it died before listening), stops when none could ever start (bad config,
+ * port taken), and stops them all on SIGTERM/SIGINT.
+ */
+async function startCluster(config: Config) {
+  if (config.migrateOnStart) {
+    const db = createDb(config.databaseUrl, { min: 0, max: 1 });
+    await migrateLatest(db);
+    await db.destroy();
+  }
+  let stopping = false;
+  let started = false;
+  const fork = () => {
+    if (stopping) return;
+    const worker = cluster.fork();
+    let listening = false;
+    worker.once('listening', () => (listening = started = true));
+    worker.once('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`api process ${worker.process.pid} exited (${signal ?? code})\n`);
+      if (!started) process.exit(1);
+      setTimeout(fork, listening ? 0 : 1000);
+    });
+  };
+  for (let i = 0; i < config.apiProcesses; i++) fork();
+  onShutdown(async () => {
+    stopping = true;
+    await Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((resolve) => {
+      w!.once('exit', resolve);
+      w!.process.kill('SIGTERM');
+    })));
+  }, 15_000);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,6 +10,7 @@ const Env = z.object({
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('pss'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MIGRATE_ON_START: z.enum(['true', 'false']).optional(),
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
@@ -41,6 +42,8 @@ export interface Config {
   queuePrefix: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   migrateOnStart: boolean;
+  /** `npm run api`: API processes sharing the port (node:cluster), one per core the API may use. */
+  apiProcesses: number;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
   rateLimits: { public: number; secret: number; session: number };
@@ -88,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: e.QUEUE_PREFIX,
     logLevel: e.LOG_LEVEL,
     migrateOnStart: e.MIGRATE_ON_START ? e.MIGRATE_ON_START === 'true' : e.NODE_ENV !== 'production',
+    apiProcesses: e.API_PROCESSES,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
