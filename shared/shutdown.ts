@@ -1,8 +1,12 @@
-/** Calls `stop` on SIGTERM/SIGINT, then exits; a second signal or the deadline forces exit. */
+/**
+ * Calls `stop` on SIGTERM/SIGINT, then exits. The same signal again (its default action) or the
+ * deadline forces the exit; the other signal while stopping is ignored, because the API processes
+ * of a cluster get SIGINT from the terminal and SIGTERM from their primary at once.
+ */
 export function onShutdown(stop: () => Promise<void>, deadlineMs = 10_000): void {
   let stopping = false;
   const handler = (signal: string) => {
-    if (stopping) process.exit(1);
+    if (stopping) return;
     stopping = true;
     process.stderr.write(`${signal}: shutting down\n`);
     setTimeout(() => process.exit(1), deadlineMs).unref();
