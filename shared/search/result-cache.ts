@@ -1,7 +1,7 @@
 /**
- * Recent search results per tenant, in process. An entry lives `ttlMs` at most and a tenant's
- * entries are dropped as soon as its index or synonyms change (notices over Redis pub/sub),
- * so a cached answer is never older than the index it came from.
+ * Recent values per tenant, in process, each with the time it was stored (RefreshingCache decides
+ * what an age means). A tenant's entries are dropped as soon as its index or synonyms change
+ * (notices over Redis pub/sub), so a cached answer is never older than the index it came from.
  */
 export class ResultCache<T> {
   private tenants = new Map<string, Map<string, { value: T; at: number }>>();
@@ -10,20 +10,9 @@ export class ResultCache<T> {
   private clearedAt = new Map<string, number>();
   private allClearedAt = 0;
 
-  constructor(private ttlMs = 60_000, private perTenant = 2000) {}
+  constructor(private perTenant = 2000) {}
 
-  get(tenantId: string, key: string, now = Date.now()): T | undefined {
-    const entries = this.tenants.get(tenantId);
-    const hit = entries?.get(key);
-    if (!hit) return undefined;
-    if (now - hit.at > this.ttlMs) {
-      entries!.delete(key);
-      return undefined;
-    }
-    return hit.value;
-  }
-
-  /** An entry whatever its age, with the time it was stored (for serving stale while refreshing). */
+  /** An entry, with the time it was stored. */
   entry(tenantId: string, key: string): { value: T; at: number } | undefined {
     return this.tenants.get(tenantId)?.get(key);
   }
@@ -34,11 +23,11 @@ export class ResultCache<T> {
   }
 
   set(tenantId: string, key: string, value: T, since: number, now = Date.now()): void {
-    if (this.ttlMs <= 0) return;
     if (this.allClearedAt > since || (this.clearedAt.get(tenantId) ?? 0) > since) return;
     let entries = this.tenants.get(tenantId);
     if (!entries) this.tenants.set(tenantId, (entries = new Map()));
-    // Maps keep insertion order: the first key is the oldest entry.
+    // Maps keep insertion order: the first key is the oldest entry (a refreshed one moves last).
+    entries.delete(key);
     if (entries.size >= this.perTenant) entries.delete(entries.keys().next().value as string);
     entries.set(key, { value, at: now });
   }

@@ -47,30 +47,42 @@ export class SearchService {
   /**
    * Answers from the result cache when it can (never for debug), else runs the pipeline; every
    * search is logged. A cached answer comes as JSON text already made (`text`): only its
-   * search_id and took_ms are new, so the hot path does not serialize the hits again.
+   * search_id and took_ms are new, so the hot path does not serialize the hits again. A hot
+   * query's entry is refreshed in the background as it nears its age limit (RefreshingCache).
    */
   async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
-    if (input.debug) return { body: await this.run(tenantId, input), text: null };
+    if (input.debug) {
+      const body = await this.run(tenantId, input);
+      this.logSearch(tenantId, input, body, body.search_id, body.took_ms);
+      return { body, text: null };
+    }
     const started = performance.now();
     const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
-    const cached = this.contexts.results.get(tenantId, key) as CachedSearch | undefined;
-    if (!cached) {
-      const since = this.contexts.results.mark();
+    // Set when this request ran the pipeline itself (a miss), not when it joined another's run or a background refresh.
+    let ran: SearchBody | null = null;
+    const cached = await this.contexts.results.get(tenantId, key, async () => {
       const body = await this.run(tenantId, input);
+      ran ??= body;
       const { search_id: _id, took_ms: _took, ...rest } = body;
-      // Not kept when the context, vocabulary or index changed while it ran.
-      this.contexts.results.set(tenantId, key, { body, tail: JSON.stringify(rest).slice(1) } satisfies CachedSearch, since);
-      return { body, text: null };
+      return { body, tail: JSON.stringify(rest).slice(1) } satisfies CachedSearch;
+    }) as CachedSearch;
+    const own = ran as SearchBody | null;
+    if (own) {
+      this.logSearch(tenantId, input, own, own.search_id, own.took_ms);
+      return { body: own, text: null };
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     const searchId = newId('srch');
-    const { body } = cached;
+    this.logSearch(tenantId, input, cached.body, searchId, tookMs);
+    return { body: cached.body, text: `{"search_id":"${searchId}","took_ms":${tookMs},${cached.tail}` };
+  }
+
+  private logSearch(tenantId: string, input: SearchInput, body: SearchBody, searchId: string, tookMs: number) {
     const q = body.query;
     this.log.push({
       id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,
       filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: body.total, page: input.page, took_ms: tookMs, zero_result: body.total === 0,
     });
-    return { body, text: `{"search_id":"${searchId}","took_ms":${tookMs},${cached.tail}` };
   }
 
   /** Runs the query pipeline (DESIGN.md "Search path") and returns the SearchResponse body. */
@@ -130,10 +142,6 @@ export class SearchService {
     const didYouMean = plan.corrections.length ? applyCorrections(text, plan.corrections) : null;
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     const searchId = newId('srch');
-    this.log.push({
-      id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized, lang, filters, sort,
-      total: result.total, page: input.page, took_ms: tookMs, zero_result: result.total === 0,
-    });
     return {
       search_id: searchId,
       query: {

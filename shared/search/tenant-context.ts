@@ -1,16 +1,15 @@
 import type { Knex } from 'knex';
 import type { Repos } from '../db/repos/index.js';
-import type { LexicalEngine } from '../engines/lexical/port.js';
+import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { labelLang, normalizeText } from './normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
 import type { Redis } from 'ioredis';
-import { ResultCache } from './result-cache.js';
 import { TenantCache } from './tenant-cache.js';
 import { SuggestDictionary } from './suggest-dictionary.js';
 import { Vocabulary } from './vocabulary.js';
-import { SuggestPreviews } from './suggest-previews.js';
+import { RefreshingCache } from './refreshing-cache.js';
 import type { LoadedProfile } from './category-profile.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
@@ -46,9 +45,9 @@ export class TenantContexts {
   private loading = new Map<string, Promise<TenantSearchContext | null>>();
 
   constructor(private deps: { db: Knex; repos: Repos; engine: LexicalEngine }, resultTtlMs = 60_000, private ttlMs = 5 * 60_000) {
-    this.results = new ResultCache(resultTtlMs);
+    this.results = new RefreshingCache(resultTtlMs);
     // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
-    this.previews = new SuggestPreviews(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
+    this.previews = new RefreshingCache(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
     // The context's brands and categories come from the dictionary: a new one rebuilds the context.
     this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await deps.repos.vocabulary.suggestTerms(id)), { replaced: (id) => this.expire(id) });
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
@@ -84,10 +83,10 @@ export class TenantContexts {
   }
 
   /** Cached search results; dropped with the context, and on index changes. */
-  readonly results: ResultCache<unknown>;
+  readonly results: RefreshingCache<unknown>;
 
   /** Suggest's product previews; dropped on index changes like results. */
-  readonly previews: SuggestPreviews;
+  readonly previews: RefreshingCache<ProductCard[]>;
 
   /** Suggest's in-memory dictionaries; reloaded in the background on vocabulary changes. */
   readonly dictionaries: TenantCache<SuggestDictionary>;

@@ -1,4 +1,3 @@
-import type { ProductCard } from '../engines/lexical/port.js';
 import { ResultCache } from './result-cache.js';
 
 /** A key's fixed place in [0, 1). */
@@ -12,32 +11,33 @@ function spread(key: string): number {
 const MAX_REFRESHING = 2;
 
 /**
- * Suggest's product previews per tenant and typed words, in process. Dropped with the
- * tenant's other cached results when its index changes; concurrent requests for the same
- * words share one engine query.
+ * Values per tenant and key, in process (search results, suggest's product previews). Dropped
+ * per tenant when its index changes; concurrent requests for one key share one load.
  */
-export class SuggestPreviews {
-  private cache: ResultCache<ProductCard[]>;
-  private pending = new Map<string, Promise<ProductCard[]>>();
+export class RefreshingCache<T> {
+  private cache: ResultCache<T>;
+  private pending = new Map<string, Promise<T>>();
   private refreshing = 0;
 
+  /** `ttlMs` 0: nothing is kept and every get loads. */
   constructor(private ttlMs: number) {
-    this.cache = new ResultCache(ttlMs);
+    this.cache = new ResultCache();
   }
 
   /**
-   * Fresh previews from the cache; previews up to twice `ttlMs` old are still answered while one
+   * A fresh value from the cache; values up to twice `ttlMs` old are still answered while one
    * refresh runs in the background (index changes clear them at once anyway, the age limit only
    * covers a missed notice), so an expiring entry never makes a shopper wait on the engine.
    */
-  async get(tenantId: string, key: string, load: () => Promise<ProductCard[]>, now = Date.now()): Promise<ProductCard[]> {
+  async get(tenantId: string, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+    if (this.ttlMs <= 0) return load();
     const hit = this.cache.entry(tenantId, key);
     const age = hit ? now - hit.at : Infinity;
-    // Each key keeps its own ttl, 80-100 % of ttlMs, so previews made together do not all expire together.
+    // Each key keeps its own ttl, 80-100 % of ttlMs, so values made together do not all expire together.
     if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) return hit!.value;
     const id = `${tenantId}\u0000${key}`;
     if (age <= 2 * this.ttlMs) {
-      // Previews made together expire together: refresh a few at a time, not one engine query per key at once.
+      // Refresh a few at a time, not one engine query per expiring key at once.
       if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
         this.refreshing++;
         this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
@@ -47,16 +47,16 @@ export class SuggestPreviews {
     return this.fetch(id, tenantId, key, load);
   }
 
-  private fetch(id: string, tenantId: string, key: string, load: () => Promise<ProductCard[]>): Promise<ProductCard[]> {
+  private fetch(id: string, tenantId: string, key: string, load: () => Promise<T>): Promise<T> {
     let p = this.pending.get(id);
     if (!p) {
       // A query that started before a clear does not fill the cache after it.
       const since = this.cache.mark();
       // load() runs a microtask later, so even one that throws at once ends in the promise (and frees its refresh slot).
-      const query: Promise<ProductCard[]> = Promise.resolve().then(load)
-        .then((cards) => {
-          this.cache.set(tenantId, key, cards, since);
-          return cards;
+      const query: Promise<T> = Promise.resolve().then(load)
+        .then((value) => {
+          this.cache.set(tenantId, key, value, since);
+          return value;
         })
         .finally(() => {
           if (this.pending.get(id) === query) this.pending.delete(id);
@@ -66,7 +66,7 @@ export class SuggestPreviews {
     return p;
   }
 
-  /** Forgets one tenant's previews, or everyone's for '*'. */
+  /** Forgets one tenant's values, or everyone's for '*'. */
   clear(tenantId: string): void {
     this.cache.clear(tenantId);
     // Requests from now on must not join a query that may have read the old index.

@@ -1,12 +1,12 @@
 import t from 'tap';
-import { SuggestPreviews } from '../../shared/search/suggest-previews.js';
+import { RefreshingCache } from '../../shared/search/refreshing-cache.js';
 import type { ProductCard } from '../../shared/engines/lexical/port.js';
 
 const card = (id: string) => ({ id }) as unknown as ProductCard;
 const settle = () => new Promise((r) => setImmediate(r));
 
 t.test('fresh entries answer without a load; expiring ones answer stale while one refresh runs', async (t) => {
-  const previews = new SuggestPreviews(1000);
+  const previews = new RefreshingCache<ProductCard[]>(1000);
   let loads = 0;
   let version = 'v1';
   const load = async () => { loads++; return [card(version)]; };
@@ -22,7 +22,7 @@ t.test('fresh entries answer without a load; expiring ones answer stale while on
 });
 
 t.test('entries older than twice the ttl are loaded before answering; clear forgets at once', async (t) => {
-  const previews = new SuggestPreviews(1000);
+  const previews = new RefreshingCache<ProductCard[]>(1000);
   let version = 'v1';
   const load = async () => [card(version)];
   const t0 = Date.now();
@@ -35,7 +35,7 @@ t.test('entries older than twice the ttl are loaded before answering; clear forg
 });
 
 t.test('expiring previews refresh two at a time, each key answered stale meanwhile', async (t) => {
-  const previews = new SuggestPreviews(1000);
+  const previews = new RefreshingCache<ProductCard[]>(1000);
   const started: string[] = [];
   const release: Array<() => void> = [];
   let version = 'v1';
@@ -62,7 +62,7 @@ t.test('expiring previews refresh two at a time, each key answered stale meanwhi
 });
 
 t.test('keys made together expire at different ages (80-100 % of the ttl)', async (t) => {
-  const previews = new SuggestPreviews(1000);
+  const previews = new RefreshingCache<ProductCard[]>(1000);
   const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
   const t0 = Date.now();
   for (const k of keys) await previews.get('t1', k, async () => [card('v1')], t0);
@@ -76,7 +76,7 @@ t.test('keys made together expire at different ages (80-100 % of the ttl)', asyn
 });
 
 t.test('a refresh that fails at once frees its slot and keeps the old previews', async (t) => {
-  const previews = new SuggestPreviews(1000);
+  const previews = new RefreshingCache<ProductCard[]>(1000);
   const t0 = Date.now();
   await previews.get('t1', 'x', async () => [card('v1')], t0);
   await previews.get('t1', 'y', async () => [card('v1')], t0);
@@ -89,4 +89,14 @@ t.test('a refresh that fails at once frees its slot and keeps the old previews',
   await previews.get('t1', 'z', async () => { loaded++; return [card('v2')]; }, t0 + 1500);
   await settle();
   t.equal(loaded, 1, 'both slots were freed');
+});
+
+t.test('ttl 0 keeps nothing: every get loads, concurrent ones too', async (t) => {
+  const cache = new RefreshingCache<ProductCard[]>(0);
+  let loads = 0;
+  const load = async () => [card(`v${++loads}`)];
+  t.same(await cache.get('t1', 'k', load), [card('v1')]);
+  t.same(await cache.get('t1', 'k', load), [card('v2')]);
+  await Promise.all([cache.get('t1', 'k', load), cache.get('t1', 'k', load)]);
+  t.equal(loads, 4);
 });
