@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { get } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setup } from '../helpers/harness.js';
@@ -28,21 +29,35 @@ function workersOn(port: number): number[] {
 }
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
+/** Starts a primary with 2 API processes; `listening()` counts the "api listening" lines they logged. */
 function startPrimary(t: Test, port: number) {
   const primary = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.config.databaseUrl, QUEUE_PREFIX: h.config.queuePrefix, PORT: String(port), HOST: '127.0.0.1', API_PROCESSES: '2', MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' },
-    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.config.databaseUrl, QUEUE_PREFIX: h.config.queuePrefix, PORT: String(port), HOST: '127.0.0.1', API_PROCESSES: '2', MIGRATE_ON_START: 'false', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let log = '';
+  primary.stderr!.on('data', (d) => (log += d));
   t.teardown(() => void primary.kill('SIGKILL'));
-  return { primary, exited: new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code))) };
+  return {
+    primary,
+    exited: new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code))),
+    listening: () => log.split('"msg":"api listening"').length - 1,
+  };
 }
 
 t.test('API processes share the port, a dead one is replaced, SIGTERM stops them all', async (t) => {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const { primary, exited } = startPrimary(t, port);
-  const healthy = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok === true;
-  await eventually(healthy, 30_000);
-  await eventually(async () => workersOn(port).length === 2, 30_000);
+  const { primary, exited, listening } = startPrimary(t, port);
+  // A new connection each time: a kept-alive one to a killed process would fail as a client's would.
+  const healthy = () => new Promise<boolean>((resolve) => {
+    get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    }).on('error', () => resolve(false));
+  });
+  // Both listening: while only one is, killing it leaves none to take connections.
+  await eventually(async () => listening() === 2, 30_000);
+  t.ok(await healthy());
   const [first, second] = workersOn(port);
 
   process.kill(first, 'SIGKILL');
@@ -50,7 +65,8 @@ t.test('API processes share the port, a dead one is replaced, SIGTERM stops them
   t.ok(workersOn(port).includes(second), 'the other process kept running');
   t.ok(await healthy(), 'still answering');
   const replacement = workersOn(port).find((pid) => pid !== second)!;
-  await eventually(healthy, 30_000);
+  await eventually(async () => listening() === 3, 30_000);
+  t.ok(await healthy(), 'the replacement listens too');
 
   primary.kill('SIGTERM');
   t.equal(await exited, 0, 'the primary exits cleanly');
