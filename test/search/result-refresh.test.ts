@@ -6,7 +6,7 @@ import { waitFor } from '../helpers/wait.js';
 // A hot query's cached result is refreshed in the background as it nears its age limit: the
 // shopper gets the cached answer at once, the engine runs once behind it, and only shoppers'
 // requests are logged.
-const TTL_MS = 1000;
+const TTL_MS = 2000;
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200', SEARCH_CACHE_TTL_MS: String(TTL_MS) });
 const { id: tenantId, key } = await h.tenant();
 await loadProducts(h, key, tenantId, [
