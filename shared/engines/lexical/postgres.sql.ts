@@ -23,12 +23,12 @@ export function termsOf(q: Pick<EngineQuery, 'tokens' | 'terms'>): QueryTerm[] {
 export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' | 'matchAny'>, weights = ''): string | null {
   const terms = termsOf(q);
   const skipCommon = q.matchAny && terms.some((t) => !t.common);
+  const w = weights ? `:${weights}` : '';
   const parts = terms.map((term, i) => {
     if (skipCommon && term.common) return null;
     const last = q.prefixLast && i === terms.length - 1;
     const alts = term.alternatives.filter((a) => a.length).map((tokens) => {
       const forms = tokens.map((t, j) => {
-        const w = weights ? `:${weights}` : '';
         const set = new Set([lexeme(t) + w]);
         if (!term.exact) {
           const s = stem(t);
