@@ -33,7 +33,7 @@ export interface SearchInput {
 export type SearchBody = Awaited<ReturnType<SearchService['run']>>;
 
 /** A cached answer: its body, and its JSON text without search_id and took_ms and the opening brace. */
-interface CachedSearch {
+export interface CachedSearch {
   body: SearchBody;
   tail: string;
 }
@@ -59,17 +59,15 @@ export class SearchService {
     const started = performance.now();
     const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
     // Set when this request ran the pipeline itself (a miss), not when it joined another's run or a background refresh.
-    let ran: SearchBody | null = null;
+    let ran = null as SearchBody | null;
     const cached = await this.contexts.results.get(tenantId, key, async () => {
-      const body = await this.run(tenantId, input);
-      ran ??= body;
+      const body = (ran = await this.run(tenantId, input));
       const { search_id: _id, took_ms: _took, ...rest } = body;
-      return { body, tail: JSON.stringify(rest).slice(1) } satisfies CachedSearch;
-    }) as CachedSearch;
-    const own = ran as SearchBody | null;
-    if (own) {
-      this.logSearch(tenantId, input, own, own.search_id, own.took_ms);
-      return { body: own, text: null };
+      return { body, tail: JSON.stringify(rest).slice(1) };
+    });
+    if (ran) {
+      this.logSearch(tenantId, input, ran, ran.search_id, ran.took_ms);
+      return { body: ran, text: null };
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     const searchId = newId('srch');

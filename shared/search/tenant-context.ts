@@ -10,6 +10,7 @@ import { TenantCache } from './tenant-cache.js';
 import { SuggestDictionary } from './suggest-dictionary.js';
 import { Vocabulary } from './vocabulary.js';
 import { RefreshingCache } from './refreshing-cache.js';
+import type { CachedSearch } from './search-service.js';
 import type { LoadedProfile } from './category-profile.js';
 
 /** What the search path needs about a tenant, kept in process and refreshed in the background. */
@@ -83,7 +84,7 @@ export class TenantContexts {
   }
 
   /** Cached search results; dropped with the context, and on index changes. */
-  readonly results: RefreshingCache<unknown>;
+  readonly results: RefreshingCache<CachedSearch>;
 
   /** Suggest's product previews; dropped on index changes like results. */
   readonly previews: RefreshingCache<ProductCard[]>;
