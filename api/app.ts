@@ -1,23 +1,23 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from '../shared/deps.js';
-import { AppError } from '../shared/errors.js';
-import { errorHandler } from './middleware/error-handler.js';
-import { requestId } from './middleware/request-id.js';
-import { cors } from './middleware/cors.js';
-import { jsonBody } from './middleware/json-body.js';
-import { mountRoutes, type RouteSpec } from './route.js';
-import { buildOpenApi } from './openapi.js';
+import { AppError } from '../shared/platform/errors.js';
+import { errorHandler } from './http/middleware/error-handler.js';
+import { requestId } from './http/middleware/request-id.js';
+import { cors } from './http/middleware/cors.js';
+import { jsonBody } from './http/middleware/json-body.js';
+import { mountRoutes, type RouteSpec } from './http/route.js';
+import { buildOpenApi } from './http/openapi.js';
 import { healthRoutes } from './routes/health/health.routes.js';
-import { keyRoutes } from './routes/keys/keys.routes.js';
+import { keyRoutes } from './routes/access/keys.routes.js';
 import { jobRoutes } from './routes/jobs/jobs.routes.js';
-import { sessionRoutes } from './routes/sessions/sessions.routes.js';
-import { productRoutes } from './routes/products/products.routes.js';
-import { attributeRoutes } from './routes/attributes/attributes.routes.js';
+import { sessionRoutes } from './routes/access/sessions.routes.js';
+import { productRoutes } from './routes/catalog/products.routes.js';
+import { attributeRoutes } from './routes/catalog/attributes.routes.js';
 import { searchRoutes } from './routes/search/search.routes.js';
 import { synonymRoutes } from './routes/synonyms/synonyms.routes.js';
 import { eventRoutes } from './routes/events/events.routes.js';
-import { suggestionRoutes } from './routes/suggestions/suggestions.routes.js';
+import { suggestionRoutes } from './routes/synonyms/synonym-suggestions.routes.js';
 
 /** Every route group; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {

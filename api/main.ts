@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import { loadConfig, ConfigError, type Config } from '../shared/config.js';
+import { loadConfig, ConfigError, type Config } from '../shared/platform/config.js';
 import { createDeps, type Deps } from '../shared/deps.js';
-import { createDb, migrateLatest } from '../shared/db/knex.js';
+import { createDb, migrateLatest } from '../shared/platform/db/knex.js';
 import { createApp } from './app.js';
-import { onShutdown } from '../shared/shutdown.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
 
 /** Starts the HTTP API on deps.config.port; returns a stop function for graceful shutdown. */
 export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Promise<void> }> {

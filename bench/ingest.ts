@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
-import { createTenantWithKey } from '../shared/tenants.js';
+import { migrateLatest } from '../shared/platform/db/knex.js';
+import { createTenantWithKey } from '../shared/access/tenants.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { loadCatalog } from '../scripts/lib/load-catalog.js';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Koa from 'koa';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
-import { createTenantWithKey } from '../shared/tenants.js';
-import { normalizeText, tokenize } from '../shared/search/normalize.js';
+import { migrateLatest } from '../shared/platform/db/knex.js';
+import { createTenantWithKey } from '../shared/access/tenants.js';
+import { normalizeText, tokenize } from '../shared/text/normalize.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { parseJudgments } from '../scripts/eval/metrics.js';

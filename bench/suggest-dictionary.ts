@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { normalizeText } from '../shared/search/normalize.js';
+import { normalizeText } from '../shared/text/normalize.js';
 import { SuggestDictionary } from '../shared/search/suggest-dictionary.js';
 import { parseJudgments } from '../scripts/eval/metrics.js';
 

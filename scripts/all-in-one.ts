@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../shared/config.js';
+import type { Config } from '../shared/platform/config.js';
 import { createDeps, type Deps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
+import { migrateLatest } from '../shared/platform/db/knex.js';
 import { startApi } from '../api/main.js';
 import { startWorkers } from '../workers/start.js';
 import { STAGES } from '../workers/registry.js';
-import { ensureMiningSchedule } from '../pipelines/mining/schedule.js';
+import { ensureMiningSchedule } from '../pipelines/synonyms/schedule.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
 export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from '../shared/config.js';
-import { onShutdown } from '../shared/shutdown.js';
-import { createTenantWithKey } from '../shared/tenants.js';
-import { DEFAULT_SECRET_SCOPES } from '../shared/auth/scopes.js';
+import { loadConfig, ConfigError } from '../shared/platform/config.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
+import { createTenantWithKey } from '../shared/access/tenants.js';
+import { DEFAULT_SECRET_SCOPES } from '../shared/access/scopes.js';
 import { startAllInOne } from './all-in-one.js';
 import { loadCatalog } from './lib/load-catalog.js';
 import { waitSearchable } from './lib/wait-searchable.js';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { startAllInOne } from './all-in-one.js';
-import { createTenantWithKey } from '../shared/tenants.js';
+import { createTenantWithKey } from '../shared/access/tenants.js';
 import { clearRedisPrefix, freshDatabase } from './lib/fresh-database.js';
 import { loadCatalog } from './lib/load-catalog.js';
 import { waitSearchable } from './lib/wait-searchable.js';

@@ -1,5 +1,5 @@
-import { loadConfig } from '../shared/config.js';
-import { createDb, migrateLatest } from '../shared/db/knex.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { createDb, migrateLatest } from '../shared/platform/db/knex.js';
 
 /** Applies pending migrations to DATABASE_URL. */
 const config = loadConfig();

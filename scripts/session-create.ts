@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
 
 /** Usage: npm run session:create -- --tenant ten_... [--hours 12]; prints a dashboard session token once. */

@@ -1,5 +1,5 @@
-import { loadConfig, ConfigError } from '../shared/config.js';
-import { onShutdown } from '../shared/shutdown.js';
+import { loadConfig, ConfigError } from '../shared/platform/config.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
 import { startAllInOne } from './all-in-one.js';
 
 /** npm start: API + workers in one process on the configured Postgres and Redis. */

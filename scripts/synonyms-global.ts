@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { AppError } from '../shared/errors.js';
+import { AppError } from '../shared/platform/errors.js';
 import { synonymService } from '../shared/synonyms/service.js';
 import { SynonymIn } from '../shared/synonyms/rule.js';
-import { normalizeText } from '../shared/search/normalize.js';
+import { normalizeText } from '../shared/text/normalize.js';
 import { FORMATS, type Format } from '../shared/synonyms/formats.js';
 
 /** Operator CLI for the platform's global synonym rules (applied to every tenant unless a search sets global_synonyms: false). */

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
-import { createTenantWithKey } from '../shared/tenants.js';
+import { migrateLatest } from '../shared/platform/db/knex.js';
+import { createTenantWithKey } from '../shared/access/tenants.js';
 
 /** Usage: npm run tenant:create -- --name "My store" --locales en,ar --default-locale en [--session] */
 const { values } = parseArgs({

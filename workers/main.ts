@@ -1,10 +1,10 @@
-import { loadConfig, ConfigError } from '../shared/config.js';
+import { loadConfig, ConfigError } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import { migrateLatest } from '../shared/db/knex.js';
-import { onShutdown } from '../shared/shutdown.js';
+import { migrateLatest } from '../shared/platform/db/knex.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
 import { STAGES } from './registry.js';
 import { startWorkers } from './start.js';
-import { ensureMiningSchedule } from '../pipelines/mining/schedule.js';
+import { ensureMiningSchedule } from '../pipelines/synonyms/schedule.js';
 import { ensureSweepSchedule } from '../pipelines/catalog/sweep.js';
 
 async function main() {

@@ -1,12 +1,12 @@
-import type { Stage } from '../shared/queue/define-stage.js';
+import type { Stage } from '../shared/platform/queue/define-stage.js';
 import { indexProducts } from '../pipelines/catalog/index-products.stage.js';
-import { refreshVocabulary } from '../pipelines/catalog/refresh-vocabulary.stage.js';
-import { buildGeneration } from '../pipelines/reindex/build-generation.stage.js';
-import { swapGeneration } from '../pipelines/reindex/swap-generation.stage.js';
-import { mineSynonyms } from '../pipelines/mining/mine-synonyms.stage.js';
-import { scheduleMining } from '../pipelines/mining/schedule-mining.stage.js';
+import { refreshVocabulary } from '../pipelines/search/refresh-vocabulary.stage.js';
+import { buildGeneration } from '../pipelines/catalog/build-generation.stage.js';
+import { swapGeneration } from '../pipelines/catalog/swap-generation.stage.js';
+import { mineSynonyms } from '../pipelines/synonyms/mine-synonyms.stage.js';
+import { scheduleMining } from '../pipelines/synonyms/schedule-mining.stage.js';
 import { sweepUnindexed } from '../pipelines/catalog/sweep-unindexed.stage.js';
-import { maintainTables } from '../pipelines/catalog/maintain-tables.stage.js';
+import { maintainTables } from '../pipelines/maintenance/maintain-tables.stage.js';
 
 /** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
 export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, sweepUnindexed, maintainTables, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];

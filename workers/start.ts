@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
-import type { Stage, StageJobData } from '../shared/queue/define-stage.js';
-import { runStage } from '../shared/queue/run-stage.js';
+import type { Stage, StageJobData } from '../shared/platform/queue/define-stage.js';
+import { runStage } from './run-stage.js';
 import { stagesByQueue } from './registry.js';
 
 export interface Workers {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/queue/define-stage.js';
+import { defineStage } from '../../shared/platform/queue/define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
-import { tenantJobDone } from '../../shared/queue/fairness.js';
-import { refreshVocabulary } from './refresh-vocabulary.stage.js';
+import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
+import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
 import { noticeIndexChanged } from '../../shared/search/index-notices.js';
 
 const Ids = z.array(z.string().min(1).max(128)).max(5000);

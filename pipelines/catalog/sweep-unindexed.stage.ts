@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/queue/define-stage.js';
-import { newId } from '../../shared/ids.js';
-import { tenantPriority } from '../../shared/queue/fairness.js';
+import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { newId } from '../../shared/platform/ids.js';
+import { tenantPriority } from '../../shared/platform/queue/fairness.js';
 import { indexProducts } from './index-products.stage.js';
 
 const BATCH = 1000;

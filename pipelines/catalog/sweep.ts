@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
-import type { StageJobData } from '../../shared/queue/define-stage.js';
+import type { StageJobData } from '../../shared/platform/queue/define-stage.js';
 import { sweepUnindexed } from './sweep-unindexed.stage.js';
-import { maintainTables } from './maintain-tables.stage.js';
+import { maintainTables } from '../maintenance/maintain-tables.stage.js';
 
 export const SWEEP_SCHEDULER_ID = 'sweep-unindexed';
 export const MAINTAIN_SCHEDULER_ID = 'maintain-tables';

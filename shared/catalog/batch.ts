@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
-import { ProductIn } from '../../api/routes/products/products.schema.js';
-import { newId } from '../ids.js';
+import { ProductIn } from '../../api/routes/catalog/products.schema.js';
+import { newId } from '../platform/ids.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { indexProducts } from '../../pipelines/catalog/index-products.stage.js';
-import { tenantPriority } from '../queue/fairness.js';
+import { tenantPriority } from '../platform/queue/fairness.js';
 import { noticeIndexChanged } from '../search/index-notices.js';
 
 export const MAX_BATCH_ITEMS = 1000;

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from '../ids.js';
+import { canonicalJson, sha256 } from '../platform/ids.js';
 
 /** A product as stored: the ProductIn shape with defaults applied and prices as strings. */
 export type StoredProduct = Record<string, unknown> & {

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import type { ProductRow } from '../db/repos/products.repo.js';
+import type { ProductRow } from './products.repo.js';
 import type { IndexSettings, SearchDoc } from '../engines/lexical/port.js';
 import { mappingIndex } from './mapping.js';
 import { buildSearchDoc, indexSettings } from './search-doc.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
-import type { JobRow } from '../db/repos/jobs.repo.js';
-import { buildGeneration } from '../../pipelines/reindex/build-generation.stage.js';
+import type { JobRow } from '../jobs/jobs.repo.js';
+import { buildGeneration } from '../../pipelines/catalog/build-generation.stage.js';
 
 /** Starts a reindex job, or joins the one already queued or running for the tenant. */
 export async function startReindex(deps: Deps, tenantId: string, mode: 'full' | 'settings_only', reason: string | null): Promise<{ job: JobRow; joined: boolean }> {

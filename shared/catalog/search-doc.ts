@@ -1,5 +1,5 @@
-import { normalizeText, tokenize, isCodeLike } from '../search/normalize.js';
-import { stem } from '../search/stem.js';
+import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
 import type { IndexSettings, SearchDoc } from '../engines/lexical/port.js';
 import type { StoredProduct } from './canonical.js';
 import { applyMapping, type AttributeValue, type MappingItem } from './mapping.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import type { EventRow } from '../db/repos/events.repo.js';
+import type { Logger } from '../platform/logger.js';
+import type { EventRow } from './events.repo.js';
 
 interface Pending {
   row: EventRow;

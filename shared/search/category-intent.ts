@@ -1,5 +1,5 @@
-import { normalizeText, tokenize, isCodeLike, isArabic } from './normalize.js';
-import { stem } from './stem.js';
+import { normalizeText, tokenize, isCodeLike, isArabic } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
 
 /** Category label words (stemmed) -> the category targets (ids / level keys) whose labels contain them. */
 export type CategoryWordIndex = Map<string, string[]>;

@@ -1,5 +1,5 @@
-import { isCodeLike, normalizeText, tokenize } from './normalize.js';
-import { stem } from './stem.js';
+import { isCodeLike, normalizeText, tokenize } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
 
 /**
  * What the products of one category are called: the name words that mark a typical product of

@@ -1,5 +1,5 @@
-import { normalizeText } from './normalize.js';
-import { stem } from './stem.js';
+import { normalizeText } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*/gu;
 

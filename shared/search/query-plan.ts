@@ -1,6 +1,6 @@
 import type { QueryTerm } from '../engines/lexical/port.js';
-import { isCodeLike } from './normalize.js';
-import { stem } from './stem.js';
+import { isCodeLike } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
 import type { Segment } from './synonym-matcher.js';
 
 export interface PlanInput {

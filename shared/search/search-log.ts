@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import type { SearchLogRow } from '../db/repos/search-log.repo.js';
+import type { Logger } from '../platform/logger.js';
+import type { SearchLogRow } from './search-log.repo.js';
 
 /**
  * Buffers search log rows in memory and writes them in one statement per flush (every

@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.js';
-import { AppError } from '../errors.js';
-import { canonicalJson, newId } from '../ids.js';
+import { AppError } from '../platform/errors.js';
+import { canonicalJson, newId } from '../platform/ids.js';
 import type { EngineQuery, EngineResult, FilterValue, QueryTerm } from '../engines/lexical/port.js';
 import type { Vocabulary } from './vocabulary.js';
-import { normalizeText, tokenize } from './normalize.js';
-import { detectLang } from './language.js';
+import { normalizeText, tokenize } from '../text/normalize.js';
+import { detectLang } from '../text/language.js';
 import { parseRules } from './rule-parser.js';
 import { planQuery } from './query-plan.js';
 import { resolveRanking } from './ranking-config.js';

@@ -1,4 +1,4 @@
-import type { SuggestRow } from '../db/repos/vocabulary.repo.js';
+import type { SuggestRow } from './vocabulary.repo.js';
 
 const KINDS: SuggestRow['kind'][] = ['query', 'brand', 'category'];
 /** Answers kept per dictionary (the most recently used): typing repeats the same short prefixes. */

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
-import { labelLang, normalizeText, tokenize } from './normalize.js';
+import { labelLang, normalizeText, tokenize } from '../text/normalize.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 
 export interface SuggestInput {
   q: string;

@@ -1,4 +1,4 @@
-import { tokenize } from './normalize.js';
+import { tokenize } from '../text/normalize.js';
 
 /** A synonym rule as the search path uses it: every text already normalized. */
 export interface CompiledRuleInput {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
-import { normalizeText } from './normalize.js';
+import { normalizeText } from '../text/normalize.js';
 
 /**
  * What the search path reads about synonyms: the enabled rules that apply to a tenant (its own and

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Repos } from '../db/repos/index.js';
+import type { Repos } from '../repos.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
-import { labelLang, normalizeText } from './normalize.js';
+import { labelLang, normalizeText } from '../text/normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';

@@ -1,4 +1,4 @@
-import { normalizeText, tokenize, isCodeLike } from './normalize.js';
+import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/canonical.js';
 import { categoryLevelKey } from '../catalog/search-doc.js';
 

@@ -1,4 +1,4 @@
-import { TypoIndex } from './typo-index.js';
+import { TypoIndex } from '../text/typo-index.js';
 
 /** See Vocabulary.isCommon. */
 const COMMON_SHARE = 0.1;

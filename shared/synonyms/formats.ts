@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../platform/errors.js';
 import type { SynonymInput } from './rule.js';
 
 /** What the import/export file formats share: parsed items carry their line for error messages. */

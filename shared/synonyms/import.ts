@@ -1,4 +1,4 @@
-import type { SynonymRow, SynonymScope, SynonymsRepo } from '../db/repos/synonyms.repo.js';
+import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
 import { noticeSynonymsChanged } from '../search/synonym-rules.js';
 import { prepareRule, sameRule, SynonymIn, toSynonymIn, type RuleFields } from './rule.js';
 import type { Format, LineError, ParsedFile } from './formats.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { FieldError } from '../errors.js';
-import { canonicalJson } from '../ids.js';
-import { normalizeText } from '../search/normalize.js';
+import type { FieldError } from '../platform/errors.js';
+import { canonicalJson } from '../platform/ids.js';
+import { normalizeText } from '../text/normalize.js';
 
 /** Synonym rule fields (spec 2.3) and the checks that decide whether a rule is well formed. */
 export const SET_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;

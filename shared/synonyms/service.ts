@@ -1,5 +1,5 @@
-import { AppError, notFound } from '../errors.js';
-import type { SynonymRow, SynonymScope, SynonymsRepo } from '../db/repos/synonyms.repo.js';
+import { AppError, notFound } from '../platform/errors.js';
+import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
 import { noticeSynonymsChanged } from '../search/synonym-rules.js';
 import { prepareRule, toSynonymIn, type RuleFields, type SynonymInput, type SynonymSource } from './rule.js';
 import { exportSynonyms, importSynonyms, type ImportOptions } from './import.js';

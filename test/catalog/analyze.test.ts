@@ -2,7 +2,7 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
-import { analyzeChanged, flushGinPending } from '../../shared/db/analyze.js';
+import { analyzeChanged, flushGinPending } from '../../shared/maintenance/analyze.js';
 import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
 
 // Statistics and GIN pending lists after a bulk change, where autovacuum is off (as on this machine) or behind.

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { canonicalJson, newId } from '../../shared/ids.js';
+import { canonicalJson, newId } from '../../shared/platform/ids.js';
 import { canonicalProduct, toStored, type StoredProduct } from '../../shared/catalog/canonical.js';
 
 t.test('canonicalJson: key order never changes the text, at any depth', async (t) => {

@@ -2,8 +2,8 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
-import { vacuumDead } from '../../shared/db/analyze.js';
-import { maintainTables } from '../../pipelines/catalog/maintain-tables.stage.js';
+import { vacuumDead } from '../../shared/maintenance/analyze.js';
+import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
 import { ensureSweepSchedule, MAINTAIN_SCHEDULER_ID, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/sweep.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.

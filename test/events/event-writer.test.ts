@@ -1,7 +1,7 @@
 import t from 'tap';
 import { EventWriter } from '../../shared/events/event-writer.js';
-import { createLogger } from '../../shared/logger.js';
-import type { EventRow } from '../../shared/db/repos/events.repo.js';
+import { createLogger } from '../../shared/platform/logger.js';
+import type { EventRow } from '../../shared/events/events.repo.js';
 
 const row = (id: string, client: string | null = null, tenant = 't1'): EventRow => ({
   id, tenant_id: tenant, client_event_id: client, type: 'view', session: 's', search_id: null, product_id: 'p',

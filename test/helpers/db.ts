@@ -1,8 +1,8 @@
 import knexFactory from 'knex';
 import { randomBytes } from 'node:crypto';
-import { createDb, migrateLatest } from '../../shared/db/knex.js';
-import { migrationSource } from '../../shared/db/migrations/index.js';
-import { sha256 } from '../../shared/ids.js';
+import { createDb, migrateLatest } from '../../shared/platform/db/knex.js';
+import { migrationSource } from '../../shared/platform/db/migrations/index.js';
+import { sha256 } from '../../shared/platform/ids.js';
 
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

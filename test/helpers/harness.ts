@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../../shared/config.js';
+import { loadConfig, type Config } from '../../shared/platform/config.js';
 import { createDeps, type Deps } from '../../shared/deps.js';
-import { createLogger } from '../../shared/logger.js';
+import { createLogger } from '../../shared/platform/logger.js';
 import { createApp } from '../../api/app.js';
-import { createTenantWithKey } from '../../shared/tenants.js';
+import { createTenantWithKey } from '../../shared/access/tenants.js';
 import { createTestDatabase } from './db.js';
 import { clearRedisPrefix } from '../../scripts/lib/fresh-database.js';
 

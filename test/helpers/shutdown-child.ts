@@ -1,4 +1,4 @@
-import { onShutdown } from '../../shared/shutdown.js';
+import { onShutdown } from '../../shared/platform/shutdown.js';
 
 // A process whose stop takes STOP_MS: prints "ready" once its handlers are set, "stopped" when stop ends.
 const stopMs = Number(process.env.STOP_MS ?? 1000);

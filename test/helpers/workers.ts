@@ -3,7 +3,7 @@ import { setup, type Harness } from './harness.js';
 import { startWorkers, type Workers } from '../../workers/start.js';
 import { STAGES } from '../../workers/registry.js';
 import { createDeps, type Deps } from '../../shared/deps.js';
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/platform/config.js';
 
 /** Real BullMQ workers for every registered stage, on their own deps like a worker process. */
 export async function startTestWorkers(config: Config): Promise<{ deps: Deps; workers: Workers; close(): Promise<void> }> {

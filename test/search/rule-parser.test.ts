@@ -1,5 +1,5 @@
 import t from 'tap';
-import { normalizeText } from '../../shared/search/normalize.js';
+import { normalizeText } from '../../shared/text/normalize.js';
 import { COLOR_WORDS, parseRules, type ParsedRules, type RuleContext } from '../../shared/search/rule-parser.js';
 
 // A tenant with a few brands (one multi-word, one Arabic) and a colour facet with four values.

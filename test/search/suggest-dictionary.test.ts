@@ -1,6 +1,6 @@
 import t from 'tap';
 import { SuggestDictionary } from '../../shared/search/suggest-dictionary.js';
-import type { SuggestRow } from '../../shared/db/repos/vocabulary.repo.js';
+import type { SuggestRow } from '../../shared/search/vocabulary.repo.js';
 
 const row = (kind: SuggestRow['kind'], norm: string, weight: number, target: string | null = null): SuggestRow => ({ kind, norm, display: norm, target, weight });
 

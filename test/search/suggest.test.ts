@@ -2,8 +2,8 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
-import { refreshVocabulary } from '../../pipelines/catalog/refresh-vocabulary.stage.js';
-import { backlogKey } from '../../shared/queue/fairness.js';
+import { refreshVocabulary } from '../../pipelines/search/refresh-vocabulary.stage.js';
+import { backlogKey } from '../../shared/platform/queue/fairness.js';
 
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
-import { newId } from '../../shared/ids.js';
+import { newId } from '../../shared/platform/ids.js';
 
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();

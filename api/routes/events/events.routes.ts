@@ -1,7 +1,7 @@
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { newId } from '../../../shared/ids.js';
-import type { EventRow } from '../../../shared/db/repos/events.repo.js';
+import { newId } from '../../../shared/platform/ids.js';
+import type { EventRow } from '../../../shared/events/events.repo.js';
 import { EventsAccepted, EventsBody, type EventInput } from './events.schema.js';
 
 function toRow(tenantId: string, e: EventInput, receivedAt: string): EventRow {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../../shared/db/repos/events.repo.js';
+import { EVENT_TYPES } from '../../../shared/events/events.repo.js';
 
 export const MAX_EVENTS = 1000;
 export const MAX_FUTURE_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/platform/errors.js';
 
 const Health = z.object({ status: z.literal('ok') });
 const Ready = z.object({ status: z.literal('ready'), postgres: z.literal('ok'), redis: z.literal('ok') });

@@ -1,8 +1,8 @@
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/cursor.js';
-import { Job, page, toJobOut } from '../../schemas.js';
+import { AppError, notFound } from '../../../shared/platform/errors.js';
+import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { Job, page, toJobOut } from '../../http/schemas.js';
 import { JobParams, ListJobs } from './jobs.schema.js';
 
 const JOBS = { scope: 'jobs' as const };

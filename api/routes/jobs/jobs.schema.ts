@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { JOB_KINDS, JOB_STATUSES } from '../../../shared/db/repos/jobs.repo.js';
-import { Cursor, Limit } from '../../schemas.js';
+import { JOB_KINDS, JOB_STATUSES } from '../../../shared/jobs/jobs.repo.js';
+import { Cursor, Limit } from '../../http/schemas.js';
 
 export const JobParams = z.object({ job_id: z.string().max(64) });
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/platform/errors.js';
 import type { FilterValue } from '../../../shared/engines/lexical/port.js';
 
 const FILTER_KEY = /^filter\[([^\][]{1,100})\](?:\[(gte|lte)\])?$/;

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/platform/errors.js';
 import { SearchService, type SearchInput } from '../../../shared/search/search-service.js';
 import { suggest } from '../../../shared/search/suggest-service.js';
-import { usagePeriod } from '../../../shared/search/usage.js';
-import type { Principal } from '../../../shared/auth/authenticator.js';
+import { usagePeriod } from '../../../shared/usage/usage-counter.js';
+import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
 import { SearchBody, SearchQuery, SearchResponse, SuggestQuery, SuggestResponse } from './search.schema.js';
 

@@ -1,13 +1,13 @@
 import type { Context } from 'koa';
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/cursor.js';
-import { normalizeText } from '../../../shared/search/normalize.js';
-import type { SynonymRow, SynonymScope } from '../../../shared/db/repos/synonyms.repo.js';
+import { AppError, notFound } from '../../../shared/platform/errors.js';
+import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { normalizeText } from '../../../shared/text/normalize.js';
+import type { SynonymRow, SynonymScope } from '../../../shared/synonyms/synonyms.repo.js';
 import { synonymService } from '../../../shared/synonyms/service.js';
-import { Deleted, page } from '../../schemas.js';
-import { importExportRoutes } from './import-export.routes.js';
+import { Deleted, page } from '../../http/schemas.js';
+import { importExportRoutes } from './synonym-files.routes.js';
 import { CopyGlobal, ListSynonyms, SynonymIn, SynonymOut, SynonymParams } from './synonyms.schema.js';
 
 const READ = { scope: 'synonyms:read' as const };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Limit, Timestamp } from '../../schemas.js';
+import { Cursor, Limit, Timestamp } from '../../http/schemas.js';
 import { SetKey, SynonymConditions, SynonymIn } from '../../../shared/synonyms/rule.js';
 import { FORMATS } from '../../../shared/synonyms/formats.js';
 import { MAX_IMPORT_CHARS } from '../../../shared/synonyms/import.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config.js';
 import type { LexicalEngine } from './port.js';
 import { PostgresEngine } from './postgres.engine.js';
 import { TypesenseEngine } from './typesense.engine.js';

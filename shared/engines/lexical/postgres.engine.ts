@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
 import { ABOVE_DESCRIPTION, filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
-import { derivedWrite } from '../../db/derived-write.js';
+import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
 

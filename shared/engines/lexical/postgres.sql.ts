@@ -1,6 +1,6 @@
 import type { EngineQuery, FilterValue, QueryTerm } from './port.js';
-import { normalizeText } from '../../search/normalize.js';
-import { stem } from '../../search/stem.js';
+import { normalizeText } from '../../text/normalize.js';
+import { stem } from '../../text/stem.js';
 import { categoryLevelKey } from '../../catalog/search-doc.js';
 
 /** Field weights for ts_rank_cd, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes (tuned with npm run eval). */

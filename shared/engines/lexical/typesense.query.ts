@@ -1,5 +1,5 @@
 import type { EngineQuery, EngineResult, FacetCount, FilterValue } from './port.js';
-import { normalizeText } from '../../search/normalize.js';
+import { normalizeText } from '../../text/normalize.js';
 import { categoryLevelKey } from '../../catalog/search-doc.js';
 import { facetFieldName, fromFilterKey, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 

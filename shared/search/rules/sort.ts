@@ -1,7 +1,7 @@
 // Sort intents: superlatives and "price low to high" style phrases, English and Arabic.
 // Plain adjectives ("cheap", "new", "جديد") are product words, not sort orders.
 
-import { normalizeText } from '../normalize.js';
+import { normalizeText } from '../../text/normalize.js';
 import type { ParsedRules, RuleSort } from './types.js';
 import { B, E, MARK, phrases, squash } from './text.js';
 

@@ -1,7 +1,7 @@
 // Brand and colour words, matched on whole words (longest first, multi-word allowed), and the
 // clean-up of connector words that only introduced something that was cut out.
 
-import { normalizeText } from '../normalize.js';
+import { normalizeText } from '../../text/normalize.js';
 import type { ParsedRules, RuleContext } from './types.js';
 import { MARK, MARK_RE } from './text.js';
 

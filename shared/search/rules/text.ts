@@ -1,7 +1,7 @@
 // Regex building blocks shared by the rules. Everything here runs once at module
 // load; parseRules itself only executes the compiled patterns.
 
-import { normalizeText } from '../normalize.js';
+import { normalizeText } from '../../text/normalize.js';
 
 /**
  * Placeholders left where an understood part was cut out of the query. Normalized text never

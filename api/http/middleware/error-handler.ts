@@ -1,0 +1,50 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../../../shared/platform/errors.js';
+import type { Logger } from '../../../shared/platform/logger.js';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown; request_id: string };
+}
+
+/** The error body every failure is answered with. */
+export function errorBody(err: AppError, requestId: string): ErrorBody {
+  const error: ErrorBody['error'] = { code: err.code, message: err.message, request_id: requestId };
+  if (err.details !== undefined) error.details = err.details;
+  return { error };
+}
+
+/** First in the chain: turns every throw into the error body; unknown errors become internal_error. */
+export function errorHandler(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const err = thrown instanceof AppError ? thrown : (fromKoa(thrown) ?? fromDb(thrown));
+      if (!err) {
+        logger.error('unhandled error', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
+      }
+      const known = err ?? new AppError('internal_error', 500, 'internal error');
+      ctx.status = known.status;
+      ctx.body = errorBody(known, ctx.state.requestId);
+      for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
+    }
+  };
+}
+
+/** Errors raised by Koa itself (e.g. ctx.throw) carry an expose flag and a status. */
+function fromKoa(err: unknown): AppError | null {
+  const e = err as { status?: number; expose?: boolean; message?: string };
+  if (e && typeof e.status === 'number' && e.expose && e.status < 500) {
+    return new AppError(e.status === 404 ? 'not_found' : 'bad_request', e.status, e.message ?? 'bad request');
+  }
+  return null;
+}
+
+/** Postgres refuses text holding U+0000 (22021) or a bad escape in jsonb (22P05): the client sent it. */
+function fromDb(err: unknown): AppError | null {
+  const code = (err as { code?: unknown })?.code;
+  if (code === '22021' || code === '22P05') {
+    return new AppError('invalid_character', 400, 'the request contains a character that cannot be stored (e.g. \\u0000)');
+  }
+  return null;
+}

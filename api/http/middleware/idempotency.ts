@@ -1,0 +1,55 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../../../shared/platform/errors.js';
+import type { Deps } from '../../../shared/deps.js';
+import { canonicalJson, sha256 } from '../../../shared/platform/ids.js';
+import { errorBody } from './error-handler.js';
+
+const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
+
+/**
+ * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
+ * for the retention period; a retry with the same body replays it, a different body or a
+ * concurrent duplicate gets 409. A 5xx, 429 or validation_failed frees the key so the
+ * retry runs again.
+ */
+export function idempotency(deps: Deps) {
+  return async (ctx: Context, next: Next) => {
+    const key = ctx.get('idempotency-key');
+    if (!key) return next();
+    if (!KEY_PATTERN.test(key)) {
+      throw new AppError('invalid_idempotency_key', 400, 'Idempotency-Key must match ^[A-Za-z0-9_\\-:.]{8,255}$', [
+        { field: 'Idempotency-Key', code: 'pattern', message: '8 to 255 of A-Z a-z 0-9 _ - : .' },
+      ]);
+    }
+    const tenantId: string = ctx.state.principal.tenantId;
+    const hash = sha256(`${ctx.method} ${ctx.path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
+    const repo = deps.repos.idempotency;
+    const existing = await repo.claim(tenantId, key, hash);
+    if (existing) {
+      if (existing.request_hash !== hash) {
+        throw new AppError('idempotency_key_reused', 409, 'this Idempotency-Key was used with a different request');
+      }
+      if (existing.state === 'in_flight') {
+        throw new AppError('idempotency_in_progress', 409, 'a request with this Idempotency-Key is still in progress', undefined, { 'Retry-After': '1' });
+      }
+      ctx.status = existing.status_code ?? 200;
+      ctx.body = existing.response_body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+    try {
+      await next();
+    } catch (err) {
+      // A request the handler refused as invalid never ran (nor did one told to come back
+      // later): free the key so the corrected retry runs instead of being called a reuse.
+      if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429) {
+        await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
+      } else {
+        await repo.release(tenantId, key);
+      }
+      throw err;
+    }
+    if (ctx.status >= 500) await repo.release(tenantId, key);
+    else await repo.complete(tenantId, key, ctx.status, ctx.body ?? null);
+  };
+}

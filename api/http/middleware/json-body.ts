@@ -1,0 +1,47 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../../../shared/platform/errors.js';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Reads a JSON body up to `limit` bytes into ctx.request.body: 413 past the limit, 415 for
+ * another content type, 400 for malformed JSON. An empty body reads as undefined.
+ */
+export function jsonBody(limit: number) {
+  return async (ctx: Context, next: Next) => {
+    if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > limit) throw tooLarge(limit);
+    const raw = await readRaw(ctx, limit);
+    if (raw.length > 0) {
+      const type = ctx.get('content-type');
+      if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+        throw new AppError('unsupported_media_type', 415, 'request bodies must be application/json');
+      }
+      try {
+        (ctx.request as { body?: unknown }).body = JSON.parse(raw.toString('utf8'));
+      } catch (err) {
+        throw new AppError('malformed_json', 400, `request body is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    await next();
+  };
+}
+
+function tooLarge(limit: number) {
+  return new AppError('payload_too_large', 413, `request body is larger than ${limit} bytes`);
+}
+
+async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      ctx.req.resume();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { RouteSpec } from './route.js';
+import { SCOPE_DOCS } from '../../shared/access/scopes.js';
+
+type JsonSchema = Record<string, unknown>;
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input');
+  const props = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries(props).map(([name, s]) => ({
+    name, in: where, required: where === 'path' || required.has(name), schema: s,
+    ...(s.description ? { description: s.description } : {}),
+  }));
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'request_id'],
+      properties: {
+        code: { type: 'string', description: 'stable snake_case code' },
+        message: { type: 'string' },
+        details: { description: 'field errors: [{in, field, code, message}] or an object' },
+        request_id: { type: 'string' },
+      },
+    },
+  },
+};
+
+/** OpenAPI 3.1 document built from the registered routes' own zod schemas. */
+export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const r of routes) {
+    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
+    if (r.idempotent) params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
+    const responses: Record<string, JsonSchema> = {};
+    for (const [status, res] of Object.entries(r.responses)) {
+      responses[status] = res.schema
+        ? { description: res.description, content: { 'application/json': { schema: toSchema(res.schema, 'output') } } }
+        : { description: res.description };
+    }
+    responses.default = { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    (paths[r.path] ??= {})[r.method] = {
+      summary: r.summary,
+      tags: [r.tag],
+      operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+      ...(r.auth ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope } : { security: [] }),
+      ...(params.length ? { parameters: params } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Product search service',
+      version: '1.0.0',
+      description: `Send a key as "Authorization: Bearer <key>" (or "X-API-Key: <key>"). Scopes:\n${Object.entries(SCOPE_DOCS).map(([s, d]) => `- ${s}: ${d}`).join('\n')}`,
+    },
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key (pk_live_/sk_live_) or dashboard session token (ds_)' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { Router, RouterMiddleware } from '@koa/router';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { Deps } from '../../shared/deps.js';
+import { AppError, type FieldError } from '../../shared/platform/errors.js';
+import { auth, type AuthRule } from './middleware/auth.js';
+import { idempotency } from './middleware/idempotency.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/v1/keys/{key_id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** null: no credential needed. */
+  auth: AuthRule | null;
+  idempotent?: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  handle(ctx: Context, input: { params: P; query: Q; body: B }): Promise<void> | void;
+}
+
+/** Declares a route; the same schemas validate requests and generate the OpenAPI document. */
+export function defineRoute<P = unknown, Q = unknown, B = unknown>(spec: RouteSpec<P, Q, B>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+/** Adds routes to a router: auth -> validate -> idempotency -> handler. */
+export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): void {
+  for (const route of routes) {
+    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const chain: RouterMiddleware[] = [];
+    if (route.auth) chain.push(auth(deps, route.auth));
+    chain.push(async (ctx, next) => {
+      ctx.state.input = {
+        params: parse(route.params, ctx.params, 'path'),
+        query: parse(route.query, ctx.query, 'query'),
+        body: parse(route.body, (ctx.request as { body?: unknown }).body, 'body'),
+      };
+      await next();
+    });
+    if (route.idempotent) chain.push(idempotency(deps));
+    chain.push(async (ctx) => route.handle(ctx, ctx.state.input));
+    router[route.method](koaPath, ...chain);
+  }
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
+  if (!schema) return value;
+  if (where === 'body' && value === undefined) value = {};
+  // reportInput: issueCode needs each issue's input to tell a missing field from a wrong one.
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  throw validationError(result.error, where);
+}
+
+/** One field error per problem; unknown fields each get their own `unknown_field` entry. */
+export function validationError(error: z.ZodError, where: string): AppError {
+  const details: Array<FieldError & { in: string }> = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        details.push({ in: where, field: base ? `${base}.${key}` : key, code: 'unknown_field', message: `unknown field "${key}"` });
+      }
+      continue;
+    }
+    details.push({ in: where, field: base || '(root)', code: issueCode(issue), message: issue.message });
+  }
+  const first = details[0];
+  const message = first ? `invalid ${where}: ${first.field}: ${first.message}` : `invalid ${where}`;
+  return new AppError('validation_failed', 400, message, details);
+}
+
+function issueCode(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_big':
+      return issue.origin === 'string' || issue.origin === 'array' ? 'too_long' : 'too_large';
+    case 'too_small':
+      return issue.origin === 'string' || issue.origin === 'array' ? 'too_short' : 'too_small';
+    case 'invalid_type':
+    case 'invalid_value':
+      return (issue as { input?: unknown }).input === undefined ? 'required' : issue.code;
+    default:
+      return issue.code;
+  }
+}

@@ -1,0 +1,65 @@
+import { defineRoute, type RouteSpec } from '../../http/route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { AppError } from '../../../shared/platform/errors.js';
+import { startReindex } from '../../../shared/catalog/reindex.js';
+import { Job, toJobOut } from '../../http/schemas.js';
+import { z } from 'zod';
+import { AttributeInfo, AttributeMapping, AttributeMappingIn, ReindexBody } from './attributes.schema.js';
+
+const READ = { scope: 'catalog:read' as const };
+const WRITE = { scope: 'catalog:write' as const };
+const Accepted = z.object({ accepted: z.boolean(), job: Job.nullable() });
+
+/** Attributes found in the catalog, the attribute mapping, and reindex (spec 4.5). */
+export function attributeRoutes(deps: Deps): RouteSpec[] {
+  const mappings = deps.repos.mappings;
+  return [
+    defineRoute({
+      method: 'get', path: '/v1/attributes', tag: 'catalog', summary: 'Raw attributes found in the catalog', auth: READ,
+      responses: { 200: { description: 'attributes with counts and samples', schema: AttributeInfo.array() } },
+      async handle(ctx) {
+        const tenantId = ctx.state.principal.tenantId;
+        const [found, mapping] = await Promise.all([mappings.discovered(tenantId), mappings.get(tenantId)]);
+        const byRaw = new Map(mapping.items.map((i) => [i.raw_name.toLowerCase(), i]));
+        ctx.body = found.map((a) => {
+          const m = byRaw.get(a.raw_name.toLowerCase());
+          return { ...a, canonical_name: m?.canonical_name ?? null, facet: m ? m.facet ?? true : false, unit: m?.unit ?? null };
+        });
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/attributes/mapping', tag: 'catalog', summary: 'The attribute mapping', auth: READ,
+      responses: { 200: { description: 'mapping', schema: AttributeMapping } },
+      async handle(ctx) {
+        const m = await mappings.get(ctx.state.principal.tenantId);
+        ctx.body = { items: m.items, updated_at: m.updated_at ? m.updated_at.toISOString() : null };
+      },
+    }),
+    /** Replaces the whole mapping and starts (or joins) a full reindex; its job id is in X-Job-Id. Idempotency-Key honoured. */
+    defineRoute({
+      method: 'put', path: '/v1/attributes/mapping', tag: 'catalog', summary: 'Replace the attribute mapping', auth: WRITE, idempotent: true,
+      body: AttributeMappingIn, responses: { 200: { description: 'the new mapping', schema: AttributeMapping } },
+      async handle(ctx, { body }) {
+        const dupes = body.items.map((i) => i.raw_name.toLowerCase()).filter((n, i, all) => all.indexOf(n) !== i);
+        if (dupes.length) {
+          throw new AppError('validation_failed', 400, `raw_name listed twice: ${dupes[0]}`, [{ in: 'body', field: 'items', code: 'duplicate', message: `raw_name ${dupes[0]} appears twice` }]);
+        }
+        const tenantId = ctx.state.principal.tenantId;
+        const saved = await mappings.put(tenantId, body.items);
+        const { job } = await startReindex(deps, tenantId, 'full', 'attribute mapping changed');
+        ctx.set('X-Job-Id', job.id);
+        ctx.body = { items: saved.items, updated_at: saved.updated_at.toISOString() };
+      },
+    }),
+    /** Rebuilds the index from stored products with zero downtime; a second request joins the running job. */
+    defineRoute({
+      method: 'post', path: '/v1/reindex', tag: 'catalog', summary: 'Rebuild the search index', auth: WRITE, idempotent: true,
+      body: ReindexBody, responses: { 202: { description: 'accepted, with the job to poll', schema: Accepted } },
+      async handle(ctx, { body }) {
+        const { job } = await startReindex(deps, ctx.state.principal.tenantId, body.mode, body.reason ?? null);
+        ctx.status = 202;
+        ctx.body = { accepted: true, job: toJobOut(job) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { Timestamp } from '../../http/schemas.js';
+
+export const AttributeInfo = z.object({
+  raw_name: z.string(),
+  canonical_name: z.string().nullable(),
+  products: z.number().int(),
+  sample_values: z.array(z.string()),
+  facet: z.boolean(),
+  unit: z.string().nullable(),
+});
+
+export const MappingItemIn = z.strictObject({
+  raw_name: z.string().min(1).max(200),
+  canonical_name: z.string().min(1).max(100).regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'letters, digits, _ - and spaces'),
+  unit: z.string().max(20).nullish(),
+  value_map: z.record(z.string().max(1000), z.string().max(1000)).optional(),
+  facet: z.boolean().default(true),
+});
+
+export const AttributeMappingIn = z.strictObject({ items: z.array(MappingItemIn).max(2000) });
+export const AttributeMapping = z.object({ items: z.array(MappingItemIn), updated_at: Timestamp.nullable() });
+
+export const ReindexBody = z.strictObject({
+  mode: z.enum(['full', 'settings_only']).default('full'),
+  reason: z.string().max(200).nullish(),
+});

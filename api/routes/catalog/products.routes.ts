@@ -1,0 +1,84 @@
+import { defineRoute, type RouteSpec } from '../../http/route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { AppError, notFound } from '../../../shared/platform/errors.js';
+import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
+import { publicProduct } from '../../../shared/catalog/canonical.js';
+import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
+import { Deleted, page } from '../../http/schemas.js';
+import { noticeIndexChanged } from '../../../shared/search/index-notices.js';
+import { BatchBody, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
+
+const READ = { scope: 'catalog:read' as const };
+const WRITE = { scope: 'catalog:write' as const };
+
+export function toProductOut(row: ProductWithState) {
+  return {
+    id: row.id,
+    product: publicProduct(row.data),
+    content_hash: row.content_hash,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    indexed_at: row.indexed_at ? row.indexed_at.toISOString() : null,
+  };
+}
+
+/** Catalog products (spec 4.5). */
+export function productRoutes(deps: Deps): RouteSpec[] {
+  const products = deps.repos.products;
+  return [
+    /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200. Idempotency-Key honoured. */
+    defineRoute({
+      method: 'post', path: '/v1/products/batch', tag: 'catalog', summary: 'Batch upsert and delete products', auth: WRITE, idempotent: true,
+      body: BatchBody, responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
+      async handle(ctx, { body }) {
+        const items = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);
+        if (items > MAX_BATCH_ITEMS) {
+          throw new AppError('batch_too_large', 400, `upsert and delete together hold at most ${MAX_BATCH_ITEMS} items (got ${items})`, [
+            { in: 'body', field: 'upsert', code: 'too_long', message: `at most ${MAX_BATCH_ITEMS} items in upsert + delete` },
+          ]);
+        }
+        if (body.replace_all && !body.sync_id && !body.sync_complete) {
+          throw new AppError('validation_failed', 400, 'replace_all needs a sync_id (several batches) or sync_complete: true (this batch is the whole catalog)', [
+            { in: 'body', field: 'sync_id', code: 'required', message: 'required with replace_all unless sync_complete is true' },
+          ]);
+        }
+        ctx.body = await applyBatch(deps, ctx.state.principal.tenantId, body);
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/products', tag: 'catalog', summary: 'List products by id (cursor pages)', auth: READ,
+      query: ListProducts, responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
+      async handle(ctx, { query }) {
+        const cursor = decodeCursor<{ after: string }>(query.cursor, ['after']);
+        const rows = await products.list(ctx.state.principal.tenantId, { after: cursor?.after, limit: query.limit + 1, q: query.q });
+        const data = rows.slice(0, query.limit);
+        ctx.body = {
+          data: data.map(toProductOut),
+          next_cursor: rows.length > query.limit ? encodeCursor({ after: data[data.length - 1].id }) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/products/{product_id}', tag: 'catalog', summary: 'Get a product', auth: READ,
+      params: ProductParams, responses: { 200: { description: 'the product', schema: ProductOutBody } },
+      async handle(ctx, { params }) {
+        const row = await products.find(ctx.state.principal.tenantId, params.product_id);
+        if (!row) throw notFound('product');
+        ctx.body = toProductOut(row);
+      },
+    }),
+    /** Deletes a product and removes it from search before answering. Idempotency-Key honoured. */
+    defineRoute({
+      method: 'delete', path: '/v1/products/{product_id}', tag: 'catalog', summary: 'Delete a product', auth: WRITE, idempotent: true,
+      params: ProductParams, responses: { 200: { description: 'deleted', schema: Deleted } },
+      async handle(ctx, { params }) {
+        const tenantId = ctx.state.principal.tenantId;
+        if (!(await products.remove(tenantId, params.product_id))) throw notFound('product');
+        await deps.engine.remove(tenantId, [params.product_id]);
+        await noticeIndexChanged(deps, tenantId);
+        ctx.body = { deleted: true, id: params.product_id };
+      },
+    }),
+  ];
+}

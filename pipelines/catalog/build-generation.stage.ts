@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { indexContext } from '../../shared/catalog/indexer.js';
+import { swapGeneration } from './swap-generation.stage.js';
+
+const PAGE = 1000;
+
+/**
+ * Builds a new index generation from stored products beside the serving one (searches keep
+ * using the old one). Re-runnable: a re-run starts a fresh generation. Job id: reindex-<job row>.
+ */
+export const buildGeneration = defineStage({
+  queue: 'reindex',
+  name: 'build-generation',
+  schema: z.object({ tenantId: z.string().min(1), jobRowId: z.string().min(1), mode: z.enum(['full', 'settings_only']) }),
+  jobId: (d) => `reindex-${d.jobRowId}`,
+  attempts: 3,
+  async run({ data, deps, progress, signal, next }) {
+    const ctx = await indexContext(deps, data.tenantId);
+    const total = await deps.repos.products.count(data.tenantId);
+    const generation = await deps.engine.beginGeneration(data.tenantId, ctx.settings);
+    let after: string | null = null;
+    let done = 0;
+    try {
+      for (;;) {
+        if (signal.aborted) throw new Error('canceled');
+        const rows = await deps.repos.products.page(data.tenantId, after, PAGE);
+        if (!rows.length) break;
+        await deps.engine.writeGeneration(data.tenantId, generation, ctx.toDocs(rows));
+        done += rows.length;
+        after = rows[rows.length - 1].id;
+        await progress(total ? 0.95 * (done / total) : 0.5);
+      }
+    } catch (err) {
+      await deps.engine.dropGeneration(data.tenantId, generation);
+      throw err;
+    }
+    await next(swapGeneration, { tenantId: data.tenantId, jobRowId: data.jobRowId, generation, documents: done });
+    return { generation, documents: done };
+  },
+});

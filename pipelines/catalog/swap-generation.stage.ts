@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { noticeIndexChanged } from '../../shared/search/index-notices.js';
+import { noticeContextChanged } from '../../shared/search/context-notices.js';
+
+/**
+ * Makes the built generation the serving one and drops the old one (products deleted during
+ * the build were removed from both by the delete path). Job id: swap-<job row>-<generation>.
+ */
+export const swapGeneration = defineStage({
+  queue: 'reindex',
+  name: 'swap-generation',
+  schema: z.object({ tenantId: z.string().min(1), jobRowId: z.string().min(1), generation: z.number().int().positive(), documents: z.number().int().min(0) }),
+  jobId: (d) => `swap-${d.jobRowId}-${d.generation}`,
+  async run({ data, deps, progress }) {
+    await deps.engine.swapGeneration(data.tenantId, data.generation);
+    await noticeIndexChanged(deps, data.tenantId);
+    // The generation was built with the current mapping: its facet names now serve.
+    await noticeContextChanged(deps, data.tenantId);
+    await progress(1);
+    return { generation: data.generation, documents: data.documents };
+  },
+});

@@ -1,0 +1,40 @@
+import { AppError, type FieldError } from '../platform/errors.js';
+import { DEFAULT_PUBLIC_SCOPES, DEFAULT_SECRET_SCOPES, PUBLIC_SCOPES, type Scope } from './scopes.js';
+import type { KeyKind } from './key-format.js';
+import type { ApiKeyRow } from './keys.repo.js';
+
+/** Scopes a key gets: the defaults for its kind, or the asked ones if the kind may hold them. */
+export function resolveScopes(kind: KeyKind, asked: Scope[] | null | undefined): string[] {
+  if (asked == null) return kind === 'public' ? [...DEFAULT_PUBLIC_SCOPES] : [...DEFAULT_SECRET_SCOPES];
+  if (kind === 'public') {
+    const bad = asked.filter((s) => !PUBLIC_SCOPES.includes(s));
+    if (bad.length) {
+      throw invalid('scopes', 'scope_not_allowed', `public keys may only hold ${PUBLIC_SCOPES.join(', ')}; not ${bad.join(', ')}`);
+    }
+  }
+  return [...new Set(asked)];
+}
+
+/** allowed_origins only mean something for public keys. */
+export function resolveOrigins(kind: KeyKind, origins: string[] | null | undefined): string[] {
+  if (!origins || origins.length === 0) return [];
+  if (kind === 'secret') throw invalid('allowed_origins', 'not_applicable', 'allowed_origins applies to public keys only');
+  return [...new Set(origins)];
+}
+
+export function checkExpiry(expiresAt: string | null | undefined): Date | null {
+  if (!expiresAt) return null;
+  const at = new Date(expiresAt);
+  if (at.getTime() <= Date.now()) throw invalid('expires_at', 'in_past', 'expires_at must be in the future');
+  return at;
+}
+
+export function assertLive(row: ApiKeyRow): void {
+  if (row.revoked_at) throw new AppError('key_revoked', 409, 'this key is revoked');
+  if (row.replaced_by) throw new AppError('key_already_rotated', 409, `this key was rotated; its successor is ${row.replaced_by}`);
+}
+
+function invalid(field: string, code: string, message: string): AppError {
+  const details: Array<FieldError & { in: string }> = [{ in: 'body', field, code, message }];
+  return new AppError('validation_failed', 400, `invalid body: ${field}: ${message}`, details);
+}

@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import type { SuggestTerm } from './vocabulary-builder.js';
+import type { CategoryProfile, LoadedProfile } from './category-profile.js';
+
+export interface SuggestRow {
+  kind: 'query' | 'brand' | 'category';
+  norm: string;
+  display: string;
+  target: string | null;
+  weight: number;
+}
+
+/** The search_vocab row holding the number of products (see replace). */
+const PRODUCTS_TERM = '';
+
+export function vocabularyRepo(db: Knex) {
+  return {
+    /**
+     * Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one
+     * transaction. The number of products counted is kept as the frequency of the empty term
+     * (no word is empty).
+     */
+    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = [], products = 0): Promise<void> {
+      const merged = new Map<string, SuggestTerm>();
+      for (const s of suggestions) {
+        const key = `${s.kind}\u0000${s.norm}`;
+        const prev = merged.get(key);
+        if (prev) prev.weight += s.weight;
+        else merged.set(key, { ...s });
+      }
+      await db.transaction(async (trx) => {
+        // Two rebuilds of one tenant must not interleave their delete-and-insert.
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`vocab:${tenantId}`]);
+        await trx('search_vocab').where({ tenant_id: tenantId }).delete();
+        await trx('suggest_terms').where({ tenant_id: tenantId }).delete();
+        await trx('category_profiles').where({ tenant_id: tenantId }).delete();
+        for (let i = 0; i < profiles.length; i += 2000) {
+          await trx.raw(
+            `INSERT INTO category_profiles (tenant_id, category, typical, common)
+             SELECT ?, v.category, v.typical, ARRAY(SELECT jsonb_array_elements_text(v.common)) FROM jsonb_to_recordset(?::jsonb) AS v(category text, typical jsonb, common jsonb)`,
+            [tenantId, JSON.stringify(profiles.slice(i, i + 2000))],
+          );
+        }
+        await trx('search_vocab').insert({ tenant_id: tenantId, term: PRODUCTS_TERM, freq: products });
+        const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM);
+        for (let i = 0; i < words.length; i += 20_000) {
+          const chunk = words.slice(i, i + 20_000);
+          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq) SELECT ?, unnest(?::text[]), unnest(?::int[])`, [tenantId, chunk, chunk.map((w) => terms.get(w)!)]);
+        }
+        const rows = [...merged.values()];
+        for (let i = 0; i < rows.length; i += 5000) {
+          await trx.raw(
+            `INSERT INTO suggest_terms (tenant_id, kind, norm, display, target, weight)
+             SELECT ?, v.kind, v.norm, v.display, v.target, v.weight FROM jsonb_to_recordset(?::jsonb) AS v(kind text, norm text, display text, target text, weight float8)`,
+            [tenantId, JSON.stringify(rows.slice(i, i + 5000))],
+          );
+        }
+      });
+    },
+    /** The tenant's category profiles by category target (leaf id or level key). */
+    async categoryProfiles(tenantId: string): Promise<Map<string, LoadedProfile>> {
+      const rows = await db('category_profiles').select('category', 'typical', 'common').where({ tenant_id: tenantId });
+      return new Map(rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [r.category, { typical: r.typical, common: new Set(r.common) }]));
+    },
+    /** Every word with its document frequency, and the number of products they were counted over. */
+    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number }> {
+      const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });
+      const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
+      const products = terms.get(PRODUCTS_TERM) ?? 0;
+      terms.delete(PRODUCTS_TERM);
+      return { terms, products };
+    },
+    /**
+     * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted
+     * by norm in code point order so the API process need not sort it.
+     */
+    async suggestTerms(tenantId: string): Promise<SuggestRow[]> {
+      return db('suggest_terms').select('kind', 'norm', 'display', 'target', 'weight').where({ tenant_id: tenantId }).orderByRaw('norm COLLATE "C"');
+    },
+  };
+}
