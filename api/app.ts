@@ -8,25 +8,11 @@ import { cors } from './http/middleware/cors.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { mountRoutes, type RouteSpec } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
-import { healthRoutes } from './routes/health/health.routes.js';
-import { keyRoutes } from './routes/access/keys.routes.js';
-import { jobRoutes } from './routes/jobs/jobs.routes.js';
-import { sessionRoutes } from './routes/access/sessions.routes.js';
-import { productRoutes } from './routes/catalog/products.routes.js';
-import { attributeRoutes } from './routes/catalog/attributes.routes.js';
-import { searchRoutes } from './routes/search/search.routes.js';
-import { synonymRoutes } from './routes/synonyms/synonyms.routes.js';
-import { eventRoutes } from './routes/events/events.routes.js';
-import { suggestionRoutes } from './routes/synonyms/synonym-suggestions.routes.js';
+import { AREAS } from '../areas.js';
 
-/** Every route group; the OpenAPI document is generated from exactly this list. */
+/** Every area's routes; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
-  return [
-    ...healthRoutes(deps), ...keyRoutes(deps), ...sessionRoutes(deps), ...jobRoutes(deps),
-    ...productRoutes(deps), ...attributeRoutes(deps), ...searchRoutes(deps),
-    ...eventRoutes(deps), ...suggestionRoutes(deps),
-    ...synonymRoutes(deps),
-  ];
+  return AREAS.flatMap((area) => area.routes?.(deps) ?? []);
 }
 
 /** Builds the Koa app (no listen: tests call app.callback()). */

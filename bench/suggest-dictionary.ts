@@ -17,7 +17,7 @@ if (!gc) throw new Error('run with node --expose-gc --import tsx');
 const config = loadConfig();
 const deps = createDeps(config);
 try {
-  const [top] = await deps.db('suggest_terms').select('tenant_id').count({ n: '*' }).groupBy('tenant_id').orderBy('n', 'desc').limit(1);
+  const [top] = (await deps.db('suggest_terms').select('tenant_id').count({ n: '*' }).groupBy('tenant_id').orderBy('n', 'desc').limit(1)) as unknown as Array<{ tenant_id: string }>;
   if (!top) throw new Error('no suggest_terms rows in this database');
   const products = await deps.repos.products.count(top.tenant_id);
   await deps.repos.vocabulary.suggestTerms(top.tenant_id); // warm the connection and the table pages

@@ -4,8 +4,8 @@ import { createDeps, type Deps } from '../shared/deps.js';
 import { migrateLatest } from '../shared/platform/db/knex.js';
 import { startApi } from '../api/main.js';
 import { startWorkers } from '../workers/start.js';
-import { STAGES } from '../workers/registry.js';
-import { ensureMiningSchedule } from '../pipelines/synonyms/schedule.js';
+import { schedules, STAGES } from '../workers/registry.js';
+import { ensureSchedules } from '../shared/platform/queue/schedule.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
 export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {
@@ -13,7 +13,7 @@ export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; ur
   if (config.migrateOnStart) await migrateLatest(apiDeps.db);
   const workerDeps = createDeps(config);
   const workers = startWorkers(workerDeps, STAGES);
-  await ensureMiningSchedule(workerDeps);
+  await ensureSchedules(workerDeps.queues, schedules(config));
   const api = await startApi(apiDeps);
   const address = api.server.address() as AddressInfo;
   return {

@@ -2,23 +2,39 @@ import type { Knex } from 'knex';
 import { Redis } from 'ioredis';
 import type { Config } from './platform/config.js';
 import { createDb } from './platform/db/knex.js';
+import { idempotencyRepo } from './platform/db/idempotency.repo.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { Notices } from './platform/notices.js';
 import { Queues } from './platform/queue/queues.js';
-import { Authenticator } from './access/authenticator.js';
-import { RateLimiter } from './access/rate-limiter.js';
-import { createRepos, type Repos } from './repos.js';
 import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
-import { SearchLogWriter } from './search/search-log.js';
-import { UsageCounter } from './usage/usage-counter.js';
-import { TenantContexts } from './search/tenant-context.js';
-import { EventWriter } from './events/event-writer.js';
-import { indexChangedChannel } from './search/index-notices.js';
-import { vocabularyChangedChannel } from './search/vocabulary-notices.js';
-import { contextChangedChannel } from './search/context-notices.js';
-import { synonymsChangedChannel } from './search/synonym-rules.js';
+import { accessRepos, Authenticator, RateLimiter } from './access/index.js';
+import { jobsRepos } from './jobs/index.js';
+import { catalogRepos } from './catalog/index.js';
+import { searchRepos, SearchLogWriter, SearchService, SuggestService, TenantContexts } from './search/index.js';
+import { synonymsRepos } from './synonyms/index.js';
+import { eventsRepos, EventWriter } from './events/index.js';
+import { UsageCounter } from './usage/index.js';
 
-/** Everything the API, the workers and the scripts use; built once per process. */
+/** Every area's repositories over one knex pool. */
+function createRepos(db: Knex, config: Config) {
+  return {
+    ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
+    idempotency: idempotencyRepo(db, config.idempotencyTtlHours),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;
+
+/** Something that runs in the background of a process (flushes buffers, syncs counters) between start and stop. */
+interface Background {
+  start(): void;
+  stop(): void | Promise<void>;
+}
+
+/**
+ * Everything the API, the workers and the scripts use; built once per process. Routes and
+ * stages receive it; services take the few parts they use.
+ */
 export interface Deps {
   config: Config;
   logger: Logger;
@@ -27,15 +43,19 @@ export interface Deps {
   queues: Queues;
   repos: Repos;
   engine: LexicalEngine;
+  /** Change notices between processes (index, context, vocabulary, synonyms). */
+  notices: Notices;
+  /** Per-process cache of what search and suggest need about each tenant (context, vocabulary, dictionary). */
+  contexts: TenantContexts;
+  search: SearchService;
+  suggest: SuggestService;
   searchLog: SearchLogWriter;
   usage: UsageCounter;
   /** Shopper events, buffered and written in batches off the request path. */
   events: EventWriter;
-  /** Per-process cache of what search needs about each tenant (mapping, vocabulary, synonyms). */
-  contexts: TenantContexts;
   auth: Authenticator;
   rateLimiter: RateLimiter;
-  /** Starts background parts (auth invalidation, rate-limit sync); the API calls it. */
+  /** Starts background parts (notices, auth invalidation, buffered writers); the API calls it. */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -57,30 +77,29 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   );
   const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
   const engine = createLexicalEngine(config, db);
+  const notices = new Notices(redis, config.queuePrefix);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
-  const contexts = new TenantContexts({ db, repos, engine }, config.searchCacheTtlMs);
+  const contexts = new TenantContexts({
+    engine,
+    tenant: repos.tenants.find, mapping: repos.mappings.get, profiles: repos.vocabulary.categoryProfiles, synonyms: repos.synonyms.enabledFor,
+    suggestTerms: repos.vocabulary.suggestTerms, vocabulary: repos.vocabulary.terms,
+  }, notices);
+  const search = new SearchService({ engine, contexts, log: searchLog, notices }, config.searchCacheTtlMs);
+  const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
+  const background: Background[] = [rateLimiter, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, searchLog, usage, events, contexts,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
-      await contexts.listen(sub, {
-        synonyms: synonymsChangedChannel(config.queuePrefix), index: indexChangedChannel(config.queuePrefix),
-        vocabulary: vocabularyChangedChannel(config.queuePrefix), context: contextChangedChannel(config.queuePrefix),
-      });
-      rateLimiter.start();
-      searchLog.start();
-      usage.start();
-      events.start();
+      await notices.listen(sub);
+      for (const b of background) b.start();
     },
     async close() {
-      rateLimiter.stop();
       await auth.stop();
-      await searchLog.stop();
-      await usage.stop();
-      await events.stop();
+      for (const b of background) await b.stop();
       await queues.close();
       await db.destroy();
       if (sub) sub.disconnect();

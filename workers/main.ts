@@ -2,18 +2,16 @@ import { loadConfig, ConfigError } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
 import { migrateLatest } from '../shared/platform/db/knex.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
-import { STAGES } from './registry.js';
+import { schedules, STAGES } from './registry.js';
 import { startWorkers } from './start.js';
-import { ensureMiningSchedule } from '../pipelines/synonyms/schedule.js';
-import { ensureSweepSchedule } from '../pipelines/catalog/sweep.js';
+import { ensureSchedules } from '../shared/platform/queue/schedule.js';
 
 async function main() {
   const config = loadConfig();
   const deps = createDeps(config);
   if (config.migrateOnStart) await migrateLatest(deps.db);
   const workers = startWorkers(deps, STAGES);
-  await ensureMiningSchedule(deps);
-  await ensureSweepSchedule(deps);
+  await ensureSchedules(deps.queues, schedules(config));
   deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
   onShutdown(async () => {
     await workers.close();

@@ -1,15 +1,13 @@
+import type { Config } from '../shared/platform/config.js';
 import type { Stage } from '../shared/platform/queue/define-stage.js';
-import { indexProducts } from '../pipelines/catalog/index-products.stage.js';
-import { refreshVocabulary } from '../pipelines/search/refresh-vocabulary.stage.js';
-import { buildGeneration } from '../pipelines/catalog/build-generation.stage.js';
-import { swapGeneration } from '../pipelines/catalog/swap-generation.stage.js';
-import { mineSynonyms } from '../pipelines/synonyms/mine-synonyms.stage.js';
-import { scheduleMining } from '../pipelines/synonyms/schedule-mining.stage.js';
-import { sweepUnindexed } from '../pipelines/catalog/sweep-unindexed.stage.js';
-import { maintainTables } from '../pipelines/maintenance/maintain-tables.stage.js';
+import type { Schedule } from '../shared/platform/queue/schedule.js';
+import { AREAS } from '../areas.js';
 
-/** Every pipeline stage the workers run; each queue's worker dispatches on the job name. */
-export const STAGES: Stage<any>[] = [indexProducts, refreshVocabulary, sweepUnindexed, maintainTables, buildGeneration, swapGeneration, mineSynonyms, scheduleMining];
+/** Every pipeline stage the workers run (from the areas list); each queue's worker dispatches on the job name. */
+export const STAGES: Stage<any>[] = AREAS.flatMap((a) => a.pipeline?.stages ?? []);
+
+/** Every area's schedules. */
+export const schedules = (config: Config): Schedule[] => AREAS.flatMap((a) => a.pipeline?.schedules(config) ?? []);
 
 /** Groups stages by queue and refuses duplicates, so every job name has exactly one handler. */
 export function stagesByQueue(stages: Stage<any>[]): Map<string, Map<string, Stage<any>>> {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { JOB_KINDS, JOB_STATUSES, type JobRow } from '../../shared/jobs/jobs.repo.js';
+import { Timestamp } from '../../shared/platform/schemas.js';
+
+export { Timestamp };
 
 /** Schemas shared by several route groups (section 2.1 of the spec). */
 export const Cursor = z.string().max(200).nullish();
 export const Limit = (def: number, max: number) => z.coerce.number().int().min(1).max(max).default(def);
-export const Timestamp = z.iso.datetime({ offset: true });
 
 export const Job = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
+import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
 import { swapGeneration } from './swap-generation.stage.js';
 
 const PAGE = 1000;
@@ -10,11 +10,7 @@ const PAGE = 1000;
  * using the old one). Re-runnable: a re-run starts a fresh generation. Job id: reindex-<job row>.
  */
 export const buildGeneration = defineStage({
-  queue: 'reindex',
-  name: 'build-generation',
-  schema: z.object({ tenantId: z.string().min(1), jobRowId: z.string().min(1), mode: z.enum(['full', 'settings_only']) }),
-  jobId: (d) => `reindex-${d.jobRowId}`,
-  attempts: 3,
+  ...buildGenerationJob,
   async run({ data, deps, progress, signal, next }) {
     const ctx = await indexContext(deps, data.tenantId);
     const total = await deps.repos.products.count(data.tenantId);

@@ -1,11 +1,8 @@
-import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
+import { indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
 import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
-import { noticeIndexChanged } from '../../shared/search/index-notices.js';
-
-const Ids = z.array(z.string().min(1).max(128)).max(5000);
 
 /**
  * Indexes one stored batch into the lexical engine: upserts the products' current versions,
@@ -14,12 +11,9 @@ const Ids = z.array(z.string().min(1).max(128)).max(5000);
  * The embed-products and upsert-vectors stages (VectorStore port) chain after this one via ctx.next.
  */
 export const indexProducts = defineStage({
-  queue: 'catalog',
-  name: 'index-products',
-  schema: z.object({ tenantId: z.string().min(1), batchId: z.string().min(1), ids: Ids, deletes: Ids }),
-  jobId: (d) => `index-${d.tenantId}-${d.batchId}`,
+  ...indexProductsJob,
   async run({ data, deps, progress }) {
-    const { products, } = deps.repos;
+    const { products } = deps.repos;
     const ctx = await indexContext(deps, data.tenantId);
     const rows = await products.findMany(data.tenantId, data.ids);
     const found = new Set(rows.map((r) => r.id));
@@ -28,7 +22,7 @@ export const indexProducts = defineStage({
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(rows), ctx.settings);
     await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
-    await noticeIndexChanged(deps, data.tenantId);
+    await deps.notices.publish('index', data.tenantId);
     await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);
     // One vocabulary rebuild per tenant per window, run after the window closes.
     const window = deps.config.vocabDebounceMs;

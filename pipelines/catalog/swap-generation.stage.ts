@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
-import { noticeIndexChanged } from '../../shared/search/index-notices.js';
-import { noticeContextChanged } from '../../shared/search/context-notices.js';
+import { defineStage } from '../define-stage.js';
 
 /**
  * Makes the built generation the serving one and drops the old one (products deleted during
@@ -14,9 +12,9 @@ export const swapGeneration = defineStage({
   jobId: (d) => `swap-${d.jobRowId}-${d.generation}`,
   async run({ data, deps, progress }) {
     await deps.engine.swapGeneration(data.tenantId, data.generation);
-    await noticeIndexChanged(deps, data.tenantId);
+    await deps.notices.publish('index', data.tenantId);
     // The generation was built with the current mapping: its facet names now serve.
-    await noticeContextChanged(deps, data.tenantId);
+    await deps.notices.publish('context', data.tenantId);
     await progress(1);
     return { generation: data.generation, documents: data.documents };
   },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import { tenantPriority } from '../../shared/platform/queue/fairness.js';
-import { indexProducts } from './index-products.stage.js';
+import { indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 
 const BATCH = 1000;
 
@@ -30,7 +30,7 @@ export const sweepUnindexed = defineStage({
     for (const [tenantId, ids] of byTenant) {
       for (let i = 0; i < ids.length; i += BATCH) {
         const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
-        await deps.queues.enqueue(indexProducts, { tenantId, batchId: newId('sweep'), ids: ids.slice(i, i + BATCH), deletes: [] }, { priority });
+        await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('sweep'), ids: ids.slice(i, i + BATCH), deletes: [] }, { priority });
         batches++;
       }
     }

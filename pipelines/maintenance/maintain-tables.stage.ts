@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import { autovacuumOff, vacuumDead } from '../../shared/maintenance/analyze.js';
 

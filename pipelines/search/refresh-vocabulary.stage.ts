@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { defineStage } from '../define-stage.js';
 import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
 import { CategoryProfileBuilder } from '../../shared/search/category-profile.js';
 import { categoryTargets } from '../../shared/catalog/search-doc.js';
-import { noticeVocabularyChanged } from '../../shared/search/vocabulary-notices.js';
 import { tenantBacklog } from '../../shared/platform/queue/fairness.js';
 import { analyzeChanged, flushGinPending } from '../../shared/maintenance/analyze.js';
 
@@ -51,7 +50,7 @@ export const refreshVocabulary = defineStage({
     ];
     const categories = profiles.build();
     await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions, categories, builder.products);
-    await noticeVocabularyChanged(deps, data.tenantId);
+    await deps.notices.publish('vocabulary', data.tenantId);
     // The catalog just settled (no batch pending): fresh statistics keep searches on good plans, and
     // index entries still waiting in GIN pending lists would be scanned by every search.
     const analyzed = await analyzeChanged(deps.db);

@@ -1,20 +1,11 @@
-import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
+import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
+import { defineStage } from '../define-stage.js';
 import { mineCandidates } from '../../shared/synonyms/mining-candidates.js';
 import { coverage } from '../../shared/synonyms/mining-coverage.js';
 
 const DAY_MS = 24 * 3600_000;
 /** Rows read per source per run: bounds memory on very busy tenants (the newest activity is not preferred; see README). */
 export const MAX_ROWS = 200_000;
-
-export const MiningParams = z.object({
-  /** How far back the search log and events are read. */
-  days: z.number().int().min(1).max(90),
-  /** Fewest distinct sessions behind a proposal. */
-  minSessions: z.number().int().min(1).max(10_000),
-});
-export type MiningParams = z.output<typeof MiningParams>;
-export const DEFAULT_MINING: MiningParams = { days: 30, minSessions: 3 };
 
 /**
  * Mines one tenant's search log and search clicks for synonym suggestions and upserts them as
@@ -23,11 +14,7 @@ export const DEFAULT_MINING: MiningParams = { days: 30, minSessions: 3 };
  * Job id: mine-synonyms-<job row>.
  */
 export const mineSynonyms = defineStage({
-  queue: 'mining',
-  name: 'mine-synonyms',
-  schema: MiningParams.extend({ tenantId: z.string().min(1), jobRowId: z.string().min(1) }),
-  jobId: (d) => `mine-synonyms-${d.jobRowId}`,
-  attempts: 3,
+  ...mineSynonymsJob,
   async run({ data, deps, progress, signal }) {
     const since = new Date(Date.now() - data.days * DAY_MS);
     const events = deps.repos.events;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineStage } from '../../shared/platform/queue/define-stage.js';
-import { DEFAULT_MINING } from './mine-synonyms.stage.js';
-import { startMining } from './start-mining.js';
+import { defineStage } from '../define-stage.js';
+import { DEFAULT_MINING } from '../../shared/synonyms/synonyms.jobs.js';
+import { startMining } from '../../shared/synonyms/start-mining.js';
 
 /**
  * Daily fan-out: starts (or joins) a synonym_mining job for every tenant with a search in the last

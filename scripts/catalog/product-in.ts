@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * Plain TypeScript shape of the API's product upsert body (spec 2.6 ProductIn, snake_case JSON),
  * plus the length limits the API enforces and small helpers the catalog mappers use to respect them.
- * The authoritative validator is the zod schema in api/routes/products/products.schema.ts.
+ * The authoritative validator is the zod schema in shared/catalog/product.schema.ts.
  */
 
 /** Language-keyed text, e.g. `{ en: 'Notebooks' }`. */

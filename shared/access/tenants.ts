@@ -1,6 +1,7 @@
-import type { Deps } from '../deps.js';
+import type { Knex } from 'knex';
 import { DEFAULT_SECRET_SCOPES } from './scopes.js';
-import type { Tenant } from './tenants.repo.js';
+import type { Tenant, tenantsRepo } from './tenants.repo.js';
+import type { keysRepo } from './keys.repo.js';
 
 export interface NewTenant {
   name: string;
@@ -9,7 +10,10 @@ export interface NewTenant {
 }
 
 /** Creates a tenant and its first secret key (all scopes including admin), in one transaction. */
-export async function createTenantWithKey(deps: Deps, input: NewTenant): Promise<{ tenant: Tenant; key: string; keyId: string }> {
+export async function createTenantWithKey(
+  deps: { db: Knex; repos: { tenants: ReturnType<typeof tenantsRepo>; keys: ReturnType<typeof keysRepo> } },
+  input: NewTenant,
+): Promise<{ tenant: Tenant; key: string; keyId: string }> {
   if (!input.locales.includes(input.defaultLocale)) throw new Error(`default locale ${input.defaultLocale} is not one of ${input.locales.join(',')}`);
   if (!input.locales.every((l) => /^[a-z]{2}$/.test(l))) throw new Error('locales are two lowercase letters, e.g. en,ar');
   return deps.db.transaction(async (trx) => {

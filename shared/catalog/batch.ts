@@ -1,12 +1,25 @@
-import type { Deps } from '../deps.js';
-import { ProductIn } from '../../api/routes/catalog/products.schema.js';
+import type { Redis } from 'ioredis';
+import type { Config } from '../platform/config.js';
+import type { Notices } from '../platform/notices.js';
+import type { Queues } from '../platform/queue/queues.js';
+import type { LexicalEngine } from '../engines/lexical/port.js';
+import type { productsRepo } from './products.repo.js';
+import { ProductIn } from './product.schema.js';
 import { newId } from '../platform/ids.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
-import { indexProducts } from '../../pipelines/catalog/index-products.stage.js';
+import { indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
-import { noticeIndexChanged } from '../search/index-notices.js';
 
 export const MAX_BATCH_ITEMS = 1000;
+
+export interface BatchDeps {
+  config: Pick<Config, 'queuePrefix' | 'visibleWithinS'>;
+  redis: Redis;
+  queues: Queues;
+  engine: Pick<LexicalEngine, 'remove'>;
+  notices: Pick<Notices, 'publish'>;
+  repos: { products: ReturnType<typeof productsRepo> };
+}
 
 export interface ItemError {
   id: string | null;
@@ -65,18 +78,18 @@ export function validateItems(body: BatchRequest) {
  * Stores a batch (one transaction), removes deleted products from search at once, and queues
  * the indexing of changed ones. Returns ProductBatchResult.
  */
-export async function applyBatch(deps: Deps, tenantId: string, body: BatchRequest) {
+export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
   const { errors, upserts, deletes } = validateItems(body);
   const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
   if (outcome.deletedIds.length) {
     await deps.engine.remove(tenantId, outcome.deletedIds);
-    await noticeIndexChanged(deps, tenantId);
+    await deps.notices.publish('index', tenantId);
   }
   const toIndex = [...outcome.changedIds, ...outcome.staleIds];
   if (toIndex.length || outcome.deletedIds.length) {
     const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
-    await deps.queues.enqueue(indexProducts, { tenantId, batchId: newId('b'), ids: toIndex, deletes: outcome.deletedIds }, { priority });
+    await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: toIndex, deletes: outcome.deletedIds }, { priority });
   }
   return {
     upserted: outcome.changedIds.length,
@@ -88,7 +101,7 @@ export async function applyBatch(deps: Deps, tenantId: string, body: BatchReques
 }
 
 /** Honest estimate: the configured target, or longer when the catalog queue has a backlog. */
-async function visibleWithin(deps: Deps): Promise<number> {
+async function visibleWithin(deps: BatchDeps): Promise<number> {
   const counts = await deps.queues.get('catalog').getJobCounts('waiting', 'prioritized', 'active');
   const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
   // About 0.2 s per queued 1,000-item batch on one worker (bench/ingest), spread over the workers.

@@ -1,6 +1,8 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
-import type { IndexSettings, SearchDoc } from '../engines/lexical/port.js';
+import { categoryLevelKey, type IndexSettings, type SearchDoc } from '../engines/lexical/port.js';
+
+export { categoryLevelKey };
 import type { StoredProduct } from './canonical.js';
 import { applyMapping, type AttributeValue, type MappingItem } from './mapping.js';
 
@@ -9,10 +11,6 @@ interface CategoryRef {
   path: Array<Record<string, string>>;
 }
 
-/** Key of a category level for any-level filtering: normalized labels root first, joined by '>'. */
-export function categoryLevelKey(labels: string[]): string {
-  return labels.map((l) => normalizeText(l)).join('>');
-}
 
 /** A product's category targets: each leaf id and each level key (`lvl:a>b`), as filters and category intent use them. */
 export function categoryTargets(p: StoredProduct): string[] {

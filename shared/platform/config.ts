@@ -28,6 +28,8 @@ const Env = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
+  MINING_CRON: z.string().min(1).default('0 3 * * *'),
+  MINING_TZ: z.string().optional(),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
@@ -61,6 +63,8 @@ export interface Config {
   vocabDebounceMs: number;
   /** How often sweep-unindexed looks for products left unindexed. */
   sweepEveryMs: number;
+  /** When the daily synonym mining fan-out runs (cron, and its time zone; default the process's). */
+  mining: { cron: string; tz?: string };
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
   searchCacheTtlMs: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
@@ -105,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerLockMs: e.WORKER_LOCK_MS,
     vocabDebounceMs: e.VOCAB_DEBOUNCE_MS,
     sweepEveryMs: e.SWEEP_EVERY_MS,
+    mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,

@@ -1,8 +1,10 @@
-import type { Deps } from '../deps.js';
+import { AppError } from '../platform/errors.js';
+import type { Notices } from '../platform/notices.js';
+import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { labelLang, normalizeText, tokenize } from '../text/normalize.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
-import { AppError } from '../platform/errors.js';
+import { RefreshingCache } from './refreshing-cache.js';
 
 export interface SuggestInput {
   q: string;
@@ -10,30 +12,46 @@ export interface SuggestInput {
   products: number;
 }
 
+/** Age limit of suggest's product previews (at least the result cache's). */
+const PREVIEW_TTL_MS = 5 * 60_000;
+
 /**
  * As-you-type completions, product previews and category buckets. Never billed, never logged,
  * no AI. Completions come from the tenant's in-memory dictionary (each answer kept with it);
  * previews from the engine once per typed words, then from the preview cache until the index changes.
  */
-export async function suggest(deps: Deps, contexts: TenantContexts, tenantId: string, input: SuggestInput): Promise<string> {
-  const started = performance.now();
-  if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
-  const normalized = normalizeText(input.q);
-  const tokens = tokenize(normalized);
-  const [dictionary, products] = await Promise.all([
-    normalized ? contexts.dictionaries.get(tenantId) : null,
-    // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
-    normalized.length >= 3 && input.products > 0
-      ? contexts.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
-        (await deps.engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })).hits.map((h) => h.card))
-      : [],
-  ]);
-  const { suggestions: s, categories: c } = dictionary
-    ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit)))
-    : EMPTY;
-  const tookMs = Math.round((performance.now() - started) * 100) / 100;
-  // The response as JSON text from parts serialized once per cached answer: the hot path only joins them.
-  return `{"query":${JSON.stringify(input.q)},"suggestions":${s},"products":${cardsJson(products)},"categories":${c},"took_ms":${tookMs}}`;
+export class SuggestService {
+  /** Product previews; dropped per tenant on index changes. */
+  readonly previews: RefreshingCache<ProductCard[]>;
+
+  constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, resultTtlMs: number) {
+    // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
+    this.previews = new RefreshingCache(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
+    deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
+  }
+
+  /** The SuggestResponse as JSON text. */
+  async suggest(tenantId: string, input: SuggestInput): Promise<string> {
+    const started = performance.now();
+    const { contexts, engine } = this.deps;
+    if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
+    const normalized = normalizeText(input.q);
+    const tokens = tokenize(normalized);
+    const [dictionary, products] = await Promise.all([
+      normalized ? contexts.dictionaries.get(tenantId) : null,
+      // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
+      normalized.length >= 3 && input.products > 0
+        ? this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
+          (await engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })).hits.map((h) => h.card))
+        : [],
+    ]);
+    const { suggestions: s, categories: c } = dictionary
+      ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit)))
+      : EMPTY;
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    // The response as JSON text from parts serialized once per cached answer: the hot path only joins them.
+    return `{"query":${JSON.stringify(input.q)},"suggestions":${s},"products":${cardsJson(products)},"categories":${c},"took_ms":${tookMs}}`;
+  }
 }
 
 const EMPTY = { suggestions: '[]', categories: '[]' };

@@ -16,6 +16,8 @@ export class TenantCache<T> {
   private loading = new Map<string, Promise<T>>();
   /** Tenants whose data changed after their running load had started reading. */
   private dirty = new Set<string>();
+  /** Bumped by forget(): a load that started before it neither stores nor is joined. */
+  private epochs = new Map<string, number>();
   private sweptAt = Date.now();
 
   private ttlMs: number;
@@ -46,12 +48,31 @@ export class TenantCache<T> {
     return entry.value;
   }
 
+  /** The value held for a tenant, without loading or refreshing it. */
+  peek(tenantId: string): T | undefined {
+    return this.entries.get(tenantId)?.value;
+  }
+
   /** A tenant's data changed ('*': every tenant's): reload what this process holds, in the background. */
   changed(tenantId: string): void {
     for (const id of tenantId === '*' ? [...this.entries.keys()] : [tenantId]) {
       if (!this.entries.has(id) && !this.loading.has(id)) continue;
       if (this.loading.has(id)) this.dirty.add(id);
       else this.refresh(id);
+    }
+  }
+
+  /**
+   * Drops what this process holds for a tenant ('*': every tenant), so the next get waits for a
+   * load that starts after this call (a write in this process is seen by its next request).
+   */
+  forget(tenantId: string): void {
+    const ids = tenantId === '*' ? new Set([...this.entries.keys(), ...this.loading.keys()]) : [tenantId];
+    for (const id of ids) {
+      this.entries.delete(id);
+      this.loading.delete(id);
+      this.dirty.delete(id);
+      this.epochs.set(id, (this.epochs.get(id) ?? 0) + 1);
     }
   }
 
@@ -62,20 +83,23 @@ export class TenantCache<T> {
   private reload(tenantId: string): Promise<T> {
     let p = this.loading.get(tenantId);
     if (!p) {
-      p = this.load(tenantId).finally(() => {
+      const loading: Promise<T> = this.load(tenantId).finally(() => {
+        if (this.loading.get(tenantId) !== loading) return;
         this.loading.delete(tenantId);
         // A change landed while this load was reading: what it read may predate the change.
         if (this.dirty.delete(tenantId)) this.refresh(tenantId);
       });
-      this.loading.set(tenantId, p);
+      this.loading.set(tenantId, (p = loading));
     }
     return p;
   }
 
   private async load(tenantId: string): Promise<T> {
     const started = Date.now();
+    const epoch = this.epochs.get(tenantId) ?? 0;
     try {
       const value = await this.build(tenantId);
+      if ((this.epochs.get(tenantId) ?? 0) !== epoch) return value;
       const prev = this.entries.get(tenantId);
       this.entries.set(tenantId, { value, loadedAt: started, usedAt: prev?.usedAt ?? Date.now() });
       if (prev) this.replaced(tenantId);

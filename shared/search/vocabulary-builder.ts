@@ -1,6 +1,6 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/canonical.js';
-import { categoryLevelKey } from '../catalog/search-doc.js';
+import { categoryLevelKey } from '../engines/lexical/port.js';
 
 export interface SuggestTerm {
   kind: 'query' | 'brand' | 'category';

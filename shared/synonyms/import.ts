@@ -1,5 +1,5 @@
 import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
-import { noticeSynonymsChanged } from '../search/synonym-rules.js';
+import type { Notices } from '../platform/notices.js';
 import { prepareRule, sameRule, SynonymIn, toSynonymIn, type RuleFields } from './rule.js';
 import type { Format, LineError, ParsedFile } from './formats.js';
 import { formatJson, parseJson } from './json-format.js';
@@ -27,7 +27,7 @@ export interface ImportResult {
   errors: string[];
 }
 
-type ImportDeps = Parameters<typeof noticeSynonymsChanged>[0] & { repos: { synonyms: SynonymsRepo } };
+type ImportDeps = { notices: Pick<Notices, 'publish'>; repos: { synonyms: SynonymsRepo } };
 
 const PARSERS: Record<Format, (content: string) => ParsedFile> = { json: parseJson, csv: parseCsv, solr: parseSolr };
 
@@ -84,7 +84,7 @@ export async function importSynonyms(deps: ImportDeps, scope: SynonymScope, opts
     // An insert that met an equal rule created concurrently is a no-op: count it as skipped.
     return { created: inserted, updated: plan.updates.length, skipped: skipped + plan.inserts.length - inserted, deleted: plan.deletes.length };
   });
-  if (counts.created + counts.updated + counts.deleted > 0) await noticeSynonymsChanged(deps, scope);
+  if (counts.created + counts.updated + counts.deleted > 0) await deps.notices.publish('synonyms', scope ?? '*');
   return { ...counts, errors: messages(errors) };
 }
 

@@ -1,11 +1,11 @@
 import { AppError, notFound } from '../platform/errors.js';
 import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
-import { noticeSynonymsChanged } from '../search/synonym-rules.js';
+import type { Notices } from '../platform/notices.js';
 import { prepareRule, toSynonymIn, type RuleFields, type SynonymInput, type SynonymSource } from './rule.js';
 import { exportSynonyms, importSynonyms, type ImportOptions } from './import.js';
 import type { Format } from './formats.js';
 
-type ServiceDeps = Parameters<typeof noticeSynonymsChanged>[0] & { repos: { synonyms: SynonymsRepo } };
+type ServiceDeps = { notices: Pick<Notices, 'publish'>; repos: { synonyms: SynonymsRepo } };
 
 /** A rule that fails the shape checks: 400 validation_failed with one detail per problem. */
 export function checkedRule(input: SynonymInput, defaultSet = 'default'): RuleFields {
@@ -21,7 +21,7 @@ export function checkedRule(input: SynonymInput, defaultSet = 'default'): RuleFi
  */
 export function synonymService(deps: ServiceDeps) {
   const repo = deps.repos.synonyms;
-  const changed = (scope: SynonymScope) => noticeSynonymsChanged(deps, scope);
+  const changed = (scope: SynonymScope) => deps.notices.publish('synonyms', scope ?? '*');
   return {
     async create(scope: SynonymScope, input: SynonymInput, source: SynonymSource = 'manual'): Promise<SynonymRow> {
       const row = await repo.insert(scope, checkedRule(input), source);

@@ -57,6 +57,10 @@ export function synonymsRepo(db: Knex) {
     async find(scope: SynonymScope, id: string): Promise<SynonymRow | undefined> {
       return rules(scope).where({ id }).first();
     },
+    /** The enabled rules that apply to a tenant's searches: its own and the platform's global ones. */
+    async enabledFor(tenantId: string): Promise<SynonymRow[]> {
+      return db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id'));
+    },
     /** Every rule of the scope (optionally one set), in a stable order: for exports. */
     async all(scope: SynonymScope, setKey?: string | null): Promise<SynonymRow[]> {
       const q = rules(scope);

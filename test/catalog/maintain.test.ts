@@ -4,7 +4,9 @@ import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
-import { ensureSweepSchedule, MAINTAIN_SCHEDULER_ID, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/sweep.js';
+import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
+import { schedules as catalogSchedules, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
+import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
@@ -46,7 +48,7 @@ t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule 
   t.ok(result.vacuumed.includes('search_docs'), 'search_docs vacuumed');
   t.equal(await dead('search_docs'), 0);
 
-  await ensureSweepSchedule(h.api.deps);
+  await ensureSchedules(h.api.deps.queues, [...catalogSchedules(h.config), ...maintenanceSchedules(h.config)]);
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
   t.same(schedulers.map((s) => s.key).sort(), [MAINTAIN_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort());
   t.ok(schedulers.every((s) => Number(s.every) === h.config.sweepEveryMs), 'every SWEEP_EVERY_MS');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ProductIn as ProductInSchema } from '../../api/routes/catalog/products.schema.js';
+import { ProductIn as ProductInSchema } from '../../shared/catalog/product.schema.js';
 import {
   detectCatalogKind, inferChorusType, typeFromAttributes, typeFromSpecs, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
 } from '../../scripts/catalog/mappers.js';

@@ -22,7 +22,7 @@ t.test('lost enqueue and lost derived write are both indexed by the next sweep; 
   // Stored and indexed, then the index write is lost.
   await deps.repos.products.writeBatch(tenantId, { upserts: [item('p2', 'Wombat chair')], deletes: [] });
   const p2 = (await deps.repos.products.find(tenantId, 'p2'))!;
-  await deps.engine.upsert(tenantId, [], {});
+  await deps.engine.upsert(tenantId, [], { facetFields: [], locales: ['en'] });
   await deps.repos.products.markIndexed(tenantId, [{ id: 'p2', updatedAt: p2.updated_at }]);
   await deps.db('product_index_state').where({ tenant_id: tenantId, product_id: 'p2' }).update({ indexed_version: null });
   t.same(await found(tenantId, 'wombat'), []);

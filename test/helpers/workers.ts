@@ -20,11 +20,11 @@ export async function startTestWorkers(config: Config): Promise<{ deps: Deps; wo
 }
 
 /** Polls `fn` until it returns a truthy value or the deadline passes. */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }

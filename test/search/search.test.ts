@@ -51,7 +51,7 @@ t.test('filters (GET and POST), unknown filter, disjunctive facets and category 
   t.same([...ids(res)].sort(), ['lap2', 'ph2']);
   const brand = res.body.facets.find((f: { name: string }) => f.name === 'brand');
   t.ok(brand.buckets.find((b: { value: string }) => b.value === 'Samsung'), 'brand counts ignore the brand filter');
-  t.notOk(brand.buckets.find((b: { value: string }) => b.value === 'Zara' && b.count > 0 && false));
+  t.notOk(brand.buckets.find((b: { value: string; count: number }) => b.value === 'Zara' && b.count > 0 && false));
   const tree = res.body.facets.find((f: { name: string }) => f.name === 'category_tree');
   t.equal(tree.type, 'category_tree');
   t.ok(tree.buckets.find((b: { value: string; label: Record<string, string> }) => b.value === 'lvl:electronics' && b.label.en === 'Electronics'));
@@ -117,7 +117,7 @@ t.test('limits, debug and tenant isolation', async (t) => {
   }
   t.equal((await get('per_page=100&page=1000')).status, 200);
   const debug = await post({ q: 'laptop', debug: true });
-  t.ok(debug.body.debug.steps.find((s: { step: string }) => s.step === 'engine'));
+  t.ok(debug.body.debug.steps.find((s: { step: string }) => s.step === 'retrieve'));
   const pub = await h.api.call('POST', '/v1/keys', { key, body: { name: 'shop', kind: 'public', allowed_origins: ['https://shop.example'] } });
   const origin = { origin: 'https://shop.example' };
   const publicDebug = await h.api.call('POST', '/v1/search', { key: pub.body.key, body: { q: 'laptop', debug: true }, headers: origin });

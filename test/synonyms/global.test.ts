@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { setup } from '../helpers/harness.js';
 import { synonymService } from '../../shared/synonyms/service.js';
-import { loadSynonymRules } from '../../shared/search/synonym-rules.js';
 
 const h = await setup();
 const sub = new Redis(h.config.redisUrl);
@@ -65,17 +64,6 @@ t.test('a tenant copies a global rule into its own set', async (t) => {
   t.same((await call('GET', '/v1/synonyms', undefined, b.key)).body.data, [], 'only the copying tenant has it');
   t.ok(await waitFor(() => notices.length >= 2));
   t.same(notices, [a.id, a.id]);
-});
-
-t.test('loadSynonymRules: the tenant\'s enabled rules, then enabled global ones, normalized', async (t) => {
-  const c = await h.tenant('C');
-  const own = (await call('POST', '/v1/synonyms', { kind: 'equivalent', terms: ['أحمر', 'Red'], set_key: 'colors' }, c.key)).body;
-  await call('POST', '/v1/synonyms', { kind: 'equivalent', terms: ['x', 'y'], enabled: false }, c.key);
-  await call('POST', '/v1/synonyms', { kind: 'equivalent', terms: ['only', 'b'] }, b.key);
-  const rules = await loadSynonymRules(h.api.deps.db, c.id);
-  t.same(rules.map((r) => r.id), [own.id, tv.id, phone.id]);
-  t.same(rules[0], { id: own.id, kind: 'equivalent', terms: ['احمر', 'red'], input: null, outputs: [], conditions: null, setKey: 'colors', locale: null, global: false });
-  t.same(rules[2], { id: phone.id, kind: 'one_way', terms: [], input: 'phone', outputs: ['mobile'], conditions: { unless_terms: ['case'], require_terms: [] }, setKey: 'default', locale: 'en', global: true });
 });
 
 const cli = promisify(execFile);

@@ -2,15 +2,12 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import { startReindex } from '../../../shared/catalog/reindex.js';
-import { Job, toJobOut } from '../../http/schemas.js';
-import { z } from 'zod';
-import { AttributeInfo, AttributeMapping, AttributeMappingIn, ReindexBody } from './attributes.schema.js';
+import { AttributeInfo, AttributeMapping, AttributeMappingIn } from './attributes.schema.js';
 
 const READ = { scope: 'catalog:read' as const };
 const WRITE = { scope: 'catalog:write' as const };
-const Accepted = z.object({ accepted: z.boolean(), job: Job.nullable() });
 
-/** Attributes found in the catalog, the attribute mapping, and reindex (spec 4.5). */
+/** Attributes found in the catalog and the attribute mapping (spec 4.5). */
 export function attributeRoutes(deps: Deps): RouteSpec[] {
   const mappings = deps.repos.mappings;
   return [
@@ -49,16 +46,6 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
         const { job } = await startReindex(deps, tenantId, 'full', 'attribute mapping changed');
         ctx.set('X-Job-Id', job.id);
         ctx.body = { items: saved.items, updated_at: saved.updated_at.toISOString() };
-      },
-    }),
-    /** Rebuilds the index from stored products with zero downtime; a second request joins the running job. */
-    defineRoute({
-      method: 'post', path: '/v1/reindex', tag: 'catalog', summary: 'Rebuild the search index', auth: WRITE, idempotent: true,
-      body: ReindexBody, responses: { 202: { description: 'accepted, with the job to poll', schema: Accepted } },
-      async handle(ctx, { body }) {
-        const { job } = await startReindex(deps, ctx.state.principal.tenantId, body.mode, body.reason ?? null);
-        ctx.status = 202;
-        ctx.body = { accepted: true, job: toJobOut(job) };
       },
     }),
   ];

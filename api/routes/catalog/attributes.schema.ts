@@ -20,8 +20,3 @@ export const MappingItemIn = z.strictObject({
 
 export const AttributeMappingIn = z.strictObject({ items: z.array(MappingItemIn).max(2000) });
 export const AttributeMapping = z.object({ items: z.array(MappingItemIn), updated_at: Timestamp.nullable() });
-
-export const ReindexBody = z.strictObject({
-  mode: z.enum(['full', 'settings_only']).default('full'),
-  reason: z.string().max(200).nullish(),
-});

@@ -6,7 +6,6 @@ import type { ProductWithState } from '../../../shared/catalog/products.repo.js'
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 import { Deleted, page } from '../../http/schemas.js';
-import { noticeIndexChanged } from '../../../shared/search/index-notices.js';
 import { BatchBody, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
 
 const READ = { scope: 'catalog:read' as const };
@@ -76,7 +75,7 @@ export function productRoutes(deps: Deps): RouteSpec[] {
         const tenantId = ctx.state.principal.tenantId;
         if (!(await products.remove(tenantId, params.product_id))) throw notFound('product');
         await deps.engine.remove(tenantId, [params.product_id]);
-        await noticeIndexChanged(deps, tenantId);
+        await deps.notices.publish('index', tenantId);
         ctx.body = { deleted: true, id: params.product_id };
       },
     }),

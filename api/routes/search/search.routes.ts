@@ -2,20 +2,18 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
-import { SearchService, type SearchInput } from '../../../shared/search/search-service.js';
-import { suggest } from '../../../shared/search/suggest-service.js';
+import type { SearchInput } from '../../../shared/search/search-service.js';
 import { usagePeriod } from '../../../shared/usage/usage-counter.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
-import { SearchBody, SearchQuery, SearchResponse, SuggestQuery, SuggestResponse } from './search.schema.js';
+import { SearchBody, SearchQuery, SearchResponse } from './search.schema.js';
 
 const SEARCH = { scope: 'search' as const };
 const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
 
-/** Shopper-facing search and suggest (spec 4.6); public keys allowed from their origins. */
+/** Shopper-facing search (spec 4.6); public keys allowed from their origins. */
 export function searchRoutes(deps: Deps): RouteSpec[] {
-  const contexts = deps.contexts;
-  const service = new SearchService(deps, contexts, deps.searchLog);
+  const service = deps.search;
 
   async function run(ctx: Context, input: SearchInput) {
     const p: Principal = ctx.state.principal;
@@ -53,15 +51,6 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
           sort: body.sort ?? null, facets: body.facets ?? null, session: body.session ?? null, debug: body.debug,
           override: body.config_override ?? null,
         });
-      },
-    }),
-    /** As-you-type suggestions; never billed, never calls the AI, not logged. */
-    defineRoute({
-      method: 'get', path: '/v1/suggest', tag: 'search', summary: 'Suggestions as you type', auth: SEARCH,
-      query: SuggestQuery, responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
-      async handle(ctx, { query }) {
-        ctx.type = 'application/json';
-        ctx.body = await suggest(deps, contexts, ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });
       },
     }),
   ];

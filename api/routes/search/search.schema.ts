@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-const Lang = z.string().regex(/^(auto|[a-z]{2})$/, 'auto or a two-letter tenant locale').default('auto');
+export const Lang = z.string().regex(/^(auto|[a-z]{2})$/, 'auto or a two-letter tenant locale').default('auto');
 const Sort = z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular']);
 const Ai = z.enum(['auto', 'on', 'off']).default('auto');
 const Device = z.enum(['desktop', 'mobile', 'tablet', 'unknown']).default('unknown');
-const Session = z.string().max(64).nullish();
+export const Session = z.string().max(64).nullish();
 const Page = z.coerce.number().int().min(1).max(1000).default(1);
 const PerPage = z.coerce.number().int().min(1).max(100).default(20);
 
@@ -56,20 +56,12 @@ export const SearchBody = z.strictObject({
   config_override: RankingConfig.nullish(),
 });
 
-export const SuggestQuery = z.strictObject({
-  q: z.string().max(128),
-  lang: Lang,
-  limit: z.coerce.number().int().min(1).max(20).default(8),
-  products: z.coerce.number().int().min(0).max(10).default(4),
-  session: Session,
-});
-
-const Card = z.object({
+export const Card = z.object({
   id: z.string(), name: z.record(z.string(), z.string()), url: z.string().nullable(), image_url: z.string().nullable(),
   price: z.string(), sale_price: z.string().nullable(), currency: z.string(), in_stock: z.boolean(),
   brand: z.string().nullable(), category: z.record(z.string(), z.string()).nullable(),
 });
-const Bucket = z.object({ value: z.string(), label: z.record(z.string(), z.string()).nullable(), count: z.number().int() });
+export const Bucket = z.object({ value: z.string(), label: z.record(z.string(), z.string()).nullable(), count: z.number().int() });
 
 export const SearchResponse = z.object({
   search_id: z.string(),
@@ -94,12 +86,4 @@ export const SearchResponse = z.object({
   experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable(),
   took_ms: z.number(),
   debug: z.record(z.string(), z.unknown()).nullable(),
-});
-
-export const SuggestResponse = z.object({
-  query: z.string(),
-  suggestions: z.array(z.object({ text: z.string(), highlighted: z.string().nullable(), kind: z.enum(['query', 'category', 'brand']), target: z.string().nullable() })),
-  products: z.array(Card),
-  categories: z.array(Bucket),
-  took_ms: z.number(),
 });

@@ -3,8 +3,7 @@ import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
 import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
 import type { SuggestionRow } from '../../../shared/synonyms/suggestions.repo.js';
-import { noticeSynonymsChanged } from '../../../shared/search/synonym-rules.js';
-import { startMining } from '../../../pipelines/synonyms/start-mining.js';
+import { startMining } from '../../../shared/synonyms/start-mining.js';
 import { page, toJobOut } from '../../http/schemas.js';
 import { DecisionBody, ListSuggestions, MineAccepted, MineBody, SuggestionParams, SynonymSuggestionOut } from './synonym-suggestions.schema.js';
 
@@ -66,7 +65,7 @@ export function suggestionRoutes(deps: Deps): RouteSpec[] {
         const tenantId = ctx.state.principal.tenantId;
         const row = await repo.decide(tenantId, params.suggestion_id, body.decision);
         if (!row) throw notFound('suggestion');
-        if (row.status === 'approved') await noticeSynonymsChanged(deps, tenantId);
+        if (row.status === 'approved') await deps.notices.publish('synonyms', tenantId);
         ctx.body = toSuggestionOut(row);
       },
     }),

@@ -3,6 +3,13 @@
  * understanding, normalization, synonyms and ranking policy live above this port.
  */
 
+import { normalizeText } from '../../text/normalize.js';
+
+/** Key of a category level for any-level filtering (SearchDoc.categoryIds): normalized labels root first, joined by '>'. */
+export function categoryLevelKey(labels: string[]): string {
+  return labels.map((l) => normalizeText(l)).join('>');
+}
+
 /** One product as the engines index it; built by the catalog pipeline from a stored product and the attribute mapping. */
 export interface SearchDoc {
   id: string;

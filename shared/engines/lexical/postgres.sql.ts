@@ -1,7 +1,6 @@
-import type { EngineQuery, FilterValue, QueryTerm } from './port.js';
+import { categoryLevelKey, type EngineQuery, type FilterValue, type QueryTerm } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { stem } from '../../text/stem.js';
-import { categoryLevelKey } from '../../catalog/search-doc.js';
 
 /** Field weights for ts_rank_cd, in {D, C, B, A} order: description, stemmed name, categories+attributes, name+brand+codes (tuned with npm run eval). */
 export const RANK_WEIGHTS = '{0.2,0.2,0.4,1.0}';

@@ -1,6 +1,5 @@
-import type { EngineQuery, EngineResult, FacetCount, FilterValue } from './port.js';
+import { categoryLevelKey, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
-import { categoryLevelKey } from '../../catalog/search-doc.js';
 import { facetFieldName, fromFilterKey, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 
 /** Searched fields, best first; weights and typo budgets line up with this order. Codes: never typo-corrected, never prefixed. */

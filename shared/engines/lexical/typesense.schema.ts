@@ -1,6 +1,5 @@
 import type { CollectionFieldSchema } from 'typesense';
-import type { IndexSettings, SearchDoc } from './port.js';
-import { categoryLevelKey } from '../../catalog/search-doc.js';
+import { categoryLevelKey, type IndexSettings, type SearchDoc } from './port.js';
 
 /** The collection as `POST /collections` takes it (CollectionSchema of the v30 spec). */
 export interface TypesenseCollectionSchema {

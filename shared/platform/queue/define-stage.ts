@@ -1,12 +1,13 @@
 import type { Job } from 'bullmq';
-import type { z } from 'zod';
-import type { Deps } from '../../deps.js';
+import { defineJob, type JobSpec, type JobSpecDefinition } from './define-job.js';
 
-/** What a stage's `run` receives. */
-export interface StageContext<T> {
+export type { StageJobData } from './define-job.js';
+
+/** What a stage's `run` receives; `D` is the dependencies the workers pass (pipelines bind it to Deps). */
+export interface StageContext<T, D> {
   data: T;
   job: Job;
-  deps: Deps;
+  deps: D;
   /** Aborts when the job row is canceled; long stages check it between chunks. */
   signal: AbortSignal;
   /** The jobs row this stage works for, if any. */
@@ -14,38 +15,17 @@ export interface StageContext<T> {
   /** Reports progress 0..1 to BullMQ and the jobs row (and notices cancellation). */
   progress(fraction: number): Promise<void>;
   /** Hands the pipeline to the next stage; the jobs row stays running until the last stage ends. */
-  next<N>(stage: Stage<N>, data: N): Promise<void>;
+  next<N>(job: JobSpec<N>, data: N): Promise<void>;
 }
 
-export interface Stage<T> {
-  queue: string;
-  name: string;
-  schema: z.ZodType<T>;
-  jobId(data: T): string;
-  attempts: number;
-  /** Higher number = lower priority, as BullMQ counts it. */
-  priority?(data: T): number | undefined;
-  run(ctx: StageContext<T>): Promise<unknown>;
+/** A job contract with the work that runs it. */
+export interface Stage<T, D = any> extends JobSpec<T> {
+  run(ctx: StageContext<T, D>): Promise<unknown>;
 }
 
-export interface StageDefinition<T> {
-  queue: string;
-  name: string;
-  schema: z.ZodType<T>;
-  jobId(data: T): string;
-  attempts?: number;
-  priority?(data: T): number | undefined;
-  run(ctx: StageContext<T>): Promise<unknown>;
-}
+export type StageDefinition<T, D> = JobSpecDefinition<T> & { run(ctx: StageContext<T, D>): Promise<unknown> };
 
-/** Declares a pipeline stage: its queue, job name, validated data and business-key job id. */
-export function defineStage<T>(def: StageDefinition<T>): Stage<T> {
-  if (def.name.includes(':')) throw new Error(`stage name must not contain ':' (${def.name})`);
-  return { attempts: 5, ...def };
-}
-
-/** The envelope stored as BullMQ job data. */
-export interface StageJobData {
-  input: unknown;
-  jobRowId: string | null;
+/** Declares a pipeline stage: a job contract (often spread from the area's `.jobs.ts`) and its `run`. */
+export function defineStage<T, D = any>(def: StageDefinition<T, D>): Stage<T, D> {
+  return { ...defineJob(def), run: def.run };
 }

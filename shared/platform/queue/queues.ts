@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Stage, StageJobData } from './define-stage.js';
+import type { JobSpec, StageJobData } from './define-job.js';
 
 /** One BullMQ Queue per name, opened on first use and closed together. */
 export class Queues {
@@ -19,8 +19,8 @@ export class Queues {
     return q;
   }
 
-  /** Validates `data` against the stage schema and adds it under the stage's job id. */
-  async enqueue<T>(stage: Stage<T>, data: T, opts: { jobRowId?: string | null; delayMs?: number; priority?: number } = {}): Promise<string> {
+  /** Validates `data` against the job's schema and adds it under the stage's job id. */
+  async enqueue<T>(stage: JobSpec<T>, data: T, opts: { jobRowId?: string | null; delayMs?: number; priority?: number } = {}): Promise<string> {
     const parsed = stage.schema.safeParse(data);
     if (!parsed.success) throw new UnrecoverableError(`invalid data for ${stage.name}: ${parsed.error.message}`);
     const jobId = stage.jobId(parsed.data);

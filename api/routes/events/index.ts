@@ -1,0 +1,4 @@
+import { eventRoutes } from './events.routes.js';
+
+/** Events: shopper events. */
+export const routes = eventRoutes;

@@ -1,0 +1,37 @@
+import type { Deps } from './shared/deps.js';
+import type { Config } from './shared/platform/config.js';
+import type { Stage } from './shared/platform/queue/define-stage.js';
+import type { Schedule } from './shared/platform/queue/schedule.js';
+import type { RouteSpec } from './api/http/route.js';
+import * as health from './api/routes/health/index.js';
+import * as access from './api/routes/access/index.js';
+import * as jobs from './api/routes/jobs/index.js';
+import * as catalog from './api/routes/catalog/index.js';
+import * as catalogPipeline from './pipelines/catalog/index.js';
+import * as search from './api/routes/search/index.js';
+import * as searchPipeline from './pipelines/search/index.js';
+import * as events from './api/routes/events/index.js';
+import * as synonyms from './api/routes/synonyms/index.js';
+import * as synonymsPipeline from './pipelines/synonyms/index.js';
+import * as maintenancePipeline from './pipelines/maintenance/index.js';
+
+/** One area of the service: the same name in api/routes, pipelines and shared. */
+export interface Area {
+  name: string;
+  /** Its routes (mounted in this order; the OpenAPI document lists them). */
+  routes?: (deps: Deps) => RouteSpec[];
+  /** Its pipeline stages, and the schedules the workers keep (BullMQ job schedulers). */
+  pipeline?: { stages: Stage<any>[]; schedules(config: Config): Schedule[] };
+}
+
+/** Every area: the API mounts routes and the workers register stages and schedules from this list alone. */
+export const AREAS: Area[] = [
+  { name: 'health', routes: health.routes },
+  { name: 'access', routes: access.routes },
+  { name: 'jobs', routes: jobs.routes },
+  { name: 'catalog', routes: catalog.routes, pipeline: catalogPipeline },
+  { name: 'search', routes: search.routes, pipeline: searchPipeline },
+  { name: 'events', routes: events.routes },
+  { name: 'synonyms', routes: synonyms.routes, pipeline: synonymsPipeline },
+  { name: 'maintenance', pipeline: maintenancePipeline },
+];

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineJob } from '../platform/queue/define-job.js';
+
+const Ids = z.array(z.string().min(1).max(128)).max(5000);
+
+/** Index one stored batch (pipelines/catalog/index-products.stage.ts). Job id: index-<tenant>-<batch>. */
+export const indexProductsJob = defineJob({
+  queue: 'catalog',
+  name: 'index-products',
+  schema: z.object({ tenantId: z.string().min(1), batchId: z.string().min(1), ids: Ids, deletes: Ids }),
+  jobId: (d) => `index-${d.tenantId}-${d.batchId}`,
+});
+
+/** Build a new index generation (pipelines/catalog/build-generation.stage.ts). Job id: reindex-<job row>. */
+export const buildGenerationJob = defineJob({
+  queue: 'reindex',
+  name: 'build-generation',
+  schema: z.object({ tenantId: z.string().min(1), jobRowId: z.string().min(1), mode: z.enum(['full', 'settings_only']) }),
+  jobId: (d) => `reindex-${d.jobRowId}`,
+  attempts: 3,
+});

@@ -1,0 +1,51 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * What a process tells the others about a tenant (message: the tenant id, or `*` for all):
+ * - index: its search index changed (drop cached results and previews);
+ * - context: what its search context is built from now serves (a new attribute mapping);
+ * - vocabulary: its vocabulary and suggestion dictionary were rebuilt;
+ * - synonyms: its synonym rules changed (`*`: the global rules).
+ */
+export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+type Handler = (tenantId: string) => void;
+
+/**
+ * One typed publish/subscribe channel map over Redis. `publish` runs this process's handlers at
+ * once (the next request here sees the change), then tells the other processes (its own message
+ * comes back too; handlers only drop or reload, so a second run is harmless).
+ */
+export class Notices {
+  private handlers = new Map<NoticeKind, Handler[]>();
+
+  constructor(private redis: Pick<Redis, 'publish'>, private prefix: string) {}
+
+  channel(kind: NoticeKind): string {
+    return `${this.prefix}:${kind}-changed`;
+  }
+
+  on(kind: NoticeKind, handler: Handler): void {
+    this.handlers.set(kind, [...(this.handlers.get(kind) ?? []), handler]);
+  }
+
+  async publish(kind: NoticeKind, tenantId: string): Promise<void> {
+    this.dispatch(kind, tenantId);
+    await this.redis.publish(this.channel(kind), tenantId);
+  }
+
+  /** Follows every channel on a dedicated subscriber connection. */
+  async listen(sub: Redis): Promise<void> {
+    const byChannel = new Map(NOTICE_KINDS.map((k) => [this.channel(k), k]));
+    sub.on('message', (channel: string, tenantId: string) => {
+      const kind = byChannel.get(channel);
+      if (kind) this.dispatch(kind, tenantId);
+    });
+    await sub.subscribe(...byChannel.keys());
+  }
+
+  private dispatch(kind: NoticeKind, tenantId: string): void {
+    for (const handler of this.handlers.get(kind) ?? []) handler(tenantId);
+  }
+}

@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import { vocabularyRepo } from './vocabulary.repo.js';
+import { searchLogRepo } from './search-log.repo.js';
+
+/** Search: query understanding, the search steps, ranking, suggest, vocabulary and the search log. */
+export function searchRepos(db: Knex) {
+  return { vocabulary: vocabularyRepo(db), searchLog: searchLogRepo(db) };
+}
+
+export * from './search-service.js';
+export * from './suggest-service.js';
+export * from './tenant-context.js';
+export * from './search-log.js';
+export * from './vocabulary-builder.js';
+export * from './category-profile.js';
+export * from './ranking-config.js';

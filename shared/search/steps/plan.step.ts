@@ -1,0 +1,26 @@
+import { planQuery } from '../query-plan.js';
+import { categoryIntent } from '../category-intent.js';
+import { narrowIntent, typicalWords } from '../category-profile.js';
+import type { SearchStep } from './state.js';
+
+/**
+ * The engine query: terms with compounds and typo corrections as alternatives, the categories
+ * the query names (narrowed by its other words) and the words of their typical products.
+ */
+export const plan: SearchStep = {
+  name: 'plan',
+  run(s) {
+    const { tokens, vocab, ranking, ctx, input } = s;
+    s.plan = planQuery({ tokens, segments: s.segments, terms: vocab.terms, typoTolerance: ranking.typo_tolerance, correct: (word) => vocab.typos.correction(word) });
+    const intent = narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles);
+    const typical = typicalWords(tokens, intent, ctx.profiles);
+    s.query = {
+      tenantId: s.tenantId, tokens, terms: s.plan.terms, preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
+      // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
+      prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]),
+      filters: s.filters, sort: s.sort, offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: s.facetNames,
+      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent, typical },
+    };
+  },
+  trace: (s) => ({ corrections: s.plan.corrections, compounds: s.plan.compounds, categories: s.query.boost?.categories, typical: s.query.boost?.typical }),
+};

@@ -1,0 +1,79 @@
+import type { EngineQuery, EngineResult, FilterValue, LexicalEngine, ProductCard } from '../../engines/lexical/port.js';
+import type { Ranking } from '../ranking-config.js';
+import type { ParsedRules } from '../rule-parser.js';
+import type { Segment } from '../synonym-matcher.js';
+import type { QueryPlan } from '../query-plan.js';
+import type { TenantSearchContext } from '../tenant-context.js';
+import type { Vocabulary } from '../vocabulary.js';
+import type { FacetOut } from '../facets.js';
+
+export interface SearchInput {
+  q: string;
+  lang: string;
+  page: number;
+  perPage: number;
+  filters: Record<string, FilterValue>;
+  sort: EngineQuery['sort'] | null;
+  facets: string[] | null;
+  session: string | null;
+  debug: boolean;
+  override: Record<string, unknown> | null;
+}
+
+export interface SearchHitOut {
+  id: string;
+  score: number;
+  product: ProductCard;
+  highlights: Record<string, string>;
+  pinned: boolean;
+}
+
+/**
+ * One search as it moves through the steps: each step reads what earlier ones set and adds its
+ * own part. Fields are set in step order (see steps/index.ts); a step never reads a later one's.
+ */
+export interface SearchState {
+  tenantId: string;
+  input: SearchInput;
+  ctx: TenantSearchContext;
+  vocab: Vocabulary;
+  ranking: Ranking;
+  facetNames: string[];
+  /** understand */
+  lang: string;
+  normalized: string;
+  /** rules: what the rule parser found (null when it is off), and the text left for matching. */
+  rules: ParsedRules | null;
+  filters: Record<string, FilterValue>;
+  sort: NonNullable<EngineQuery['sort']>;
+  text: string;
+  /** synonyms */
+  tokens: string[];
+  segments: Segment[];
+  /** plan */
+  plan: QueryPlan;
+  query: EngineQuery;
+  /** retrieve, fallback */
+  result: EngineResult;
+  relaxed: boolean;
+  /** respond */
+  hits: SearchHitOut[];
+  facets: FacetOut[];
+  zeroResultHelp: { relaxed: boolean; relaxed_query: string | null; popular_categories: TenantSearchContext['popularCategories'] } | null;
+  didYouMean: string | null;
+}
+
+/** What steps may use besides the state. */
+export interface StepEnv {
+  engine: LexicalEngine;
+}
+
+/**
+ * One step of the search path. `run` extends the state; `trace` says what it decided, for the
+ * debug trace (only called when debug is on).
+ */
+export interface SearchStep {
+  name: string;
+  run(s: SearchState, env: StepEnv): void | Promise<void>;
+  trace?(s: SearchState): Record<string, unknown>;
+}

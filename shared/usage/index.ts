@@ -1,0 +1,2 @@
+/** Usage: per-request counters (billed searches) kept in Redis. */
+export * from './usage-counter.js';
