@@ -173,12 +173,12 @@ export function centsToDecimal(cents: number): string {
   return `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
 }
 
-/** The `attr_t_<name>` (text) and `attr_n_<name>` (number) fields keyed by `<name>`, empty ones skipped, at most MAX_CHORUS_ATTRIBUTES. */
-export function chorusAttributes(raw: ChorusRaw): Record<string, AttributeValue> {
+/** The `attr_t_<name>` (text) and `attr_n_<name>` (number) fields keyed by `<name>`, empty ones skipped, at most `max` (MAX_CHORUS_ATTRIBUTES). */
+export function chorusAttributes(raw: ChorusRaw, max: number = MAX_CHORUS_ATTRIBUTES): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   let n = 0;
   for (const [key, value] of Object.entries(raw)) {
-    if (n >= MAX_CHORUS_ATTRIBUTES) break;
+    if (n >= max) break;
     const m = /^attr_([tn])_(.+)$/.exec(key);
     if (!m || m[2].length > LIMITS.attributeKey) continue;
     if (m[1] === 't') {

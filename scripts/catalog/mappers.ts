@@ -5,6 +5,9 @@ import type { ProductIn } from './product-in.js';
 
 export { mapChorus, inferChorusType, typeFromAttributes, typeFromSpecs, centsToDecimal, chorusAttributes, CHORUS_TYPES, CHORUS_ACCESSORY_TYPES, MAX_CHORUS_ATTRIBUTES } from './chorus.mapper.js';
 export type { ChorusRaw } from './chorus.mapper.js';
+export { mapChorusRaw } from './chorus-raw.mapper.js';
+export { mapCrowdflower } from './crowdflower.mapper.js';
+export type { CrowdflowerRaw } from './crowdflower.mapper.js';
 export { mapFlipkart, flipkartCategoryLevels, flipkartCategoryId } from './flipkart.mapper.js';
 export type { FlipkartRaw } from './flipkart.mapper.js';
 export { readJsonl } from './read-jsonl.js';
