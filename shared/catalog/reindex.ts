@@ -1,4 +1,4 @@
-import { startJob, type StartJobDeps } from '../jobs/start-job.js';
+import { startJob, type StartJobDeps } from '../jobs/index.js';
 import { buildGenerationJob } from './catalog.jobs.js';
 
 /** Starts a reindex job, or joins the one already queued or running for the tenant. */

@@ -1,14 +1,31 @@
 import type { LexicalEngine } from '../engines/lexical/port.js';
-import type { Tenant } from '../access/tenants.repo.js';
-import type { MappingItem } from '../catalog/mapping.js';
-import type { SynonymRow } from '../synonyms/synonyms.repo.js';
+import type { Tenant } from '../access/index.js';
+import type { MappingItem } from '../catalog/index.js';
+import type { SynonymRow } from '../synonyms/index.js';
 import { labelLang, normalizeText } from '../text/normalize.js';
-import { COLOR_WORDS } from './rule-parser.js';
-import { buildCategoryIndex } from './category-intent.js';
+import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
+import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import type { LoadedProfile } from './category-profile.js';
-import type { TenantSearchContext } from './tenant-context.js';
+
+/** What the search path needs about a tenant, kept in process and refreshed in the background. */
+export interface TenantSearchContext {
+  tenantId: string;
+  locales: string[];
+  defaultLocale: string;
+  ranking: Record<string, unknown>;
+  /** Filter and facet names beyond the built-in ones: the mapped facet attributes. */
+  facetNames: Set<string>;
+  rules: RuleContext;
+  categories: CategoryWordIndex;
+  /** What each category's products are called (category targets as keys). */
+  profiles: Map<string, LoadedProfile>;
+  synonyms: SynonymMatcher;
+  /** The tenant's biggest categories, for zero-result help (from the suggestion dictionary, no search needed). */
+  popularCategories: Array<{ value: string; label: Record<string, string> | null; count: number }>;
+  loadedAt: number;
+}
 
 /** What building a tenant's search context reads. */
 export interface ContextSources {

@@ -1,31 +1,11 @@
 import type { Notices } from '../platform/notices.js';
-import type { RuleContext } from './rule-parser.js';
-import type { CategoryWordIndex } from './category-intent.js';
-import type { SynonymMatcher } from './synonym-matcher.js';
 import { TenantCache } from './tenant-cache.js';
 import { SuggestDictionary } from './suggest-dictionary.js';
 import { Vocabulary } from './vocabulary.js';
-import type { LoadedProfile } from './category-profile.js';
 import type { SuggestRow } from './vocabulary.repo.js';
-import { buildContext, type ContextSources } from './context-loader.js';
+import { buildContext, type ContextSources, type TenantSearchContext } from './context-loader.js';
 
-/** What the search path needs about a tenant, kept in process and refreshed in the background. */
-export interface TenantSearchContext {
-  tenantId: string;
-  locales: string[];
-  defaultLocale: string;
-  ranking: Record<string, unknown>;
-  /** Filter and facet names beyond the built-in ones: the mapped facet attributes. */
-  facetNames: Set<string>;
-  rules: RuleContext;
-  categories: CategoryWordIndex;
-  /** What each category's products are called (category targets as keys). */
-  profiles: Map<string, LoadedProfile>;
-  synonyms: SynonymMatcher;
-  /** The tenant's biggest categories, for zero-result help (from the suggestion dictionary, no search needed). */
-  popularCategories: Array<{ value: string; label: Record<string, string> | null; count: number }>;
-  loadedAt: number;
-}
+export type { TenantSearchContext };
 
 export interface TenantContextSources extends ContextSources {
   suggestTerms(tenantId: string): Promise<SuggestRow[]>;

@@ -1,5 +1,5 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
-import type { StoredProduct } from '../catalog/canonical.js';
+import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
 
 export interface SuggestTerm {

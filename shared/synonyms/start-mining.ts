@@ -1,4 +1,4 @@
-import { startJob, type StartJobDeps } from '../jobs/start-job.js';
+import { startJob, type StartJobDeps } from '../jobs/index.js';
 import { mineSynonymsJob, type MiningParams } from './synonyms.jobs.js';
 
 /** Starts a synonym_mining job for a tenant, or joins the one already queued or running. */
