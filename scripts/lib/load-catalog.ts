@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { readJsonl } from '../catalog/read-jsonl.js';
-import { mapperFor } from '../catalog/mappers.js';
+import { mapperFor, type CatalogKind } from '../catalog/mappers.js';
 
 export interface LoadOptions {
   url: string;
   key: string;
   file: string;
-  kind: 'chorus' | 'flipkart';
+  kind: CatalogKind;
   batchSize?: number;
   inFlight?: number;
   limit?: number;
@@ -17,6 +17,8 @@ export interface LoadOptions {
   progress?: boolean;
   /** Part of every Idempotency-Key, so a retried batch is safe and a new run is a new write. */
   runId?: string;
+  /** Stops reading and cancels the batches in flight (npm run demo on Ctrl-C, so the API can close its connections). */
+  signal?: AbortSignal;
 }
 
 export interface LoadResult {
@@ -35,6 +37,8 @@ export async function loadCatalog(opts: LoadOptions): Promise<LoadResult> {
   const mapper = mapperFor(opts.kind);
   const result: LoadResult = { sent: 0, upserted: 0, unchanged: 0, errors: [], seconds: 0 };
   const running = new Set<Promise<void>>();
+  // The first failed batch, thrown to the caller: a settled batch leaves `running`, so awaiting the set alone could miss it.
+  let failed: { error: unknown } | null = null;
   let batch: Record<string, unknown>[] = [];
   let batchNo = 0;
   let index = 0;
@@ -53,11 +57,20 @@ export async function loadCatalog(opts: LoadOptions): Promise<LoadResult> {
     const items = batch;
     batch = [];
     if (done.has(no)) return;
-    const p: Promise<void> = send(no, items).finally(() => running.delete(p));
+    const p: Promise<void> = send(no, items)
+      .catch((error: unknown) => {
+        failed ??= { error };
+      })
+      .finally(() => running.delete(p));
     running.add(p);
     if (running.size >= (opts.inFlight ?? 3)) await Promise.race(running);
   };
+  const throwIfFailed = () => {
+    if (failed) throw failed.error;
+  };
   for await (const raw of readJsonl(opts.file)) {
+    opts.signal?.throwIfAborted();
+    throwIfFailed();
     if (opts.limit !== undefined && index >= opts.limit) break;
     const mapped = mapper(raw as never);
     if (!mapped) continue;
@@ -67,20 +80,23 @@ export async function loadCatalog(opts: LoadOptions): Promise<LoadResult> {
   }
   if (batch.length) await flush();
   await Promise.all(running);
+  throwIfFailed();
   if (opts.progress) process.stderr.write('\n');
   result.seconds = (Date.now() - started) / 1000;
   return result;
 }
 
 function postBatch(opts: LoadOptions, items: Record<string, unknown>[], no: number) {
-  return postBatchBody(opts.url, opts.key, `load-${opts.runId ?? 'run'}-${no}`, JSON.stringify({ upsert: items }));
+  return postBatchBody(opts.url, opts.key, `load-${opts.runId ?? 'run'}-${no}`, JSON.stringify({ upsert: items }), opts.signal);
 }
 
 /** POSTs one prepared batch body, retrying 429, 409 (same key in flight) and 5xx with backoff. */
-export async function postBatchBody(url: string, key: string, idempotencyKey: string, body: string) {
+export async function postBatchBody(url: string, key: string, idempotencyKey: string, body: string, signal?: AbortSignal) {
   for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
     const res = await fetch(`${url}/v1/products/batch`, {
       method: 'POST',
+      signal,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body,
     });
