@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadCatalog } from './lib/load-catalog.js';
-import { detectCatalogKind } from './catalog/mappers.js';
+import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
 
 /**
  * npm run load -- --file ../shared/data/flipkart-products/products.jsonl.gz --key sk_live_... [--url http://localhost:8080]
@@ -14,11 +14,11 @@ const { values } = parseArgs({
   },
 });
 if (!values.file || !values.key) {
-  process.stderr.write('usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart] [--limit N] [--checkpoint FILE]\n');
+  process.stderr.write('usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart|product-in] [--limit N] [--checkpoint FILE]\n');
   process.exit(2);
 }
 const file = resolve(values.file);
-const kind = (values.kind ?? detectCatalogKind(file)) as 'chorus' | 'flipkart';
+const kind = (values.kind ?? detectCatalogKind(file)) as CatalogKind;
 const result = await loadCatalog({
   url: values.url!, key: values.key, file, kind, limit: values.limit ? Number(values.limit) : undefined,
   checkpoint: values.checkpoint, runId: values.checkpoint ? 'resumable' : String(Date.now()), inFlight: Number(values['in-flight']), progress: true,
