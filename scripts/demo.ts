@@ -1,24 +1,37 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../shared/platform/config.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
 import { createTenantWithKey } from '../shared/access/tenants.js';
 import { DEFAULT_SECRET_SCOPES } from '../shared/access/scopes.js';
 import { startAllInOne } from './all-in-one.js';
-import { loadCatalog } from './lib/load-catalog.js';
+import { loadCatalog, type LoadResult } from './lib/load-catalog.js';
 import { waitSearchable } from './lib/wait-searchable.js';
-import { detectCatalogKind } from './catalog/mappers.js';
+import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
+import { SHIPPED_SAMPLES, type ShippedSample } from './sample/samples.js';
+import { demoExamples } from './sample/demo-examples.js';
 
 /**
- * npm run demo: API + workers on the built-in defaults, a demo tenant, a real sample catalog
- * from ../shared/data (--file or DEMO_CATALOG to change it), then a key and curl commands.
+ * npm run demo: API + workers on the built-in defaults, a demo tenant (locales en, ar), the catalog samples shipped in
+ * scripts/sample/ (or any catalog with --file / DEMO_CATALOG, e.g. the full ones in ../shared/data), then a key and curl commands.
  */
-const { values } = parseArgs({ options: { file: { type: 'string' }, limit: { type: 'string' } } });
+const { values } = parseArgs({ options: { file: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } } });
+// Ctrl-C while loading makes the load fail (the API closes under it): that is the shutdown, not an error to report.
+let stopping = false;
+const loading = new AbortController();
 try {
-  const config = loadConfig();
-  const file = resolve(values.file ?? process.env.DEMO_CATALOG ?? join(config.sharedDataDir, 'flipkart-products', 'products.jsonl.gz'));
+  // The demo loads everything at once and waits for suggestions: a 2 s vocabulary window instead of 30 s makes it ready sooner.
+  const config = loadConfig({ VOCAB_DEBOUNCE_MS: '2000', ...process.env });
+  const given = values.file ?? process.env.DEMO_CATALOG;
+  const catalogs: ShippedSample[] = given
+    ? [{ file: resolve(given), kind: (values.kind ?? detectCatalogKind(given)) as CatalogKind, label: 'catalog' }]
+    : [...SHIPPED_SAMPLES];
   const app = await startAllInOne(config);
-  onShutdown(() => app.stop());
+  onShutdown(() => {
+    stopping = true;
+    loading.abort();
+    return app.stop();
+  });
   const deps = app.apiDeps;
   const existing = await deps.db('tenants').where({ name: 'Demo store' }).first();
   let tenantId: string;
@@ -31,22 +44,26 @@ try {
     tenantId = created.tenant.id;
     key = created.key;
   }
-  process.stderr.write(`loading ${file}\n`);
-  const loaded = await loadCatalog({ url: app.url, key, file, kind: detectCatalogKind(file) as 'chorus' | 'flipkart', limit: values.limit ? Number(values.limit) : undefined, progress: true, runId: String(Date.now()) });
-  process.stderr.write(`waiting until ${loaded.sent} products are searchable...\n`);
+  const runId = String(Date.now());
+  const loaded: LoadResult[] = [];
+  for (const [i, catalog] of catalogs.entries()) {
+    process.stderr.write(`loading ${catalog.label}: ${catalog.file}\n`);
+    // Each file gets its own Idempotency-Key prefix: the same key with another body would be refused.
+    loaded.push(await loadCatalog({ url: app.url, key, file: catalog.file, kind: catalog.kind, limit: values.limit ? Number(values.limit) : undefined, progress: true, runId: `${runId}-${i}`, signal: loading.signal }));
+  }
+  const sent = loaded.reduce((n, r) => n + r.sent, 0);
+  const rejected = loaded.flatMap((r) => r.errors);
+  for (const e of rejected.slice(0, 5)) process.stderr.write(`  rejected ${e.id ?? '?'} ${e.code}: ${e.message}\n`);
+  process.stderr.write(`waiting until ${sent} products are searchable...\n`);
   await waitSearchable(deps, tenantId);
-  const base = app.url.replace('127.0.0.1', 'localhost');
   process.stdout.write(`
-Ready: ${loaded.sent} products (${loaded.errors.length} rejected) in tenant ${tenantId}.
+Ready: ${sent} products (${rejected.length} rejected) in tenant ${tenantId}.
 KEY=${key}
-curl -s "${base}/v1/search?q=cotton+kurta+under+1000&per_page=5" -H "Authorization: Bearer $KEY"
-curl -s "${base}/v1/search?q=watch&filter[brand]=Fastrack&facets=brand,price,category_tree" -H "Authorization: Bearer $KEY"
-curl -s "${base}/v1/suggest?q=sams" -H "Authorization: Bearer $KEY"
-curl -s "${base}/v1/products?limit=2" -H "Authorization: Bearer $KEY"
-curl -s "${base}/v1/openapi.json" | head -c 300
+${demoExamples(app.url.replace('127.0.0.1', 'localhost'), given === undefined).join('\n')}
 Ctrl-C stops the service.
 `);
 } catch (err) {
+  if (stopping) await new Promise(() => {}); // onShutdown exits once the service has stopped
   process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
   process.exit(1);
 }
