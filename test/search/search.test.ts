@@ -55,6 +55,7 @@ t.test('filters (GET and POST), unknown filter, disjunctive facets and category 
   const tree = res.body.facets.find((f: { name: string }) => f.name === 'category_tree');
   t.equal(tree.type, 'category_tree');
   t.ok(tree.buckets.find((b: { value: string; label: Record<string, string> }) => b.value === 'lvl:electronics' && b.label.en === 'Electronics'));
+  t.ok(tree.buckets.length > 1 && tree.buckets.every((b: { label: unknown }) => b.label !== null), 'every level is labelled, the deepest too');
   const price = res.body.facets.find((f: { name: string }) => f.name === 'price');
   t.equal(price.type, 'range');
   const viaPost = await post({ q: '', filters: { brand: ['Apple', 'HP'], price: { lte: 4000 } } });

@@ -10,6 +10,19 @@ export function categoryLevelKey(labels: string[]): string {
   return labels.map((l) => normalizeText(l)).join('>');
 }
 
+/** Labels by category id of a search document: leaf ids, and the `lvl:` key of every level of every path (category_tree buckets). */
+export function categoryLabels(d: Pick<SearchDoc, 'categoryPaths'>): Map<string, Record<string, string>> {
+  const labels = new Map<string, Record<string, string>>();
+  for (const path of d.categoryPaths) {
+    const names = path.map((level) => level.label.en ?? Object.values(level.label)[0] ?? '');
+    path.forEach((level, i) => {
+      labels.set(`lvl:${categoryLevelKey(names.slice(0, i + 1))}`, level.label);
+      if (i === path.length - 1) labels.set(level.id, level.label);
+    });
+  }
+  return labels;
+}
+
 /** One product as the engines index it; built by the catalog pipeline from a stored product and the attribute mapping. */
 export interface SearchDoc {
   id: string;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
+import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
 import { ABOVE_DESCRIPTION, filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
@@ -58,7 +58,7 @@ export class PostgresEngine implements LexicalEngine {
       description: d.description ?? null,
     }));
     const labels = new Map<string, Record<string, string>>();
-    for (const d of docs) for (const path of d.categoryPaths) for (const level of path) labels.set(level.id, level.label);
+    for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
     await derivedWrite(this.db, async (trx) => {
       await trx.raw(UPSERT_DOCS, [tenantId, generation, JSON.stringify(rows)]);
       if (!labels.size) return;

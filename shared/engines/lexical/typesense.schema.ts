@@ -1,5 +1,5 @@
 import type { CollectionFieldSchema } from 'typesense';
-import { categoryLevelKey, type IndexSettings, type SearchDoc } from './port.js';
+import { categoryLabels, categoryLevelKey, type IndexSettings, type SearchDoc } from './port.js';
 
 /** The collection as `POST /collections` takes it (CollectionSchema of the v30 spec). */
 export interface TypesenseCollectionSchema {
@@ -60,15 +60,7 @@ export function collectionSchema(name: string, settings: IndexSettings): Typesen
 
 /** The Typesense document of a search document. */
 export function toTypesenseDoc(d: SearchDoc): Record<string, unknown> {
-  // Labels by category id: leaf ids, and the `lvl:` key of every level of every path.
-  const labels = new Map<string, Record<string, string>>();
-  for (const path of d.categoryPaths) {
-    const names = path.map((level) => level.label.en ?? Object.values(level.label)[0] ?? '');
-    path.forEach((level, i) => {
-      labels.set(`lvl:${categoryLevelKey(names.slice(0, i + 1))}`, level.label);
-      if (i === path.length - 1) labels.set(level.id, level.label);
-    });
-  }
+  const labels = categoryLabels(d);
   const facetValues = (tree: boolean) =>
     d.categoryIds.filter((id) => id.startsWith('lvl:') === tree).map((id) => JSON.stringify([id, labels.get(id) ?? null]));
   const doc: Record<string, unknown> = {
