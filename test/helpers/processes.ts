@@ -1,0 +1,58 @@
+import type { Test } from 'tap';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Config } from '../../shared/config.js';
+import { call, type CallOptions, type Reply } from './harness.js';
+import { freePort } from './redis-server.js';
+import { waitFor } from './wait.js';
+
+/** A real API or worker process started by a test; killed when the test ends. */
+export interface Child {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** What it wrote to stderr (its log at LOG_LEVEL), for failure messages. */
+  log(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** The environment a child needs to share the test's database, Redis and prefix. */
+function envFor(config: Config, extra: Record<string, string>): Record<string, string> {
+  return {
+    ...process.env as Record<string, string>,
+    NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, QUEUE_PREFIX: config.queuePrefix,
+    MIGRATE_ON_START: 'false', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...extra,
+  };
+}
+
+function startChild(t: Test, script: string, env: Record<string, string>): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr!.on('data', (d) => (log = (log + d).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Never left running, even when the test fails first.
+  t.teardown(() => void child.kill('SIGKILL'));
+  return {
+    child, exited, log: () => log,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** `workers/main.ts` as its own process on the test's database and Redis. */
+export function spawnWorker(t: Test, config: Config, env: Record<string, string> = {}): Child {
+  return startChild(t, 'workers/main.ts', envFor(config, env));
+}
+
+/** `api/main.ts` as its own process on a free port; resolves once it answers /healthz. */
+export async function spawnApi(t: Test, config: Config, env: Record<string, string> = {}): Promise<Child & { url: string; call(method: string, path: string, opts?: CallOptions): Promise<Reply> }> {
+  const port = await freePort();
+  const proc = startChild(t, 'api/main.ts', envFor(config, { PORT: String(port), HOST: '127.0.0.1', ...env }));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => {
+    if (proc.child.exitCode !== null) throw new Error(`api exited with ${proc.child.exitCode}: ${proc.log()}`);
+    return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+  }, 60_000, 'the API process answering /healthz', 100);
+  return { ...proc, url, call: (method, path, opts) => call(url, method, path, opts) };
+}
