@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '../../../shared/platform/errors.js';
+import { dependencyUnavailable } from '../../../shared/platform/dependency-errors.js';
 import type { Logger } from '../../../shared/platform/logger.js';
 
 export interface ErrorBody {
@@ -19,8 +20,10 @@ export function errorHandler(logger: Logger) {
     try {
       await next();
     } catch (thrown) {
-      const err = thrown instanceof AppError ? thrown : (fromKoa(thrown) ?? fromDb(thrown));
-      if (!err) {
+      const err = thrown instanceof AppError ? thrown : (fromKoa(thrown) ?? fromDb(thrown) ?? dependencyUnavailable(thrown));
+      if (err?.code === 'dependency_unavailable') {
+        logger.warn('dependency unavailable', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
+      } else if (!err) {
         logger.error('unhandled error', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
       }
       const known = err ?? new AppError('internal_error', 500, 'internal error');

@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/platform/errors.js';
 import type { Deps } from '../../../shared/deps.js';
 import { canonicalJson, sha256 } from '../../../shared/platform/ids.js';
 import { errorBody } from './error-handler.js';
+import { LEASE_RENEW_MS } from '../../../shared/platform/db/idempotency.repo.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
 
@@ -10,7 +11,8 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
  * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
  * for the retention period; a retry with the same body replays it, a different body or a
  * concurrent duplicate gets 409. A 5xx, 429 or validation_failed frees the key so the
- * retry runs again.
+ * retry runs again. The claim is a short lease renewed while the request runs, so the key of a
+ * request whose process died, or whose release could not reach the database, frees itself.
  */
 export function idempotency(deps: Deps) {
   return async (ctx: Context, next: Next) => {
@@ -37,19 +39,24 @@ export function idempotency(deps: Deps) {
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
+    const renewal = setInterval(() => void repo.renew(tenantId, key, hash).catch(() => undefined), LEASE_RENEW_MS);
+    // A release that fails too (the database is down) must not hide the request's own error: the lease lapses instead.
+    const release = () => repo.release(tenantId, key).catch((err) => deps.logger.warn('idempotency key not released; its lease will lapse', { err }));
     try {
       await next();
     } catch (err) {
+      clearInterval(renewal);
       // A request the handler refused as invalid never ran (nor did one told to come back
       // later): free the key so the corrected retry runs instead of being called a reuse.
       if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429) {
         await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
       } else {
-        await repo.release(tenantId, key);
+        await release();
       }
       throw err;
     }
-    if (ctx.status >= 500) await repo.release(tenantId, key);
+    clearInterval(renewal);
+    if (ctx.status >= 500) await release();
     else await repo.complete(tenantId, key, ctx.status, ctx.body ?? null);
   };
 }

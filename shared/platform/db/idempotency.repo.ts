@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { retryOnBrokenConnection } from './read-retry.js';
 
 export interface IdempotencyRow {
   tenant_id: string;
@@ -11,8 +12,13 @@ export interface IdempotencyRow {
   expires_at: Date;
 }
 
-/** A claim older than this is taken to belong to a process that died mid-request. */
-const ABANDONED_AFTER_S = 120;
+/**
+ * An in-flight claim is a lease: its expires_at is at most this far ahead and the request that
+ * holds it renews it every LEASE_RENEW_MS while it runs. A claim whose owner died (process
+ * killed, connection lost before it could release) lapses within LEASE_S, so a retry can run.
+ */
+export const LEASE_S = 15;
+export const LEASE_RENEW_MS = 5_000;
 
 export function idempotencyRepo(db: Knex, ttlHours: number) {
   const table = () => db<IdempotencyRow>('idempotency_keys');
@@ -24,25 +30,38 @@ export function idempotencyRepo(db: Knex, ttlHours: number) {
     async claim(tenantId: string, key: string, requestHash: string): Promise<IdempotencyRow | null> {
       const res = await db.raw(
         `INSERT INTO idempotency_keys (tenant_id, key, request_hash, state, expires_at)
-         VALUES (?, ?, ?, 'in_flight', now() + make_interval(hours => ?))
+         VALUES (?, ?, ?, 'in_flight', now() + make_interval(secs => ?))
          ON CONFLICT (tenant_id, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, state = 'in_flight', created_at = now(),
                expires_at = EXCLUDED.expires_at, status_code = NULL, response_body = NULL
            WHERE idempotency_keys.expires_at < now()
-              OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.created_at < now() - make_interval(secs => ?))
          RETURNING (xmax = 0) AS fresh`,
-        [tenantId, key, requestHash, ttlHours, ABANDONED_AFTER_S],
+        [tenantId, key, requestHash, LEASE_S],
       );
       if (res.rows.length > 0) return null;
       const row = await table().where({ tenant_id: tenantId, key }).first();
       return row ?? null;
     },
+    /** Keeps the answer for the retention period. Idempotent, so retried when its connection broke. */
     async complete(tenantId: string, key: string, statusCode: number, body: unknown): Promise<void> {
-      await table().where({ tenant_id: tenantId, key }).update({ state: 'done', status_code: statusCode, response_body: JSON.stringify(body ?? null) as unknown });
+      await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key }).update({
+        state: 'done', status_code: statusCode, response_body: JSON.stringify(body ?? null) as unknown,
+        expires_at: db.raw('now() + make_interval(hours => ?)', [ttlHours]) as unknown as Date,
+      }));
     },
-    /** Frees the key after a failure nobody should replay (5xx), so a retry runs again. */
+    /** Extends a running request's lease (see LEASE_S); false once the claim is no longer in flight. */
+    async renew(tenantId: string, key: string, requestHash: string): Promise<boolean> {
+      const n = await table().where({ tenant_id: tenantId, key, state: 'in_flight', request_hash: requestHash })
+        .update({ expires_at: db.raw('now() + make_interval(secs => ?)', [LEASE_S]) as unknown as Date });
+      return n > 0;
+    },
+    /**
+     * Frees the key after a failure nobody should replay (5xx), so a retry runs again. The failure
+     * is often a lost connection, and the pool's other connections may have died with it: retried
+     * on fresh ones, and should even that fail, the lease lapses within LEASE_S.
+     */
     async release(tenantId: string, key: string): Promise<void> {
-      await table().where({ tenant_id: tenantId, key, state: 'in_flight' }).delete();
+      await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key, state: 'in_flight' }).delete());
     },
     async purgeExpired(): Promise<number> {
       return table().where('expires_at', '<', db.fn.now()).delete();
