@@ -64,9 +64,11 @@ export interface Deps {
 export function createDeps(config: Config, overrides: { logger?: Logger } = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = createDb(config.databaseUrl);
-  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Every command answers or fails within the bound, also while Redis is down (commands wait in
+  // the offline queue for a reconnect until then): a request never hangs on Redis.
+  const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: config.redisCommandTimeoutMs });
   let sub: Redis | undefined;
-  const queues = new Queues(config.redisUrl, config.queuePrefix);
+  const queues = new Queues(config.redisUrl, config.queuePrefix, config.redisCommandTimeoutMs);
   const repos = createRepos(db, config);
   const auth = new Authenticator(
     { keyByHash: repos.keys.findByHash, sessionByHash: repos.sessions.findByHash, touchLastUsed: repos.keys.touchLastUsed },

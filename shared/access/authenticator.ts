@@ -5,6 +5,7 @@ import { hashKey, looksLikeCredential } from './key-format.js';
 import type { ApiKeyRow } from './keys.repo.js';
 import type { SessionRow } from './sessions.repo.js';
 import { SCOPES } from './scopes.js';
+import { watchRedis, type RedisLink } from '../platform/redis-link.js';
 
 export type PrincipalKind = 'public' | 'secret' | 'session';
 
@@ -34,6 +35,10 @@ interface CacheEntry {
 const ALL_SCOPES = new Set<string>(SCOPES);
 const NEGATIVE_TTL_MS = 5_000;
 const MAX_ENTRIES = 100_000;
+/** While invalidations cannot arrive (the subscription is down), a cached credential is re-read this often. */
+const UNWATCHED_TTL_MS = 1_000;
+/** How often invalidations that could not be published are tried again. */
+const REPUBLISH_EVERY_MS = 1_000;
 
 /**
  * Resolves credentials without a database query per request: principals are cached for
@@ -44,6 +49,10 @@ export class Authenticator {
   private epoch = 0;
   private lastUsed = new Map<string, number>();
   private flushTimer?: NodeJS.Timeout;
+  private link?: RedisLink;
+  /** Invalidations not yet published (Redis down when they happened), sent again until they go. */
+  private unsent = new Set<string>();
+  private republishTimer?: NodeJS.Timeout;
 
   constructor(
     private lookup: Lookup,
@@ -53,8 +62,14 @@ export class Authenticator {
     private logger: Logger,
   ) {}
 
-  /** Subscribes to invalidations on `sub` (a connection used only for that) and starts last-used flushing. */
+  /**
+   * Subscribes to invalidations on `sub` (a connection used only for that) and starts last-used
+   * flushing. Invalidations sent while this process's subscription was down are lost to it, so
+   * when it comes back every cached credential is dropped, and while it is down cached
+   * credentials are re-read every UNWATCHED_TTL_MS.
+   */
   async start(sub: Redis, flushEveryMs = 2000): Promise<void> {
+    this.link = watchRedis(sub, () => this.forgetAll());
     sub.on('message', (channel: string, hash: string) => {
       if (channel !== this.channel) return;
       this.epoch++;
@@ -68,14 +83,44 @@ export class Authenticator {
 
   async stop(): Promise<void> {
     if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.republishTimer) clearInterval(this.republishTimer);
     await this.flush().catch(() => undefined);
   }
 
-  /** Tells every process to forget a credential (after revoke, rotate, patch). */
+  /**
+   * Tells every process to forget a credential (after revoke, rotate, patch). The change is
+   * already committed, so this never fails the request: an invalidation Redis does not take is
+   * sent again every second until it does (and processes whose subscription was down drop
+   * their whole cache when it comes back).
+   */
   async invalidate(hash: string): Promise<void> {
     this.cache.delete(hash);
     this.epoch++;
-    await this.pub.publish(this.channel, hash);
+    await this.pub.publish(this.channel, hash).catch((err) => {
+      this.logger.warn('credential invalidation not published; retrying', { err });
+      this.unsent.add(hash);
+      this.republishTimer ??= setInterval(() => void this.republish(), REPUBLISH_EVERY_MS);
+      this.republishTimer.unref();
+    });
+  }
+
+  /** Drops every cached credential (the invalidation channel was down: some may have been missed). */
+  forgetAll(): void {
+    this.epoch++;
+    this.cache.clear();
+  }
+
+  private async republish(): Promise<void> {
+    for (const hash of this.unsent) {
+      try {
+        await this.pub.publish(this.channel, hash);
+        this.unsent.delete(hash);
+      } catch {
+        return;
+      }
+    }
+    clearInterval(this.republishTimer);
+    this.republishTimer = undefined;
   }
 
   /** Resolves a raw credential or throws the 401 that says why it is refused. */
@@ -84,7 +129,7 @@ export class Authenticator {
     const hash = hashKey(token);
     let entry = this.cache.get(hash);
     // Unknown keys are remembered only briefly, so guessing cannot fill the cache for long.
-    const ttl = entry?.principal ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS);
+    const ttl = Math.min(entry?.principal ? this.ttlMs : NEGATIVE_TTL_MS, this.link && !this.link.up() ? UNWATCHED_TTL_MS : Infinity, this.ttlMs);
     if (!entry || now - entry.loadedAt > ttl) entry = await this.load(hash, token, now);
     const p = entry.principal;
     if (!p) throw new AppError('key_invalid', 401, 'the API key is not valid');

@@ -9,11 +9,25 @@ import { newId } from '../platform/ids.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
+import { isDependencyDown, withDeadline } from '../platform/dependency-errors.js';
+import type { Logger } from '../platform/logger.js';
 
 export const MAX_BATCH_ITEMS = 1000;
 
+/**
+ * sweep-unindexed re-queues products left unindexed for longer than this with no live index
+ * job (an enqueue lost to a dead process or to Redis); shorter waits belong to their batch.
+ */
+export const SWEEP_GRACE_MS = 10_000;
+
+/** Seconds within which the sweep indexes a stored product whose enqueue was lost (counted from Redis answering). */
+export function sweepBoundS(config: { sweepEveryMs: number }): number {
+  return Math.ceil((config.sweepEveryMs + SWEEP_GRACE_MS) / 1000);
+}
+
 export interface BatchDeps {
-  config: Pick<Config, 'queuePrefix' | 'visibleWithinS'>;
+  config: Pick<Config, 'queuePrefix' | 'visibleWithinS' | 'sweepEveryMs' | 'redisCommandTimeoutMs'>;
+  logger: Logger;
   redis: Redis;
   queues: Queues;
   engine: Pick<LexicalEngine, 'remove'>;
@@ -87,22 +101,40 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
     await deps.notices.publish('index', tenantId);
   }
   const toIndex = [...outcome.changedIds, ...outcome.staleIds];
+  let queued = true;
   if (toIndex.length || outcome.deletedIds.length) {
-    const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
-    await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: toIndex, deletes: outcome.deletedIds }, { priority });
+    queued = await queueIndexing(deps, tenantId, toIndex, outcome.deletedIds);
   }
   return {
     upserted: outcome.changedIds.length,
     unchanged: outcome.unchanged,
     deleted: outcome.deletedIds.length,
     errors,
-    visible_within_s: toIndex.length ? await visibleWithin(deps) : 0,
+    visible_within_s: !toIndex.length ? 0 : queued ? await visibleWithin(deps) : sweepBoundS(deps.config),
   };
+}
+
+/**
+ * Queues the indexing of a stored batch. When Redis is down or too slow the batch is still
+ * committed and acknowledged: sweep-unindexed finds its products (stored version ahead of the
+ * indexed one, no live job) once Redis answers, and visible_within_s says so. Returns whether it queued.
+ */
+async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], deletes: string[]): Promise<boolean> {
+  try {
+    const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
+    await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids, deletes }, { priority });
+    return true;
+  } catch (err) {
+    if (!isDependencyDown(err)) throw err;
+    deps.logger.warn('index job not queued; the sweep will index the batch', { tenantId, products: ids.length, err });
+    return false;
+  }
 }
 
 /** Honest estimate: the configured target, or longer when the catalog queue has a backlog. */
 async function visibleWithin(deps: BatchDeps): Promise<number> {
-  const counts = await deps.queues.get('catalog').getJobCounts('waiting', 'prioritized', 'active');
+  const counts = await withDeadline(deps.queues.get('catalog').getJobCounts('waiting', 'prioritized', 'active'), deps.config.redisCommandTimeoutMs, 'queue counts')
+    .catch(() => ({ waiting: 0, prioritized: 0, active: 0 }));
   const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
   // About 0.2 s per queued 1,000-item batch on one worker (bench/ingest), spread over the workers.
   return Math.max(deps.config.visibleWithinS, Math.ceil(ahead * 0.2));

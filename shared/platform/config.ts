@@ -24,7 +24,8 @@ const Env = z.object({
   QDRANT_URL: z.string().url().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   WORKER_CONCURRENCY: z.string().default(''),
-  WORKER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+  WORKER_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
@@ -57,8 +58,13 @@ export interface Config {
   openaiBaseUrl?: string;
   /** Per-queue worker concurrency, e.g. `catalog=4,jobs=2`. */
   workerConcurrency: Record<string, number>;
-  /** BullMQ lock: a worker that dies is detected as stalled after about this long and its job re-runs. */
+  /**
+   * BullMQ lock: the jobs of a worker that died are found stalled within this plus the stalled-check
+   * interval (half of it, at most 5 s) and re-run by another worker.
+   */
   workerLockMs: number;
+  /** Longest a request waits on one Redis command (queueing a job, a counter) before failing as dependency_unavailable. */
+  redisCommandTimeoutMs: number;
   /** Catalog changes within one window rebuild the vocabulary and suggestions once, after the window. */
   vocabDebounceMs: number;
   /** How often sweep-unindexed looks for products left unindexed. */
@@ -107,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openaiBaseUrl: e.OPENAI_BASE_URL,
     workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
     workerLockMs: e.WORKER_LOCK_MS,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     vocabDebounceMs: e.VOCAB_DEBOUNCE_MS,
     sweepEveryMs: e.SWEEP_EVERY_MS,
     mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },

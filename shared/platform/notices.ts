@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { watchRedis } from './redis-link.js';
 
 /**
  * What a process tells the others about a tenant (message: the tenant id, or `*` for all):
@@ -15,7 +16,10 @@ type Handler = (tenantId: string) => void;
 /**
  * One typed publish/subscribe channel map over Redis. `publish` runs this process's handlers at
  * once (the next request here sees the change), then tells the other processes (its own message
- * comes back too; handlers only drop or reload, so a second run is harmless).
+ * comes back too; handlers only drop or reload, so a second run is harmless). A notice Redis does
+ * not take never fails the write that sent it (already committed): processes that missed notices
+ * while their subscription was down treat every tenant as changed when it comes back, and cached
+ * entries age out meanwhile.
  */
 export class Notices {
   private handlers = new Map<NoticeKind, Handler[]>();
@@ -32,11 +36,12 @@ export class Notices {
 
   async publish(kind: NoticeKind, tenantId: string): Promise<void> {
     this.dispatch(kind, tenantId);
-    await this.redis.publish(this.channel(kind), tenantId);
+    await this.redis.publish(this.channel(kind), tenantId).catch(() => undefined);
   }
 
   /** Follows every channel on a dedicated subscriber connection. */
   async listen(sub: Redis): Promise<void> {
+    watchRedis(sub, () => NOTICE_KINDS.forEach((kind) => this.dispatch(kind, '*')));
     const byChannel = new Map(NOTICE_KINDS.map((k) => [this.channel(k), k]));
     sub.on('message', (channel: string, tenantId: string) => {
       const kind = byChannel.get(channel);

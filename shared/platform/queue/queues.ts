@@ -1,18 +1,33 @@
 import { Queue, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobSpec, StageJobData } from './define-job.js';
+import { withDeadline } from '../dependency-errors.js';
+import { watchRedis } from '../redis-link.js';
 
-/** One BullMQ Queue per name, opened on first use and closed together. */
+/**
+ * One BullMQ Queue per name, opened on first use and closed together. Queue calls fail within
+ * `commandTimeoutMs` while Redis is down or slow (ioredis' commandTimeout; enqueue also has a
+ * deadline, as BullMQ first waits for the connection to be ready), so no request hangs on them.
+ */
 export class Queues {
   private queues = new Map<string, Queue>();
   private connection?: Redis;
+  private reconnected: Array<() => void> = [];
 
-  constructor(private redisUrl: string, readonly prefix: string) {}
+  constructor(private redisUrl: string, readonly prefix: string, private commandTimeoutMs = 2_000) {}
+
+  /** Runs `fn` each time the queues' connection is ready again after it was lost (see watchRedis). */
+  onReconnect(fn: () => void): void {
+    this.reconnected.push(fn);
+  }
 
   get(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      this.connection ??= new Redis(this.redisUrl, { maxRetriesPerRequest: null });
+      if (!this.connection) {
+        this.connection = new Redis(this.redisUrl, { maxRetriesPerRequest: null, commandTimeout: this.commandTimeoutMs });
+        watchRedis(this.connection, () => this.reconnected.forEach((fn) => fn()));
+      }
       q = new Queue(name, { connection: this.connection, prefix: this.prefix });
       this.queues.set(name, q);
     }
@@ -27,7 +42,7 @@ export class Queues {
     if (jobId.includes(':')) throw new Error(`job id must not contain ':' (${jobId})`);
     const payload: StageJobData = { input: parsed.data, jobRowId: opts.jobRowId ?? null };
     const queue = this.get(stage.queue);
-    await queue.add(stage.name, payload, {
+    await withDeadline(queue.add(stage.name, payload, {
       jobId,
       attempts: stage.attempts,
       backoff: { type: 'exponential', delay: 500 },
@@ -35,7 +50,7 @@ export class Queues {
       delay: opts.delayMs,
       removeOnComplete: { age: 3600, count: 1000 },
       removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    }), this.commandTimeoutMs, `queueing ${stage.name}`);
     if (payload.jobRowId) {
       // BullMQ ignores an add whose job id it still holds: right for a re-run handing on again
       // (same row), a silent stall if another row's job holds the id. Say so instead.
