@@ -6,6 +6,7 @@ import type { RouteSpec } from './api/http/route.js';
 import * as health from './api/routes/health/index.js';
 import * as access from './api/routes/access/index.js';
 import * as jobs from './api/routes/jobs/index.js';
+import * as jobsPipeline from './pipelines/jobs/index.js';
 import * as catalog from './api/routes/catalog/index.js';
 import * as catalogPipeline from './pipelines/catalog/index.js';
 import * as search from './api/routes/search/index.js';
@@ -28,7 +29,7 @@ export interface Area {
 export const AREAS: Area[] = [
   { name: 'health', routes: health.routes },
   { name: 'access', routes: access.routes },
-  { name: 'jobs', routes: jobs.routes },
+  { name: 'jobs', routes: jobs.routes, pipeline: jobsPipeline },
   { name: 'catalog', routes: catalog.routes, pipeline: catalogPipeline },
   { name: 'search', routes: search.routes, pipeline: searchPipeline },
   { name: 'events', routes: events.routes },

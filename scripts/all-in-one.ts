@@ -5,7 +5,7 @@ import { migrateLatest } from '../shared/platform/db/knex.js';
 import { startApi } from '../api/main.js';
 import { startWorkers } from '../workers/start.js';
 import { schedules, STAGES } from '../workers/registry.js';
-import { ensureSchedules } from '../shared/platform/queue/schedule.js';
+import { keepSchedules } from '../shared/platform/queue/schedule-keeper.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
 export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {
@@ -13,7 +13,8 @@ export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; ur
   if (config.migrateOnStart) await migrateLatest(apiDeps.db);
   const workerDeps = createDeps(config);
   const workers = startWorkers(workerDeps, STAGES);
-  await ensureSchedules(workerDeps.queues, schedules(config));
+  const kept = keepSchedules(workerDeps.queues, schedules(config), { checkEveryMs: Math.min(60_000, config.sweepEveryMs), logger: workerDeps.logger });
+  await kept.started;
   const api = await startApi(apiDeps);
   const address = api.server.address() as AddressInfo;
   return {
@@ -21,6 +22,7 @@ export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; ur
     url: `http://127.0.0.1:${address.port}`,
     async stop() {
       await api.stop();
+      kept.stop();
       await workers.close();
       await Promise.all([apiDeps.close(), workerDeps.close()]);
     },

@@ -4,16 +4,19 @@ import { migrateLatest } from '../shared/platform/db/knex.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
 import { schedules, STAGES } from './registry.js';
 import { startWorkers } from './start.js';
-import { ensureSchedules } from '../shared/platform/queue/schedule.js';
+import { keepSchedules } from '../shared/platform/queue/schedule-keeper.js';
 
 async function main() {
   const config = loadConfig();
   const deps = createDeps(config);
   if (config.migrateOnStart) await migrateLatest(deps.db);
   const workers = startWorkers(deps, STAGES);
-  await ensureSchedules(deps.queues, schedules(config));
+  // Schedules live in Redis: kept in place (re-created after a Redis restart) for as long as the workers run.
+  const kept = keepSchedules(deps.queues, schedules(config), { checkEveryMs: Math.min(60_000, config.sweepEveryMs), logger: deps.logger });
+  await kept.started;
   deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
   onShutdown(async () => {
+    kept.stop();
     await workers.close();
     await deps.close();
   });

@@ -22,11 +22,16 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
         return runStage(stage, job, deps);
       },
       {
-        connection: { url: deps.config.redisUrl, maxRetriesPerRequest: null } as never,
+        // Back within 2 s of Redis answering again (BullMQ's own default backs off to 20 s).
+        connection: { url: deps.config.redisUrl, maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(times * 200, 2_000) } as never,
         prefix: deps.config.queuePrefix,
         concurrency: deps.config.workerConcurrency[queue] ?? 2,
+        // A dead worker's jobs are found stalled within lockDuration + stalledInterval (10 + 5 s by
+        // default) and re-run elsewhere. A lock lost to a long event-loop stall (not a death) re-runs
+        // a job too, harmless as stages are re-runnable: the second such stall fails the job.
         lockDuration: deps.config.workerLockMs,
-        stalledInterval: deps.config.workerLockMs,
+        stalledInterval: stalledIntervalMs(deps.config.workerLockMs),
+        maxStalledCount: 2,
       },
     );
     worker.on('error', (err) => deps.logger.warn('worker error', { queue, err }));
@@ -47,4 +52,9 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
       await Promise.all(workers.map((w) => w.close()));
     },
   };
+}
+
+/** How often workers look for stalled jobs: half the lock, at most 5 s. */
+export function stalledIntervalMs(lockMs: number): number {
+  return Math.max(250, Math.min(5_000, Math.floor(lockMs / 2)));
 }

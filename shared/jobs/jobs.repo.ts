@@ -80,6 +80,12 @@ export function jobsRepo(db: Knex) {
       }
       return q.orderByRaw(`date_trunc('milliseconds', created_at) desc, id desc`).limit(f.limit);
     },
+    /** Live (queued or running) rows created over `olderThanMs` ago, oldest first: what reconcile-jobs checks against the queues. */
+    async liveOlderThan(olderThanMs: number, limit = 1000): Promise<JobRow[]> {
+      return jobs().whereIn('status', ['queued', 'running'])
+        .andWhere('created_at', '<', db.raw(`now() - ? * interval '1 millisecond'`, [olderThanMs]) as unknown as Date)
+        .orderBy('created_at').limit(limit);
+    },
     /** queued -> running (only from queued or running; a canceled job stays canceled). */
     async markRunning(id: string): Promise<JobRow | undefined> {
       const [row] = await jobs().where({ id }).whereIn('status', ['queued', 'running'])

@@ -7,6 +7,7 @@ import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stag
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
 import { schedules as catalogSchedules, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
 import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
+import { schedules as jobsSchedules, RECONCILE_SCHEDULER_ID } from '../../pipelines/jobs/index.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
@@ -48,9 +49,9 @@ t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule 
   t.ok(result.vacuumed.includes('search_docs'), 'search_docs vacuumed');
   t.equal(await dead('search_docs'), 0);
 
-  await ensureSchedules(h.api.deps.queues, [...catalogSchedules(h.config), ...maintenanceSchedules(h.config)]);
+  await ensureSchedules(h.api.deps.queues, [...catalogSchedules(h.config), ...maintenanceSchedules(h.config), ...jobsSchedules(h.config)]);
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
-  t.same(schedulers.map((s) => s.key).sort(), [MAINTAIN_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort());
+  t.same(schedulers.map((s) => s.key).sort(), [MAINTAIN_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort());
   t.ok(schedulers.every((s) => Number(s.every) === h.config.sweepEveryMs), 'every SWEEP_EVERY_MS');
   for (const s of schedulers) await h.api.deps.queues.get('maintenance').removeJobScheduler(s.key);
 });

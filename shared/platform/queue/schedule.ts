@@ -10,6 +10,8 @@ export interface Schedule {
   /** How long finished runs are kept (seconds): default a day of successes, a week of failures. */
   keep?: { completed: number; failed: number };
   backoffMs?: number;
+  /** Also run at once when the workers' Redis comes back or the schedule had vanished (see keepSchedules). */
+  recover?: boolean;
 }
 
 /**
