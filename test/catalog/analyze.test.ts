@@ -4,6 +4,7 @@ import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { analyzeChanged, flushGinPending } from '../../shared/maintenance/analyze.js';
 import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
+import { canonicalProduct, toStored } from '../../shared/catalog/canonical.js';
 
 // Statistics and GIN pending lists after a bulk change, where autovacuum is off (as on this machine) or behind.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
@@ -45,4 +46,22 @@ t.test('the vocabulary rebuild after a load leaves nothing in the pending list',
   await waitFor(async () => (await pendingPages()) === 0, 20_000, 'pending list flushed after the load');
   const found = await h.api.deps.engine.search({ tenantId, tokens: ['flushed'], offset: 0, limit: 0 });
   t.equal(found.total, 300);
+});
+
+t.test('a new store whose rows reuse freed space is analyzed: changed rows count, not only table growth', async (t) => {
+  const { products } = h.api.deps.repos;
+  const rows = (prefix: string) => Array.from({ length: 1500 }, (_, i) => canonicalProduct(toStored({ id: `${prefix}${i}`, name: { en: `Reused page ${i}` }, price: 3, currency: 'USD', in_stock: true, visible: true })));
+  const gone = await h.tenant('Gone store');
+  await products.writeBatch(gone.id, { upserts: rows('old'), deletes: [] });
+  await db('products').where({ tenant_id: gone.id }).delete();
+  // Free the space without giving it back to the file system, and take statistics of the emptied table.
+  await db.raw('VACUUM (TRUNCATE false) products');
+  await db.raw('ANALYZE products');
+  const { id: tenantId } = await h.tenant('New store');
+  await products.writeBatch(tenantId, { upserts: rows('new'), deletes: [] });
+  const { rows: [size] } = await db.raw(`SELECT pg_relation_size('products') / current_setting('block_size')::int AS pages, relpages FROM pg_class WHERE relname = 'products'`);
+  t.ok(Number(size.pages) <= 1.1 * Number(size.relpages) + 8, `the table did not grow (${size.pages} pages, ${size.relpages} at the last analyze): growth alone would miss it`);
+  await waitFor(async () => Number((await db.raw(`SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE relname = 'products'`)).rows[0].n) >= 1500, 10_000, 'the changes reported');
+  t.same(await analyzeChanged(db, ['products']), ['products'], '1,500 changed rows call for ANALYZE');
+  t.same(await analyzeChanged(db, ['products']), [], 'and once analyzed, nothing more');
 });
