@@ -1,6 +1,6 @@
 import type { Test } from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/platform/config.js';
 import { call, type CallOptions, type Reply } from './harness.js';
 import { freePort } from './redis-server.js';
 import { waitFor } from './wait.js';
