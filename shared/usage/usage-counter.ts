@@ -36,6 +36,9 @@ export class UsageCounter {
 
   async flush(now = new Date()): Promise<void> {
     if (!this.pending.size) return;
+    // While Redis is unreachable the counts wait here: a command queued meanwhile may run after
+    // its timeout was reported, and counting it again would bill twice.
+    if (this.redis.status !== 'ready' && this.redis.status !== 'wait') return;
     const batch = this.pending;
     this.pending = new Map();
     const { day, month } = usagePeriod(now);
@@ -44,9 +47,19 @@ export class UsageCounter {
       p.incrby(`${this.prefix}:usage:search:${tenantId}:${day}`, n).expire(`${this.prefix}:usage:search:${tenantId}:${day}`, 40 * 86400);
       p.incrby(`${this.prefix}:usage:search:${tenantId}:${month}`, n).expire(`${this.prefix}:usage:search:${tenantId}:${month}`, 70 * 86400);
     }
-    const results = (await p.exec()) ?? [];
-    [...batch.keys()].forEach((tenantId, i) => {
-      const [err, total] = results[i * 4 + 2] ?? [];
+    let results: Awaited<ReturnType<typeof p.exec>>;
+    try {
+      results = (await p.exec()) ?? [];
+    } catch (err) {
+      // Not sent: keep the counts for the next flush instead of losing billed searches.
+      for (const [tenantId, n] of batch) this.pending.set(tenantId, (this.pending.get(tenantId) ?? 0) + n);
+      throw err;
+    }
+    [...batch.entries()].forEach(([tenantId, n], i) => {
+      const [dayErr] = results![i * 4] ?? [];
+      // Surely not counted (never sent): counted at the next flush. A timed-out one may have been.
+      if (dayErr && dayErr.message !== 'Command timed out') this.pending.set(tenantId, (this.pending.get(tenantId) ?? 0) + n);
+      const [err, total] = results![i * 4 + 2] ?? [];
       if (!err) this.monthTotals.set(tenantId, Number(total));
     });
   }

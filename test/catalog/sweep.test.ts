@@ -3,6 +3,7 @@ import { setupWithWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
 import { canonicalProduct, toStored } from '../../shared/catalog/canonical.js';
 import { sweepUnindexed } from '../../pipelines/catalog/sweep-unindexed.stage.js';
+import { indexProducts } from '../../pipelines/catalog/index-products.stage.js';
 
 // The sweep re-queues what should be searchable but is not: a product stored by an API process
 // that died before queueing it, and one whose derived writes a database crash lost.
@@ -33,4 +34,15 @@ t.test('lost enqueue and lost derived write are both indexed by the next sweep; 
   t.same(ids.sort(), ['p1', 'p2']);
   // The stage marks them indexed just after the engine write that made them searchable.
   t.ok(await waitFor(async () => (await deps.repos.products.countUnindexed(tenantId)) === 0, 20_000, 'marked indexed'), 'and marked indexed');
+});
+
+t.test('the sweep takes every product ahead of its index that no live job covers, however young', async (t) => {
+  const { id: tenantId } = await h.tenant();
+  // Both stored, neither indexed: p3's index job is still queued (delayed), p4's was lost.
+  await deps.repos.products.writeBatch(tenantId, { upserts: [item('p3', 'Quokka lamp'), item('p4', 'Quokka chair')], deletes: [] });
+  await deps.queues.enqueue(indexProducts, { tenantId, batchId: 'held', ids: ['p3'], deletes: [] }, { delayMs: 60_000 });
+  const result = await sweep(0, 'covered');
+  t.match(result, { products: 1, queued_elsewhere: 1 }, 'only the product no job will index');
+  t.same(await waitFor(async () => { const r = await found(tenantId, 'quokka'); return r.length ? r : null; }, 20_000, 'p4 searchable'), ['p4']);
+  t.same(await found(tenantId, 'quokka'), ['p4'], 'p3 waits for its own job');
 });

@@ -71,6 +71,11 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   const searchOther = await bounded(t, 'search on the other process', () => other.call('GET', '/v1/search?q=umbrella', { key }));
   t.equal(searchOther.status, 200);
 
+  // Its invalidation cannot reach the other process, which re-reads credentials every second while its subscription is down.
+  await waitFor(async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401, 3_000, 'the other process refusing the revoked key during the outage');
+
+  // Down long enough that commands queued during the outage (the searches' billing) time out.
+  await new Promise((r) => setTimeout(r, h.config.redisCommandTimeoutMs + 1500));
   await redis.start();
   const back = Date.now();
   await waitFor(async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401, REVOKE_SEEN_BOUND_MS, 'the other process refusing the revoked key');
@@ -84,6 +89,23 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   const report = await indexReport(h.api.deps.db, tenantId);
   t.comment(`the outage batch indexed ${Date.now() - back} ms after Redis came back; products lost: ${report.missing.length}`);
   t.same(report.duplicated, []);
+  // Billed searches answered during the outage are counted once Redis takes them.
+  const day = new Date().toISOString().slice(0, 10);
+  let billed = 0;
+  await waitFor(async () => (billed = await h.api.deps.usage.dayCount(tenantId, day)) === 2, 10_000, () => `both outage searches billed (${billed})`);
   const retried = await h.api.call('POST', '/v1/reindex', { key, body: { mode: 'full' } });
   t.equal(retried.status, 202, 'reindex accepted once Redis answers');
+});
+
+t.test('a process whose subscription was down drops its cached credentials when it is back', async (t) => {
+  const { key } = await h.tenant();
+  const created = await h.api.call('POST', '/v1/keys', { key, body: { name: 'missed', kind: 'secret' } });
+  const missed: string = created.body.key;
+  t.equal((await h.api.call('GET', '/v1/auth/whoami', { key: missed })).status, 200, 'cached');
+  await redis.stop();
+  // Revoked by another process whose invalidation this one never received.
+  await h.api.deps.db('api_keys').where({ id: created.body.id }).update({ revoked_at: new Date() });
+  await redis.start();
+  await waitFor(async () => (await h.api.call('GET', '/v1/auth/whoami', { key: missed })).status === 401, REVOKE_SEEN_BOUND_MS, 'the revoked key refused');
+  t.pass('refused well before AUTH_CACHE_TTL_MS (30 s)');
 });

@@ -41,10 +41,12 @@ export function retryReadsOnce(db: Knex): Knex {
     try {
       return await query(connection, obj);
     } catch (err) {
-      if (connection.__knexTxId || !isBrokenConnection(err) || !isRead(obj)) throw err;
-      // The pool must not hand this connection out again; a pause lets it see the other
-      // connections the server ended at the same moment (a failover ends them all).
+      if (!isBrokenConnection(err)) throw err;
+      // The pool must not hand this connection out again (knex notices only once the socket
+      // reports it, which may be after the next query was sent on it).
       connection.__knex__disposed ??= err;
+      if (connection.__knexTxId || !isRead(obj)) throw err;
+      // A pause lets the pool see the other connections the server ended at the same moment (a failover ends them all).
       await new Promise((r) => setTimeout(r, 50));
       const fresh = await client.acquireConnection();
       try {
