@@ -5,6 +5,7 @@ import { AppError } from '../shared/platform/errors.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { requestId } from './http/middleware/request-id.js';
 import { cors } from './http/middleware/cors.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { mountRoutes, type RouteSpec } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -19,6 +20,13 @@ export function allRoutes(deps: Deps): RouteSpec[] {
 export function createApp(deps: Deps): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
+  // Every server made from this app (main's and the tests') answers parser-level errors with the error body too.
+  const listen = app.listen.bind(app);
+  app.listen = ((...args: Parameters<typeof listen>) => {
+    const server = listen(...args);
+    answerClientErrors(server);
+    return server;
+  }) as typeof app.listen;
   const routes = allRoutes(deps);
   const openapi = JSON.stringify(buildOpenApi(routes));
   const router = new Router();

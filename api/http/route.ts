@@ -5,6 +5,7 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError, type FieldError } from '../../shared/platform/errors.js';
 import { auth, type AuthRule } from './middleware/auth.js';
 import { idempotency } from './middleware/idempotency.js';
+import { invalidText } from '../../shared/text/valid-text.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -17,6 +18,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** null: no credential needed. */
   auth: AuthRule | null;
   idempotent?: boolean;
+  /** Body fields whose items the handler checks one by one, text included, so one bad item fails alone (batch upserts, import files). */
+  itemFields?: readonly string[];
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
@@ -36,6 +39,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
     const chain: RouterMiddleware[] = [];
     if (route.auth) chain.push(auth(deps, route.auth));
     chain.push(async (ctx, next) => {
+      checkText(ctx, route.itemFields);
       ctx.state.input = {
         params: parse(route.params, ctx.params, 'path'),
         query: parse(route.query, ctx.query, 'query'),
@@ -46,6 +50,37 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
     if (route.idempotent) chain.push(idempotency(deps));
     chain.push(async (ctx) => route.handle(ctx, ctx.state.input));
     router[route.method](koaPath, ...chain);
+  }
+}
+
+/**
+ * 400 `invalid_text` for any path segment, query value or body string (keys included) that cannot
+ * be stored: percent-encoding that is not UTF-8, lone surrogates, U+0000. Run on every route, so
+ * no field can forget it and nothing is silently changed to U+FFFD on its way to Postgres.
+ */
+function checkText(ctx: Context, itemFields: readonly string[] | undefined): void {
+  const details: Array<FieldError & { in: string }> = [];
+  for (const [where, raw] of [['path', ctx.path], ['query', ctx.querystring]] as const) {
+    if (raw.includes('%') && !decodes(raw)) details.push({ in: where, field: '(raw)', code: 'invalid_text', message: 'percent-encoding must be of UTF-8 bytes' });
+  }
+  const found = [
+    ...invalidText(ctx.params).map((f) => ({ in: 'path', ...f })),
+    ...invalidText(ctx.query).map((f) => ({ in: 'query', ...f })),
+    ...invalidText((ctx.request as { body?: unknown }).body, { skip: itemFields }).map((f) => ({ in: 'body', ...f })),
+  ];
+  for (const f of found) details.push({ in: f.in, field: f.field, code: 'invalid_text', message: f.message });
+  if (details.length) {
+    throw new AppError('invalid_text', 400, `${details[0].in} ${details[0].field}: ${details[0].message}`, details);
+  }
+}
+
+/** False for %-escapes of bytes that are not UTF-8; a stray `%` (as in `q=50%`) is taken literally, as the query parser does. */
+function decodes(raw: string): boolean {
+  try {
+    decodeURIComponent(raw.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+    return true;
+  } catch {
+    return false;
   }
 }
 

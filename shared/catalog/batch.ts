@@ -6,6 +6,7 @@ import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { productsRepo } from './products.repo.js';
 import { ProductIn } from './product.schema.js';
 import { newId } from '../platform/ids.js';
+import { invalidText, textProblem } from '../text/valid-text.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
@@ -56,8 +57,13 @@ export function validateItems(body: BatchRequest) {
   const upserts: CanonicalProduct[] = [];
   const seen = new Set<string>();
   (body.upsert ?? []).forEach((raw, index) => {
-    const parsed = ProductIn.safeParse(raw);
     const rawId = raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : null;
+    const [badText] = invalidText(raw, { max: 1 });
+    if (badText) {
+      errors.push({ id: rawId && !textProblem(rawId) ? rawId : null, index, code: 'invalid_text', message: `${badText.field}: ${badText.message}` });
+      return;
+    }
+    const parsed = ProductIn.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue.path.join('.') || '(item)';
@@ -78,6 +84,8 @@ export function validateItems(body: BatchRequest) {
     const index = offset + i;
     if (typeof raw !== 'string' || raw.length < 1 || raw.length > 128) {
       errors.push({ id: null, index, code: 'invalid_id', message: 'a product id is a string of 1 to 128 characters' });
+    } else if (textProblem(raw)) {
+      errors.push({ id: null, index, code: 'invalid_text', message: `the id ${textProblem(raw)}` });
     } else if (seen.has(raw)) {
       errors.push({ id: raw, index, code: 'duplicate_id', message: 'the same id is upserted in this batch' });
     } else {

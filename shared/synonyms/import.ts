@@ -1,5 +1,6 @@
 import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
 import type { Notices } from '../platform/notices.js';
+import { invalidText } from '../text/valid-text.js';
 import { prepareRule, sameRule, SynonymIn, toSynonymIn, type RuleFields } from './rule.js';
 import type { Format, LineError, ParsedFile } from './formats.js';
 import { formatJson, parseJson } from './json-format.js';
@@ -50,6 +51,12 @@ export async function importSynonyms(deps: ImportDeps, scope: SynonymScope, opts
   const fallbackSet = opts.setKey ?? 'default';
   const wanted = new Map<string, { line: number; rule: RuleFields }>();
   for (const item of parsed.items) {
+    // The route leaves `content` to this per-rule check, so one bad character fails its own line only.
+    const [badText] = invalidText(item.value, { max: 1 });
+    if (badText) {
+      errors.push({ line: item.line, message: `${badText.field}: ${badText.message}` });
+      continue;
+    }
     const checked = SynonymIn.safeParse(item.value);
     if (!checked.success) {
       errors.push({ line: item.line, message: checked.error.issues.map((i) => `${i.path.join('.') || 'rule'}: ${i.message}`).join('; ') });

@@ -1,3 +1,4 @@
+import { jsonTooDeepAt, MAX_JSON_DEPTH } from '../platform/json-text.js';
 import { lineAt, stripBom, unreadable, type ExportRule, type ParsedFile } from './formats.js';
 
 /**
@@ -14,6 +15,8 @@ const SERVER_FIELDS = ['id', 'source', 'created_at', 'updated_at'];
 export function parseJson(raw: string): ParsedFile {
   const content = stripBom(raw);
   if (!content.trim()) return { items: [], errors: [] };
+  const deepAt = jsonTooDeepAt(content);
+  if (deepAt >= 0) throw unreadable(lineAt(content, deepAt), 'json_too_deep', `arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep`);
   let data: unknown;
   try {
     data = JSON.parse(content);

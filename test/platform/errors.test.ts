@@ -114,9 +114,9 @@ t.test('auth errors have the same shape', async (t) => {
 });
 
 t.test('text Postgres cannot store is a 400, not a 500', async (t) => {
-  isError(t, await postKeys({ body: { name: 'nul\u0000name', kind: 'secret' } }), 400, 'invalid_character');
-  isError(t, await h.api.call('GET', '/v1/jobs/job%00x', { key: admin.key }), 400, 'invalid_character');
-  isError(t, await h.api.call('DELETE', '/v1/keys/key%00x', { key: admin.key }), 400, 'invalid_character');
+  isError(t, await postKeys({ body: { name: 'nul\u0000name', kind: 'secret' } }), 400, 'invalid_text');
+  isError(t, await h.api.call('GET', '/v1/jobs/job%00x', { key: admin.key }), 400, 'invalid_text');
+  isError(t, await h.api.call('DELETE', '/v1/keys/key%00x', { key: admin.key }), 400, 'invalid_text');
   t.equal((await h.api.call('GET', '/readyz')).status, 200, 'the pool is fine afterwards');
 });
 
@@ -141,4 +141,12 @@ t.test('rate limit per key answers 429 with Retry-After', async (t) => {
     isError(t, r, 429, 'rate_limited');
     t.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After >= 1');
   }
+});
+
+t.test('requests Node refuses before Koa (URL or headers over 16 KiB) still get the error body', async (t) => {
+  const res = await h.api.call('GET', `/v1/search?q=${'a'.repeat(20_000)}`, { key: admin.key });
+  t.equal(res.status, 431);
+  t.equal(res.body.error.code, 'headers_too_large');
+  t.equal(res.body.error.request_id, res.headers.get('x-request-id'));
+  t.equal((await h.api.call('GET', '/healthz')).status, 200);
 });

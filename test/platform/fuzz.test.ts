@@ -62,7 +62,7 @@ const byKind = new Map<string, number>();
 const failures: Failure[] = [];
 
 async function send(req: FuzzRequest): Promise<void> {
-  const res = await fetch(h.api.url + req.url, { method: req.method, headers: req.headers, body: req.body });
+  const res = await fetch(h.api.url + req.url, { method: req.method, headers: req.headers, body: req.body as BodyInit | undefined });
   const text = await res.text();
   byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
   byKind.set(req.kind, (byKind.get(req.kind) ?? 0) + 1);

@@ -43,11 +43,11 @@ function fromKoa(err: unknown): AppError | null {
   return null;
 }
 
-/** Postgres refuses text holding U+0000 (22021) or a bad escape in jsonb (22P05): the client sent it. */
+/** Postgres refuses text holding U+0000 (22021) or a bad escape in jsonb (22P05). The route layer's text check stops both first; this is the backstop. */
 function fromDb(err: unknown): AppError | null {
   const code = (err as { code?: unknown })?.code;
   if (code === '22021' || code === '22P05') {
-    return new AppError('invalid_character', 400, 'the request contains a character that cannot be stored (e.g. \\u0000)');
+    return new AppError('invalid_text', 400, 'the request contains text that cannot be stored (a lone surrogate such as \\ud800, or \\u0000)');
   }
   return null;
 }

@@ -1,11 +1,14 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '../../../shared/platform/errors.js';
+import { decodeUtf8, jsonTooDeepAt, MAX_JSON_DEPTH } from '../../../shared/platform/json-text.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Reads a JSON body up to `limit` bytes into ctx.request.body: 413 past the limit, 415 for
- * another content type, 400 for malformed JSON. An empty body reads as undefined.
+ * another content type, 400 `invalid_text` for bytes that are not UTF-8, 400 `json_too_deep`
+ * past MAX_JSON_DEPTH levels of nesting (checked on the raw text, before anything recurses),
+ * 400 for malformed JSON. An empty body reads as undefined.
  */
 export function jsonBody(limit: number) {
   return async (ctx: Context, next: Next) => {
@@ -18,8 +21,16 @@ export function jsonBody(limit: number) {
       if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AppError('unsupported_media_type', 415, 'request bodies must be application/json');
       }
+      const text = decodeUtf8(raw);
+      if (text === null) {
+        throw new AppError('invalid_text', 400, 'request body is not valid UTF-8', [{ in: 'body', field: '(root)', code: 'invalid_text', message: 'JSON must be encoded as UTF-8' }]);
+      }
+      const deepAt = jsonTooDeepAt(text);
+      if (deepAt >= 0) {
+        throw new AppError('json_too_deep', 400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${deepAt})`, { max_depth: MAX_JSON_DEPTH });
+      }
       try {
-        (ctx.request as { body?: unknown }).body = JSON.parse(raw.toString('utf8'));
+        (ctx.request as { body?: unknown }).body = JSON.parse(text);
       } catch (err) {
         throw new AppError('malformed_json', 400, `request body is not valid JSON: ${(err as Error).message}`);
       }

@@ -28,7 +28,7 @@ export function productRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200. Idempotency-Key honoured. */
     defineRoute({
-      method: 'post', path: '/v1/products/batch', tag: 'catalog', summary: 'Batch upsert and delete products', auth: WRITE, idempotent: true,
+      method: 'post', path: '/v1/products/batch', tag: 'catalog', summary: 'Batch upsert and delete products', auth: WRITE, idempotent: true, itemFields: ['upsert', 'delete'],
       body: BatchBody, responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
       async handle(ctx, { body }) {
         const items = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);

@@ -24,7 +24,7 @@ export function importExportRoutes(service: SynonymService): RouteSpec[] {
      * Idempotency-Key honoured; announces the change when anything changed.
      */
     defineRoute({
-      method: 'post', path: '/v1/synonyms/import', tag: 'synonyms', summary: 'Import synonym rules from a file', auth: WRITE, idempotent: true,
+      method: 'post', path: '/v1/synonyms/import', tag: 'synonyms', summary: 'Import synonym rules from a file', auth: WRITE, idempotent: true, itemFields: ['content'],
       body: ImportBody, responses: { 200: { description: 'counts per rule and per-line errors', schema: SynonymImportResult } },
       async handle(ctx, { body }) {
         ctx.body = await service.import(ctx.state.principal.tenantId, { format: body.format, content: body.content, mode: body.mode, setKey: body.set_key });

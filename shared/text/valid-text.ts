@@ -1,0 +1,60 @@
+/**
+ * The one check for text the API accepts. JSON can carry two things no store can keep: a lone
+ * UTF-16 surrogate (`"\ud800"`: Postgres jsonb refuses it, and UTF-8 encoding silently turns it
+ * into U+FFFD in text columns) and U+0000 (Postgres text refuses it). Every string and object key
+ * of a request goes through `invalidText` once: the route layer for the request as a whole, the
+ * batch and import code for each of their items, so one bad item never fails the others.
+ */
+declare global {
+  // ES2024, in Node 20; the project's TypeScript lib stops at ES2022.
+  interface String {
+    isWellFormed(): boolean;
+  }
+}
+
+export interface InvalidText {
+  /** Dotted path to the string or key, e.g. `upsert.3.name.en` or `attributes.(key)`. */
+  field: string;
+  message: string;
+}
+
+/** Why `s` cannot be stored, or null when it can. */
+export function textProblem(s: string): string | null {
+  if (!s.isWellFormed()) return 'holds a lone UTF-16 surrogate (e.g. \\ud800), which is not a character';
+  if (s.includes('\u0000')) return 'holds U+0000 (NUL), which cannot be stored';
+  return null;
+}
+
+/**
+ * Every string and object key in `value` (a parsed JSON value, query or path params) that cannot
+ * be stored, at most `max` of them. `skip` names top-level fields checked elsewhere, item by item.
+ */
+export function invalidText(value: unknown, opts: { prefix?: string; skip?: readonly string[]; max?: number } = {}): InvalidText[] {
+  const out: InvalidText[] = [];
+  const max = opts.max ?? 20;
+  const visit = (v: unknown, path: string, top: boolean): void => {
+    if (out.length >= max) return;
+    if (typeof v === 'string') {
+      const problem = textProblem(v);
+      if (problem) out.push({ field: path || '(root)', message: problem });
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && out.length < max; i++) visit(v[i], join(path, String(i)), false);
+      return;
+    }
+    for (const key of Object.keys(v)) {
+      if (top && opts.skip?.includes(key)) continue;
+      const problem = textProblem(key);
+      // JSON.stringify writes NUL as \u0000 and (well-formed since ES2019) a lone surrogate as \ud800.
+      if (problem) out.push({ field: join(path, `(key ${JSON.stringify(key)})`), message: `a field name ${problem}` });
+      else visit((v as Record<string, unknown>)[key], join(path, key), false);
+      if (out.length >= max) return;
+    }
+  };
+  visit(value, opts.prefix ?? '', true);
+  return out;
+}
+
+const join = (path: string, part: string) => (path ? `${path}.${part}` : part);
