@@ -1,17 +1,49 @@
+import { z } from 'zod';
 import { AppError } from './errors.js';
+import { textProblem } from '../text/valid-text.js';
 
-/** Opaque page cursors: base64url JSON of the last row's sort key. */
-export function encodeCursor(value: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
+/**
+ * Opaque page cursors: base64url JSON of the last row's sort key. Every list pages through one
+ * codec per cursor shape, and a cursor is validated once, here, against that shape's schema: a
+ * forged one is 400 `invalid_cursor` before any query sees it (a date JavaScript reads but
+ * Postgres refuses, such as "1", used to reach the database and answer 500).
+ */
+export interface CursorCodec<T> {
+  encode(value: T): string;
+  /** undefined for no cursor; throws 400 invalid_cursor for one this API could not have returned. */
+  decode(cursor: string | null | undefined): T | undefined;
 }
 
-export function decodeCursor<T extends Record<string, unknown>>(cursor: string | null | undefined, keys: (keyof T)[]): T | undefined {
-  if (!cursor) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (value && typeof value === 'object' && keys.every((k) => k in value)) return value as T;
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
+/** Strict ISO 8601 with an offset and a four-digit year: what Postgres and JavaScript both read the same way. */
+export const CursorTime = z.iso.datetime({ offset: true });
+/** A row id or product id as stored: text Postgres can compare (no NUL, no lone surrogate). */
+export const CursorId = z.string().min(1).max(128).refine((s) => textProblem(s) === null);
+
+export function cursorCodec<T>(schema: z.ZodType<T>): CursorCodec<T> {
+  return {
+    encode: (value) => Buffer.from(JSON.stringify(value)).toString('base64url'),
+    decode(cursor) {
+      if (!cursor) return undefined;
+      let value: unknown;
+      try {
+        value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+      } catch {
+        throw invalidCursor();
+      }
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) throw invalidCursor();
+      return parsed.data;
+    },
+  };
+}
+
+/** Lists ordered by (time, id): synonyms, global rules, suggestions. `at` keeps Postgres's microseconds. */
+export const timeIdCursor = cursorCodec(z.strictObject({ at: CursorTime, id: CursorId }));
+/** Lists ordered by id alone: products. */
+export const idCursor = cursorCodec(z.strictObject({ after: CursorId }));
+
+export function invalidCursor(): AppError {
+  return new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [
+    { in: 'query', field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' },
+  ]);
 }

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { idCursor } from '../../../shared/platform/cursor.js';
 import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
@@ -49,12 +49,12 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/products', tag: 'catalog', summary: 'List products by id (cursor pages)', auth: READ,
       query: ListProducts, responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
       async handle(ctx, { query }) {
-        const cursor = decodeCursor<{ after: string }>(query.cursor, ['after']);
+        const cursor = idCursor.decode(query.cursor);
         const rows = await products.list(ctx.state.principal.tenantId, { after: cursor?.after, limit: query.limit + 1, q: query.q });
         const data = rows.slice(0, query.limit);
         ctx.body = {
           data: data.map(toProductOut),
-          next_cursor: rows.length > query.limit ? encodeCursor({ after: data[data.length - 1].id }) : null,
+          next_cursor: rows.length > query.limit ? idCursor.encode({ after: data[data.length - 1].id }) : null,
         };
       },
     }),

@@ -1,11 +1,14 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { z } from 'zod';
+import { cursorCodec, CursorId, CursorTime } from '../../../shared/platform/cursor.js';
 import { Job, page, toJobOut } from '../../http/schemas.js';
 import { JobParams, ListJobs } from './jobs.schema.js';
 
 const JOBS = { scope: 'jobs' as const };
+/** Newest first by (created_at at millisecond precision, id). */
+const jobsCursor = cursorCodec(z.strictObject({ created_at: CursorTime, id: CursorId }));
 
 /** Read and cancel the tenant's jobs (the shared jobs table). */
 export function jobRoutes(deps: Deps): RouteSpec[] {
@@ -15,14 +18,14 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/jobs', tag: 'jobs', summary: 'List jobs, newest first', auth: JOBS,
       query: ListJobs, responses: { 200: { description: 'page of jobs', schema: page(Job) } },
       async handle(ctx, { query }) {
-        const cursor = decodeCursor<{ created_at: string; id: string }>(query.cursor, ['created_at', 'id']);
+        const cursor = jobsCursor.decode(query.cursor);
         const rows = await jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: query.limit + 1 });
         const more = rows.length > query.limit;
         const data = rows.slice(0, query.limit);
         const last = data[data.length - 1];
         ctx.body = {
           data: data.map(toJobOut),
-          next_cursor: more && last ? encodeCursor({ created_at: last.created_at.toISOString(), id: last.id }) : null,
+          next_cursor: more && last ? jobsCursor.encode({ created_at: last.created_at.toISOString(), id: last.id }) : null,
         };
       },
     }),

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { notFound } from '../../../shared/platform/errors.js';
+import { timeIdCursor } from '../../../shared/platform/cursor.js';
 import type { SuggestionRow } from '../../../shared/synonyms/suggestions.repo.js';
 import { startMining } from '../../../shared/synonyms/start-mining.js';
 import { page, toJobOut } from '../../http/schemas.js';
@@ -18,8 +18,6 @@ export function toSuggestionOut(row: SuggestionRow) {
   };
 }
 
-const badCursor = () => new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-
 /** Mined synonym suggestions (spec 4.2): list, decide, and start a mining run. Fixed paths: mount before /v1/synonyms/{synonym_id}. */
 export function suggestionRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.suggestions;
@@ -29,8 +27,7 @@ export function suggestionRoutes(deps: Deps): RouteSpec[] {
       query: ListSuggestions, responses: { 200: { description: 'page of suggestions', schema: page(SynonymSuggestionOut) } },
       async handle(ctx, { query }) {
         const tenantId = ctx.state.principal.tenantId;
-        const before = decodeCursor<{ at: string; id: string }>(query.cursor, ['at', 'id']);
-        if (before && (typeof before.at !== 'string' || typeof before.id !== 'string' || Number.isNaN(Date.parse(before.at)))) throw badCursor();
+        const before = timeIdCursor.decode(query.cursor);
         const [rows, total] = await Promise.all([
           repo.list(tenantId, { status: query.status, before, limit: query.limit + 1 }),
           repo.count(tenantId, query.status),
@@ -39,7 +36,7 @@ export function suggestionRoutes(deps: Deps): RouteSpec[] {
         const last = data[data.length - 1];
         ctx.body = {
           data: data.map(toSuggestionOut),
-          next_cursor: rows.length > query.limit ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+          next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null,
           total,
         };
       },

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { notFound } from '../../../shared/platform/errors.js';
+import { timeIdCursor } from '../../../shared/platform/cursor.js';
 import { normalizeText } from '../../../shared/text/normalize.js';
 import type { SynonymRow, SynonymScope } from '../../../shared/synonyms/synonyms.repo.js';
 import { synonymService } from '../../../shared/synonyms/service.js';
@@ -29,15 +29,12 @@ export function synonymRoutes(deps: Deps): RouteSpec[] {
 
   /** One page of a scope's rules, oldest first; the cursor holds the last row's (created_at, id). */
   async function listPage(scope: SynonymScope, query: { cursor?: string | null; limit: number; q?: string | null; set_key?: string | null }) {
-    const after = decodeCursor<{ at: string; id: string }>(query.cursor, ['at', 'id']);
-    if (after && (typeof after.at !== 'string' || typeof after.id !== 'string' || Number.isNaN(Date.parse(after.at)))) {
-      throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-    }
+    const after = timeIdCursor.decode(query.cursor);
     const q = query.q ? normalizeText(query.q) : '';
     const rows = await repo.list(scope, { after, limit: query.limit + 1, q: q || undefined, setKey: query.set_key });
     const data = rows.slice(0, query.limit);
     const last = data[data.length - 1];
-    return { data: data.map(toSynonymOut), next_cursor: rows.length > query.limit ? encodeCursor({ at: last.cursor_at, id: last.id }) : null };
+    return { data: data.map(toSynonymOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null };
   }
 
   return [
