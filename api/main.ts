@@ -14,6 +14,9 @@ export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Pr
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   deps.logger.info('api listening', { port: deps.config.port });
+  if (deps.config.secretEncryptionKeyIsDefault) {
+    deps.logger.warn('SECRET_ENCRYPTION_KEY is not set: secrets kept at rest are sealed with the published development key; set 32 random bytes (openssl rand -hex 32) before real use');
+  }
   return {
     server,
     stop: () => new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './platform/config.js';
 import { createDb } from './platform/db/knex.js';
 import { idempotencyRepo } from './platform/db/idempotency.repo.js';
+import { Sealer } from './platform/sealed.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Notices } from './platform/notices.js';
 import { Queues } from './platform/queue/queues.js';
@@ -20,7 +21,7 @@ import { UsageCounter } from './usage/index.js';
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    idempotency: idempotencyRepo(db, config.idempotencyTtlHours),
+    idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

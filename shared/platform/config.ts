@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEV_SEALING_KEY, parseSealingKey } from './sealed.js';
 
 /** Environment variables the service reads, with defaults that run on one box. */
 const Env = z.object({
@@ -18,6 +19,7 @@ const Env = z.object({
   RATE_LIMIT_SESSION_PER_S: z.coerce.number().int().positive().default(100),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
+  SECRET_ENCRYPTION_KEY: z.string().optional(),
   SEARCH_ENGINE: z.enum(['postgres', 'typesense']).default('postgres'),
   TYPESENSE_URL: z.string().url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
@@ -52,6 +54,10 @@ export interface Config {
   rateLimits: { public: number; secret: number; session: number };
   sessionTtlHours: number;
   idempotencyTtlHours: number;
+  /** AES-256-GCM key sealing secrets kept at rest (idempotent replays of new keys). */
+  secretEncryptionKey: Buffer;
+  /** True when SECRET_ENCRYPTION_KEY was not set and the published development key is used (the API warns). */
+  secretEncryptionKeyIsDefault: boolean;
   searchEngine: 'postgres' | 'typesense';
   typesense?: { url: string; apiKey: string };
   qdrantUrl?: string;
@@ -89,6 +95,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const sealingKey = e.SECRET_ENCRYPTION_KEY ? parseSealingKey(e.SECRET_ENCRYPTION_KEY) : null;
+  if (e.SECRET_ENCRYPTION_KEY && !sealingKey) {
+    throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
+  }
+  if (!sealingKey && e.NODE_ENV === 'production') {
+    throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)');
+  }
   if (e.SEARCH_ENGINE === 'typesense' && (!e.TYPESENSE_URL || !e.TYPESENSE_API_KEY)) {
     throw new ConfigError('invalid configuration:\n  SEARCH_ENGINE=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
   }
@@ -107,6 +120,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
     sessionTtlHours: e.SESSION_TTL_HOURS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    secretEncryptionKey: sealingKey ?? DEV_SEALING_KEY,
+    secretEncryptionKeyIsDefault: !sealingKey,
     searchEngine: e.SEARCH_ENGINE,
     typesense: e.TYPESENSE_URL ? { url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY ?? '' } : undefined,
     qdrantUrl: e.QDRANT_URL,

@@ -35,7 +35,7 @@ export function idempotency(deps: Deps) {
         throw new AppError('idempotency_in_progress', 409, 'a request with this Idempotency-Key is still in progress', undefined, { 'Retry-After': '1' });
       }
       ctx.status = existing.status_code ?? 200;
-      ctx.body = existing.response_body;
+      ctx.body = repo.replayBody(existing);
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }

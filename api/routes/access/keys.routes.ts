@@ -29,7 +29,7 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         ctx.body = (await keys.list(ctx.state.principal.tenantId)).map(toKeyOut);
       },
     }),
-    /** Creates a key; the full key is in this response only. Idempotency-Key honoured. */
+    /** Creates a key; the full key is in this response only. Idempotency-Key honoured (the kept answer, key included, is sealed). */
     defineRoute({
       method: 'post', path: '/v1/keys', tag: 'keys', summary: 'Create an API key', auth: ADMIN, idempotent: true,
       body: CreateKey, responses: { 201: { description: 'created; `key` is shown only now', schema: ApiKeyCreated } },
@@ -70,9 +70,9 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         ctx.body = { deleted: true, id: row.id };
       },
     }),
-    /** Issues a successor key; the old one keeps working for grace_hours, then stops. */
+    /** Issues a successor key; the old one keeps working for grace_hours, then stops. Idempotency-Key honoured (the kept answer, new key included, is sealed). */
     defineRoute({
-      method: 'post', path: '/v1/keys/{key_id}/rotate', tag: 'keys', summary: 'Rotate an API key', auth: ADMIN,
+      method: 'post', path: '/v1/keys/{key_id}/rotate', tag: 'keys', summary: 'Rotate an API key', auth: ADMIN, idempotent: true,
       params: KeyParams, body: RotateKey, responses: { 200: { description: 'the new key, shown only now', schema: ApiKeyCreated } },
       async handle(ctx, { params, body }) {
         const row = await load(ctx.state.principal.tenantId, params.key_id);

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { retryOnBrokenConnection } from './read-retry.js';
+import { AppError } from '../errors.js';
+import { Sealer, SealedOpenError } from '../sealed.js';
 
 export interface IdempotencyRow {
   tenant_id: string;
@@ -20,7 +22,12 @@ export interface IdempotencyRow {
 export const LEASE_S = 15;
 export const LEASE_RENEW_MS = 5_000;
 
-export function idempotencyRepo(db: Knex, ttlHours: number) {
+/**
+ * Kept answers are stored sealed (AES-256-GCM, SECRET_ENCRYPTION_KEY): a replay of `POST /v1/keys`
+ * or a rotation carries a full secret key, and no table may hold one readable. Every answer is
+ * sealed, not only those, so no route can forget to ask for it.
+ */
+export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
   const table = () => db<IdempotencyRow>('idempotency_keys');
   return {
     /**
@@ -44,10 +51,21 @@ export function idempotencyRepo(db: Knex, ttlHours: number) {
     },
     /** Keeps the answer for the retention period. Idempotent, so retried when its connection broke. */
     async complete(tenantId: string, key: string, statusCode: number, body: unknown): Promise<void> {
+      const sealed = JSON.stringify(sealer.seal(body ?? null));
       await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key }).update({
-        state: 'done', status_code: statusCode, response_body: JSON.stringify(body ?? null) as unknown,
+        state: 'done', status_code: statusCode, response_body: sealed as unknown,
         expires_at: db.raw('now() + make_interval(hours => ?)', [ttlHours]) as unknown as Date,
       }));
+    },
+    /** The kept answer of a done row; 409 when it was sealed under a server key no longer configured. */
+    replayBody(row: IdempotencyRow): unknown {
+      if (!Sealer.isSealed(row.response_body)) return row.response_body;
+      try {
+        return sealer.open(row.response_body);
+      } catch (err) {
+        if (!(err instanceof SealedOpenError)) throw err;
+        throw new AppError('idempotency_replay_unavailable', 409, 'this request already ran, but its kept answer was sealed with a server key that is no longer configured; it cannot be replayed');
+      }
     },
     /** Extends a running request's lease (see LEASE_S); false once the claim is no longer in flight. */
     async renew(tenantId: string, key: string, requestHash: string): Promise<boolean> {
