@@ -13,7 +13,7 @@ try {
   const tenant = await deps.repos.tenants.find(values.tenant);
   if (!tenant) throw new Error(`no tenant ${values.tenant}`);
   const hours = values.hours ? Number(values.hours) : deps.config.sessionTtlHours;
-  const { token, row } = await deps.repos.sessions.create(tenant.id, 'cli', hours);
+  const { token, row } = await deps.repos.sessions.create(tenant.id, null, 'cli', hours);
   process.stdout.write(`${JSON.stringify({ session_id: row.id, session_token: token, expires_at: row.expires_at.toISOString() }, null, 2)}\n`);
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);

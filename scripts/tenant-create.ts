@@ -24,7 +24,7 @@ try {
   const { tenant, key } = await createTenantWithKey(deps, { name: values.name, locales, defaultLocale: values['default-locale'] ?? locales[0] });
   const out: Record<string, string> = { tenant_id: tenant.id, secret_key: key };
   if (values.session) {
-    const { token, row } = await deps.repos.sessions.create(tenant.id, 'cli', deps.config.sessionTtlHours);
+    const { token, row } = await deps.repos.sessions.create(tenant.id, null, 'cli', deps.config.sessionTtlHours);
     out.session_token = token;
     out.session_expires_at = row.expires_at.toISOString();
   }

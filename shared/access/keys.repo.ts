@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { newId } from '../platform/ids.js';
 import { AppError } from '../platform/errors.js';
 import { mintKey, type KeyKind } from './key-format.js';
+import { endSessionsMintedBy } from './sessions.repo.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -63,18 +64,22 @@ export function keysRepo(db: Knex) {
       const [row] = await keys().where({ tenant_id: tenantId, id }).whereNull('revoked_at').update(patch).returning('*');
       return row as ApiKeyRow | undefined;
     },
-    async revoke(tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
-      const [row] = await keys()
-        .where({ tenant_id: tenantId, id })
-        .update({ revoked_at: db.raw('coalesce(revoked_at, now())') as unknown as Date })
-        .returning('*');
-      return row as ApiKeyRow | undefined;
+    /** Revokes a key and, in the same transaction, every session it minted (and theirs); returns the hashes the auth caches must drop. */
+    async revoke(tenantId: string, id: string): Promise<{ row: ApiKeyRow; hashes: string[] } | undefined> {
+      return db.transaction(async (trx) => {
+        const [row] = await keys(trx)
+          .where({ tenant_id: tenantId, id })
+          .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') as unknown as Date })
+          .returning('*');
+        if (!row) return undefined;
+        return { row: row as ApiKeyRow, hashes: [row.hash, ...(await endSessionsMintedBy(trx, { keyId: id }, { revoke: true }))] };
+      });
     },
     /**
      * Creates the successor of `old` and makes `old` expire after the grace period
      * (never later than it already would), in one transaction.
      */
-    async rotate(old: ApiKeyRow, graceHours: number): Promise<{ row: ApiKeyRow; key: string }> {
+    async rotate(old: ApiKeyRow, graceHours: number): Promise<{ row: ApiKeyRow; key: string; sessionHashes: string[] }> {
       return db.transaction(async (trx) => {
         // Lock the old key so two concurrent rotations cannot both issue a successor.
         const current = await keys(trx).where({ id: old.id }).forUpdate().first();
@@ -93,7 +98,9 @@ export function keysRepo(db: Knex) {
             replaced_by: created.row.id,
             expires_at: trx.raw(`least(coalesce(expires_at, 'infinity'), now() + make_interval(hours => ?))`, [graceHours]) as unknown as Date,
           });
-        return created;
+        // Sessions the old key minted end with its grace, like the key itself.
+        const notAfter = trx.raw('(SELECT expires_at FROM api_keys WHERE id = ?)', [old.id]);
+        return { ...created, sessionHashes: await endSessionsMintedBy(trx, { keyId: old.id }, { notAfter }) };
       });
     },
     /** One statement for a batch of last-used times; never moves a time backwards. */

@@ -59,15 +59,15 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         ctx.body = toKeyOut(updated ?? row);
       },
     }),
-    /** Revokes a key now, on every API process; revoking twice answers the same. */
+    /** Revokes a key now, on every API process, with every dashboard session it minted (and theirs); revoking twice answers the same. */
     defineRoute({
       method: 'delete', path: '/v1/keys/{key_id}', tag: 'keys', summary: 'Revoke an API key', auth: ADMIN,
       params: KeyParams, responses: { 200: { description: 'revoked', schema: Deleted } },
       async handle(ctx, { params }) {
-        const row = await keys.revoke(ctx.state.principal.tenantId, params.key_id);
-        if (!row) throw notFound('key');
-        await deps.auth.invalidate(row.hash);
-        ctx.body = { deleted: true, id: row.id };
+        const revoked = await keys.revoke(ctx.state.principal.tenantId, params.key_id);
+        if (!revoked) throw notFound('key');
+        await Promise.all(revoked.hashes.map((hash) => deps.auth.invalidate(hash)));
+        ctx.body = { deleted: true, id: revoked.row.id };
       },
     }),
     /** Issues a successor key; the old one keeps working for grace_hours, then stops. Idempotency-Key honoured (the kept answer, new key included, is sealed). */
@@ -77,8 +77,8 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params, body }) {
         const row = await load(ctx.state.principal.tenantId, params.key_id);
         assertLive(row);
-        const { row: created, key } = await keys.rotate(row, body.grace_hours);
-        await deps.auth.invalidate(row.hash);
+        const { row: created, key, sessionHashes } = await keys.rotate(row, body.grace_hours);
+        await Promise.all([row.hash, ...sessionHashes].map((hash) => deps.auth.invalidate(hash)));
         ctx.body = { ...toKeyOut(created), key };
       },
     }),

@@ -26,27 +26,28 @@ export function sessionRoutes(deps: Deps): RouteSpec[] {
         ctx.body = { tenant_id: p.tenantId, kind: p.kind, id: p.id, scopes: [...p.scopes], expires_at: p.expiresAt ? new Date(p.expiresAt).toISOString() : null };
       },
     }),
-    /** Mints a session token (shown once); no idempotency: each call is a new session. */
+    /** Mints a session token (shown once), recording the key or session that minted it; it never outlives that parent (expires_at is capped at the parent's). No idempotency: each call is a new session. */
     defineRoute({
       method: 'post', path: '/v1/sessions', tag: 'sessions', summary: 'Create a dashboard session', auth: ADMIN,
       body: CreateSession, responses: { 201: { description: 'session token', schema: SessionOut } },
       async handle(ctx, { body }) {
         const ttl = body.ttl_hours ?? deps.config.sessionTtlHours;
         const p = ctx.state.principal;
-        const { row, token } = await deps.repos.sessions.create(p.tenantId, `${p.kind}:${p.id}`, ttl);
+        const parent = p.kind === 'session' ? { sessionId: p.id } : { keyId: p.id };
+        const { row, token } = await deps.repos.sessions.create(p.tenantId, parent, `${p.kind}:${p.id}`, ttl);
         ctx.status = 201;
         ctx.body = { id: row.id, token, expires_at: row.expires_at.toISOString() };
       },
     }),
-    /** Revokes a session on every API process at once. */
+    /** Revokes a session, and every session minted from it, on every API process at once. */
     defineRoute({
       method: 'delete', path: '/v1/sessions/{session_id}', tag: 'sessions', summary: 'Revoke a dashboard session', auth: ADMIN,
       params: z.object({ session_id: z.string().max(64) }), responses: { 200: { description: 'revoked', schema: Deleted } },
       async handle(ctx, { params }) {
-        const row = await deps.repos.sessions.revoke(ctx.state.principal.tenantId, params.session_id);
-        if (!row) throw notFound('session');
-        await deps.auth.invalidate(row.hash);
-        ctx.body = { deleted: true, id: row.id };
+        const revoked = await deps.repos.sessions.revoke(ctx.state.principal.tenantId, params.session_id);
+        if (!revoked) throw notFound('session');
+        await Promise.all(revoked.hashes.map((hash) => deps.auth.invalidate(hash)));
+        ctx.body = { deleted: true, id: revoked.row.id };
       },
     }),
   ];

@@ -7,6 +7,7 @@ import * as m005 from './005-vocab-in-memory.js';
 import * as m006 from './006-index-state.js';
 import * as m007 from './007-category-profiles.js';
 import * as m008 from './008-mark-products-indexed.js';
+import * as m009 from './009-access-session-parents.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['006-index-state', m006],
   ['007-category-profiles', m007],
   ['008-mark-products-indexed', m008],
+  ['009-access-session-parents', m009],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
