@@ -18,7 +18,9 @@ export function allRoutes(deps: Deps): RouteSpec[] {
 
 /** Builds the Koa app (no listen: tests call app.callback()). */
 export function createApp(deps: Deps): Koa {
-  const app = new Koa({ proxy: true });
+  // The client address (failed-auth throttling) comes from X-Forwarded-For only through proxies we run; anyone can write that header.
+  const hops = deps.config.trustedProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   // Every server made from this app (main's and the tests') answers parser-level errors with the error body too.
   const listen = app.listen.bind(app);

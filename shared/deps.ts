@@ -9,7 +9,7 @@ import { Notices } from './platform/notices.js';
 import { Queues } from './platform/queue/queues.js';
 import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
-import { accessRepos, Authenticator, RateLimiter } from './access/index.js';
+import { accessRepos, Authenticator, AuthThrottle, RateLimiter } from './access/index.js';
 import { jobsRepos } from './jobs/index.js';
 import { catalogRepos } from './catalog/index.js';
 import { searchRepos, SearchLogWriter, SearchService, SuggestService, TenantContexts } from './search/index.js';
@@ -71,12 +71,14 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   let sub: Redis | undefined;
   const queues = new Queues(config.redisUrl, config.queuePrefix, config.redisCommandTimeoutMs);
   const repos = createRepos(db, config);
+  const authFailures = new RateLimiter(redis, config.queuePrefix, logger, 100, 60_000, 'authfail');
   const auth = new Authenticator(
     { keyByHash: repos.keys.findByHash, sessionByHash: repos.sessions.findByHash, touchLastUsed: repos.keys.touchLastUsed },
     redis,
     `${config.queuePrefix}:auth-invalidate`,
     config.authCacheTtlMs,
     logger,
+    new AuthThrottle(authFailures, config.authFailureLimits),
   );
   const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
   const engine = createLexicalEngine(config, db);
@@ -91,7 +93,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger } = {}):
   }, notices);
   const search = new SearchService({ engine, contexts, log: searchLog, notices }, config.searchCacheTtlMs);
   const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
-  const background: Background[] = [rateLimiter, searchLog, usage, events];
+  const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
     config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, searchLog, usage, events,
     async start() {

@@ -6,6 +6,7 @@ import type { ApiKeyRow } from './keys.repo.js';
 import type { SessionRow } from './sessions.repo.js';
 import { SCOPES } from './scopes.js';
 import { watchRedis, type RedisLink } from '../platform/redis-link.js';
+import type { AuthThrottle } from './auth-throttle.js';
 
 export type PrincipalKind = 'public' | 'secret' | 'session';
 
@@ -28,17 +29,20 @@ interface Lookup {
 }
 
 interface CacheEntry {
-  principal: Principal | null;
+  principal: Principal;
   loadedAt: number;
 }
 
 const ALL_SCOPES = new Set<string>(SCOPES);
+/** Unknown credentials are remembered this long: repeats of a wrong key cost no lookup, and a key created meanwhile is told to every process (invalidate). */
 const NEGATIVE_TTL_MS = 5_000;
 const MAX_ENTRIES = 100_000;
 /** While invalidations cannot arrive (the subscription is down), a cached credential is re-read this often. */
 const UNWATCHED_TTL_MS = 1_000;
 /** How often invalidations that could not be published are tried again. */
 const REPUBLISH_EVERY_MS = 1_000;
+/** Guessing fills only this map, never the one of valid credentials; past it the oldest guesses are forgotten. */
+const MAX_UNKNOWN = 10_000;
 
 /**
  * Resolves credentials without a database query per request: principals are cached for
@@ -46,6 +50,8 @@ const REPUBLISH_EVERY_MS = 1_000;
  */
 export class Authenticator {
   private cache = new Map<string, CacheEntry>();
+  /** Hashes looked up and not found, with when. */
+  private unknown = new Map<string, number>();
   private epoch = 0;
   private lastUsed = new Map<string, number>();
   private flushTimer?: NodeJS.Timeout;
@@ -60,6 +66,7 @@ export class Authenticator {
     private channel: string,
     private ttlMs: number,
     private logger: Logger,
+    private throttle: AuthThrottle | null = null,
   ) {}
 
   /**
@@ -73,8 +80,13 @@ export class Authenticator {
     sub.on('message', (channel: string, hash: string) => {
       if (channel !== this.channel) return;
       this.epoch++;
-      if (hash === '*') this.cache.clear();
-      else this.cache.delete(hash);
+      if (hash === '*') {
+        this.cache.clear();
+        this.unknown.clear();
+      } else {
+        this.cache.delete(hash);
+        this.unknown.delete(hash);
+      }
     });
     await sub.subscribe(this.channel);
     this.flushTimer = setInterval(() => void this.flush().catch((err) => this.logger.warn('last_used flush failed', { err })), flushEveryMs);
@@ -88,13 +100,14 @@ export class Authenticator {
   }
 
   /**
-   * Tells every process to forget a credential (after revoke, rotate, patch). The change is
-   * already committed, so this never fails the request: an invalidation Redis does not take is
+   * Tells every process to forget a credential (after create, revoke, rotate, patch). The change
+   * is already committed, so this never fails the request: an invalidation Redis does not take is
    * sent again every second until it does (and processes whose subscription was down drop
    * their whole cache when it comes back).
    */
   async invalidate(hash: string): Promise<void> {
     this.cache.delete(hash);
+    this.unknown.delete(hash);
     this.epoch++;
     await this.pub.publish(this.channel, hash).catch((err) => {
       this.logger.warn('credential invalidation not published; retrying', { err });
@@ -108,6 +121,7 @@ export class Authenticator {
   forgetAll(): void {
     this.epoch++;
     this.cache.clear();
+    this.unknown.clear();
   }
 
   private async republish(): Promise<void> {
@@ -123,16 +137,24 @@ export class Authenticator {
     this.republishTimer = undefined;
   }
 
-  /** Resolves a raw credential or throws the 401 that says why it is refused. */
-  async authenticate(token: string, now = Date.now()): Promise<Principal> {
-    if (!looksLikeCredential(token)) throw new AppError('key_invalid', 401, 'the API key is not valid');
-    const hash = hashKey(token);
-    let entry = this.cache.get(hash);
-    // Unknown keys are remembered only briefly, so guessing cannot fill the cache for long.
-    const ttl = Math.min(entry?.principal ? this.ttlMs : NEGATIVE_TTL_MS, this.link && !this.link.up() ? UNWATCHED_TTL_MS : Infinity, this.ttlMs);
-    if (!entry || now - entry.loadedAt > ttl) entry = await this.load(hash, token, now);
+  /**
+   * Resolves a raw credential or throws the 401 that says why it is refused; 429 `auth_throttled`
+   * when `address` (the client) or the key's prefix failed too often this minute.
+   */
+  async authenticate(token: string, address = '', now = Date.now()): Promise<Principal> {
+    const hash = looksLikeCredential(token) ? hashKey(token) : null;
+    let entry = hash ? this.cache.get(hash) : undefined;
+    if (!entry || now - entry.loadedAt > this.cacheTtl(this.ttlMs)) {
+      // A credential not known valid here is what guessing sends, and each costs a lookup: throttled. A known one reloads freely.
+      if (!entry) this.checkThrottle(address, token, now);
+      const loaded = hash && !this.knownUnknown(hash, now) ? await this.load(hash, token, now) : null;
+      if (!loaded) {
+        this.throttle?.failed(address, token, now);
+        throw new AppError('key_invalid', 401, 'the API key is not valid');
+      }
+      entry = loaded;
+    }
     const p = entry.principal;
-    if (!p) throw new AppError('key_invalid', 401, 'the API key is not valid');
     if (p.revokedAt !== null && p.revokedAt <= now) {
       throw new AppError(p.kind === 'session' ? 'session_revoked' : 'key_revoked', 401, `the ${p.kind === 'session' ? 'session' : 'API key'} has been revoked`);
     }
@@ -151,14 +173,42 @@ export class Authenticator {
     await this.lookup.touchLastUsed(batch);
   }
 
-  private async load(hash: string, token: string, now: number): Promise<CacheEntry> {
+  private checkThrottle(address: string, token: string, now: number): void {
+    const wait = this.throttle?.wait(address, token, now) ?? 0;
+    if (wait > 0) {
+      throw new AppError('auth_throttled', 429, 'too many failed authentications from this client or for this key prefix; try again later', { retry_after_s: wait }, { 'Retry-After': String(wait) });
+    }
+  }
+
+  private knownUnknown(hash: string, now: number): boolean {
+    const at = this.unknown.get(hash);
+    return at !== undefined && now - at <= this.cacheTtl(NEGATIVE_TTL_MS);
+  }
+
+  /** How long a cached answer holds: `ttl`, never past AUTH_CACHE_TTL_MS, and short while invalidations cannot arrive. */
+  private cacheTtl(ttl: number): number {
+    return Math.min(ttl, this.ttlMs, this.link && !this.link.up() ? UNWATCHED_TTL_MS : Infinity);
+  }
+
+  /** The credential's principal (cached), or null when no key or session has this hash (remembered briefly). */
+  private async load(hash: string, token: string, now: number): Promise<CacheEntry | null> {
     const epoch = this.epoch;
     const principal = token.startsWith('ds_')
       ? fromSession(await this.lookup.sessionByHash(hash))
       : fromKey(await this.lookup.keyByHash(hash));
-    const entry = { principal, loadedAt: now };
     // An invalidation that arrived while we were reading may describe a newer state: don't cache.
-    if (epoch === this.epoch) {
+    const cacheable = epoch === this.epoch;
+    if (!principal) {
+      if (cacheable) {
+        this.unknown.delete(hash);
+        if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
+        this.unknown.set(hash, now);
+      }
+      return null;
+    }
+    const entry = { principal, loadedAt: now };
+    if (cacheable) {
+      this.unknown.delete(hash);
       if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
       this.cache.set(hash, entry);
     }

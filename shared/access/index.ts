@@ -9,6 +9,7 @@ export function accessRepos(db: Knex) {
 }
 
 export * from './authenticator.js';
+export * from './auth-throttle.js';
 export * from './key-format.js';
 export * from './key-rules.js';
 export * from './rate-limiter.js';

@@ -17,6 +17,9 @@ const Env = z.object({
   RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_SECRET_PER_S: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_SESSION_PER_S: z.coerce.number().int().positive().default(100),
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  AUTH_FAILURES_PER_PREFIX_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
   SECRET_ENCRYPTION_KEY: z.string().optional(),
@@ -52,6 +55,10 @@ export interface Config {
   bodyLimitBytes: number;
   authCacheTtlMs: number;
   rateLimits: { public: number; secret: number; session: number };
+  /** Failed authentications allowed per minute, per client address and per key prefix, before 429 auth_throttled. */
+  authFailureLimits: { perAddress: number; perPrefix: number };
+  /** Proxies in front of the API whose X-Forwarded-For entries are trusted for the client address (0: the socket's address). */
+  trustedProxyHops: number;
   sessionTtlHours: number;
   idempotencyTtlHours: number;
   /** AES-256-GCM key sealing secrets kept at rest (idempotent replays of new keys). */
@@ -118,6 +125,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
+    authFailureLimits: { perAddress: e.AUTH_FAILURES_PER_MINUTE, perPrefix: e.AUTH_FAILURES_PER_PREFIX_PER_MINUTE },
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     secretEncryptionKey: sealingKey ?? DEV_SEALING_KEY,

@@ -16,7 +16,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31)
 const CONCURRENCY = 4;
 
 // The fuzzer is one client sending thousands of requests: per-key and failed-auth limits would answer most of them 429.
-const h = await setup({ RATE_LIMIT_SECRET_PER_S: '1000000', RATE_LIMIT_PUBLIC_PER_S: '1000000', RATE_LIMIT_SESSION_PER_S: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' });
+const h = await setup({ RATE_LIMIT_SECRET_PER_S: '1000000', RATE_LIMIT_PUBLIC_PER_S: '1000000', RATE_LIMIT_SESSION_PER_S: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000', AUTH_FAILURES_PER_PREFIX_PER_MINUTE: '1000000' });
 t.teardown(() => h.close());
 const admin = await h.tenant('Fuzzed store');
 const origin = 'https://shop.example';

@@ -29,7 +29,7 @@ export function auth(deps: Deps, rule: AuthRule) {
   return async (ctx: Context, next: Next) => {
     const token = credentialOf(ctx);
     if (!token) throw new AppError('key_missing', 401, 'an API key is required: send "Authorization: Bearer <key>"');
-    const p: Principal = await deps.auth.authenticate(token);
+    const p: Principal = await deps.auth.authenticate(token, ctx.ip);
     if (!kinds.includes(p.kind)) {
       throw new AppError('key_kind_not_allowed', 403, `a ${p.kind} credential cannot call this endpoint (needs ${kinds.join(' or ')})`);
     }

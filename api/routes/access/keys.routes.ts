@@ -38,6 +38,8 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         const allowedOrigins = resolveOrigins(body.kind, body.allowed_origins);
         const expiresAt = checkExpiry(body.expires_at);
         const { row, key } = await keys.create(ctx.state.principal.tenantId, { name: body.name, kind: body.kind, scopes, allowedOrigins, expiresAt });
+        // Drops a remembered "unknown" for this hash on every process, so the new key works at once everywhere.
+        await deps.auth.invalidate(row.hash);
         ctx.status = 201;
         ctx.body = { ...toKeyOut(row), key };
       },
@@ -78,7 +80,7 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         const row = await load(ctx.state.principal.tenantId, params.key_id);
         assertLive(row);
         const { row: created, key, sessionHashes } = await keys.rotate(row, body.grace_hours);
-        await Promise.all([row.hash, ...sessionHashes].map((hash) => deps.auth.invalidate(hash)));
+        await Promise.all([row.hash, created.hash, ...sessionHashes].map((hash) => deps.auth.invalidate(hash)));
         ctx.body = { ...toKeyOut(created), key };
       },
     }),

@@ -35,6 +35,7 @@ export function sessionRoutes(deps: Deps): RouteSpec[] {
         const p = ctx.state.principal;
         const parent = p.kind === 'session' ? { sessionId: p.id } : { keyId: p.id };
         const { row, token } = await deps.repos.sessions.create(p.tenantId, parent, `${p.kind}:${p.id}`, ttl);
+        await deps.auth.invalidate(row.hash);
         ctx.status = 201;
         ctx.body = { id: row.id, token, expires_at: row.expires_at.toISOString() };
       },
