@@ -29,13 +29,23 @@ export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Pr
 async function main() {
   const config = loadConfig();
   if (config.apiProcesses > 1 && cluster.isPrimary) return startCluster(config);
-  const deps = createDeps(config);
-  if (config.migrateOnStart && cluster.isPrimary) await migrateLatest(deps.db);
+  if (config.migrateOnStart && cluster.isPrimary) await migrateOnce(config);
+  const deps = createDeps(config, { role: 'api' });
   const api = await startApi(deps);
   onShutdown(async () => {
     await api.stop();
     await deps.close();
   });
+}
+
+/** Migrations on a connection of their own: the API's pool has a statement timeout they must not hit. */
+async function migrateOnce(config: Config) {
+  const db = createDb(config.databaseUrl, { min: 0, max: 1 });
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**
@@ -45,11 +55,7 @@ async function main() {
  * port taken), and stops them all on SIGTERM/SIGINT.
  */
 async function startCluster(config: Config) {
-  if (config.migrateOnStart) {
-    const db = createDb(config.databaseUrl, { min: 0, max: 1 });
-    await migrateLatest(db);
-    await db.destroy();
-  }
+  if (config.migrateOnStart) await migrateOnce(config);
   let stopping = false;
   let started = false;
   const fork = () => {

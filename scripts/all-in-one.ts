@@ -9,9 +9,9 @@ import { keepSchedules } from '../shared/platform/queue/schedule-keeper.js';
 
 /** API and workers in one process (npm start, npm run demo): two deps, as two processes would have. */
 export async function startAllInOne(config: Config): Promise<{ apiDeps: Deps; url: string; stop(): Promise<void> }> {
-  const apiDeps = createDeps(config);
-  if (config.migrateOnStart) await migrateLatest(apiDeps.db);
-  const workerDeps = createDeps(config);
+  const workerDeps = createDeps(config, { role: 'worker' });
+  if (config.migrateOnStart) await migrateLatest(workerDeps.db);
+  const apiDeps = createDeps(config, { role: 'api' });
   const workers = startWorkers(workerDeps, STAGES);
   const kept = keepSchedules(workerDeps.queues, schedules(config), { checkEveryMs: Math.min(60_000, config.sweepEveryMs), logger: workerDeps.logger });
   await kept.started;

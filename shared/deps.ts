@@ -61,10 +61,14 @@ export interface Deps {
   close(): Promise<void>;
 }
 
-/** Wires Postgres, Redis and the queues from config; clients connect lazily or in start(). */
-export function createDeps(config: Config, overrides: { logger?: Logger } = {}): Deps {
+/**
+ * Wires Postgres, Redis and the queues from config; clients connect lazily or in start().
+ * `role: 'api'` gives the pool the request path's statement timeout (API_STATEMENT_TIMEOUT_MS);
+ * workers and scripts run long statements and get none.
+ */
+export function createDeps(config: Config, overrides: { logger?: Logger; role?: 'api' | 'worker' | 'script' } = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, undefined, undefined, overrides.role === 'api' ? config.apiStatementTimeoutMs : 0);
   // Every command answers or fails within the bound, also while Redis is down (commands wait in
   // the offline queue for a reconnect until then): a request never hangs on Redis.
   const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: config.redisCommandTimeoutMs });

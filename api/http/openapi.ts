@@ -38,6 +38,27 @@ const ERROR_SCHEMA = {
   },
 };
 
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+
+/** The error answers a route can give, by what it takes (input, a credential) and does. */
+function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  if (r.params || r.query || r.body) {
+    out['400'] = {
+      description: 'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), ' +
+        '`json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor`',
+      content: errorContent,
+    };
+  }
+  if (r.auth) {
+    out['401'] = { description: '`key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired`', content: errorContent };
+    out['429'] = { description: '`rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix)', headers: retryAfter, content: errorContent };
+  }
+  out['503'] = { description: '`query_timeout` (a statement passed the request path\'s time limit) or `not_ready`; retry after `Retry-After`', headers: retryAfter, content: errorContent };
+  return out;
+}
+
 /** OpenAPI 3.1 document built from the registered routes' own zod schemas. */
 export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -50,7 +71,8 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
         ? { description: res.description, content: { 'application/json': { schema: toSchema(res.schema, 'output') } } }
         : { description: res.description };
     }
-    responses.default = { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    Object.assign(responses, errorResponses(r));
+    responses.default = { description: 'error', content: errorContent };
     (paths[r.path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],

@@ -20,6 +20,7 @@ const Env = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   AUTH_FAILURES_PER_PREFIX_PER_MINUTE: z.coerce.number().int().positive().default(60),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  API_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
   SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
   SECRET_ENCRYPTION_KEY: z.string().optional(),
@@ -59,6 +60,8 @@ export interface Config {
   authFailureLimits: { perAddress: number; perPrefix: number };
   /** Proxies in front of the API whose X-Forwarded-For entries are trusted for the client address (0: the socket's address). */
   trustedProxyHops: number;
+  /** Postgres statement_timeout of the API process's pool (0: none): no request waits on one statement longer. Workers have none. */
+  apiStatementTimeoutMs: number;
   sessionTtlHours: number;
   idempotencyTtlHours: number;
   /** AES-256-GCM key sealing secrets kept at rest (idempotent replays of new keys). */
@@ -127,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
     authFailureLimits: { perAddress: e.AUTH_FAILURES_PER_MINUTE, perPrefix: e.AUTH_FAILURES_PER_PREFIX_PER_MINUTE },
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+    apiStatementTimeoutMs: e.API_STATEMENT_TIMEOUT_MS,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     secretEncryptionKey: sealingKey ?? DEV_SEALING_KEY,

@@ -2,6 +2,7 @@ import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import type { Segment } from './synonym-matcher.js';
+import { MAX_ALTERNATIVES } from './query-bounds.js';
 
 export interface PlanInput {
   tokens: string[];
@@ -42,7 +43,7 @@ export function planQuery(input: PlanInput): QueryPlan {
   for (let i = 0; i < tokens.length; i++) {
     const seg = covered.get(i);
     if (seg) {
-      out.push({ alternatives: [seg.tokens, ...seg.expansions] });
+      out.push({ alternatives: [seg.tokens, ...seg.expansions].slice(0, MAX_ALTERNATIVES) });
       i += seg.tokens.length - 1;
       continue;
     }

@@ -2,6 +2,7 @@ import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { labelLang, normalizeText, tokenize } from '../text/normalize.js';
+import { boundWords } from './query-bounds.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import { RefreshingCache } from './refreshing-cache.js';
@@ -36,7 +37,7 @@ export class SuggestService {
     const { contexts, engine } = this.deps;
     if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
     const normalized = normalizeText(input.q);
-    const tokens = tokenize(normalized);
+    const tokens = boundWords(tokenize(normalized), { keepLast: true }).words;
     const [dictionary, products] = await Promise.all([
       normalized ? contexts.dictionaries.get(tenantId) : null,
       // Product previews from 3 typed characters: shorter prefixes match too much to be useful.

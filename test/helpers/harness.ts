@@ -71,7 +71,7 @@ export async function setup(env: Record<string, string> = {}): Promise<Harness> 
 }
 
 async function listen(config: Config): Promise<Api> {
-  const deps = createDeps(config, { logger: createLogger(config.logLevel) });
+  const deps = createDeps(config, { logger: createLogger(config.logLevel), role: 'api' });
   await deps.start();
   const server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -25,6 +25,8 @@ export function errorHandler(logger: Logger) {
         logger.warn('dependency unavailable', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
       } else if (!err) {
         logger.error('unhandled error', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
+      } else if (err.code === 'query_timeout') {
+        logger.warn('statement timeout on a request path', { request_id: ctx.state.requestId, path: ctx.path, method: ctx.method, query: ctx.querystring.slice(0, 300) });
       }
       const known = err ?? new AppError('internal_error', 500, 'internal error');
       ctx.status = known.status;
@@ -46,6 +48,9 @@ function fromKoa(err: unknown): AppError | null {
 /** Postgres refuses text holding U+0000 (22021) or a bad escape in jsonb (22P05). The route layer's text check stops both first; this is the backstop. */
 function fromDb(err: unknown): AppError | null {
   const code = (err as { code?: unknown })?.code;
+  if (code === '57014') {
+    return new AppError('query_timeout', 503, 'the query took longer than the request path allows and was stopped; try again, or ask for less (fewer words, filters or facets)', undefined, { 'Retry-After': '1' });
+  }
   if (code === '22021' || code === '22P05') {
     return new AppError('invalid_text', 400, 'the request contains text that cannot be stored (a lone surrogate such as \\ud800, or \\u0000)');
   }

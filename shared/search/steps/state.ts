@@ -47,8 +47,9 @@ export interface SearchState {
   filters: Record<string, FilterValue>;
   sort: NonNullable<EngineQuery['sort']>;
   text: string;
-  /** synonyms */
+  /** synonyms: the words to match (bounded, see query-bounds.ts) and how many repeated or extra words were left out. */
   tokens: string[];
+  droppedWords: number;
   segments: Segment[];
   /** plan */
   plan: QueryPlan;
@@ -56,6 +57,8 @@ export interface SearchState {
   /** retrieve, fallback */
   result: EngineResult;
   relaxed: boolean;
+  /** Terms the any-word fallback ORed (unset when it did not run). */
+  fallbackTerms?: number;
   /** respond */
   hits: SearchHitOut[];
   facets: FacetOut[];
