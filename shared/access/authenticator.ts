@@ -4,23 +4,11 @@ import { AppError } from '../platform/errors.js';
 import { hashKey, looksLikeCredential } from './key-format.js';
 import type { ApiKeyRow } from './keys.repo.js';
 import type { SessionRow } from './sessions.repo.js';
-import { SCOPES } from './scopes.js';
+import { fromKey, fromSession, type Principal } from './principal.js';
 import { watchRedis, type RedisLink } from '../platform/redis-link.js';
 import type { AuthThrottle } from './auth-throttle.js';
 
-export type PrincipalKind = 'public' | 'secret' | 'session';
-
-/** Who is calling: resolved from a key or a dashboard session, cached in process. */
-export interface Principal {
-  tenantId: string;
-  kind: PrincipalKind;
-  /** Key id or session id; rate limits and last-used times hang off it. */
-  id: string;
-  scopes: ReadonlySet<string>;
-  allowedOrigins: readonly string[];
-  expiresAt: number | null;
-  revokedAt: number | null;
-}
+export type { Principal, PrincipalKind } from './principal.js';
 
 interface Lookup {
   keyByHash(hash: string): Promise<ApiKeyRow | undefined>;
@@ -33,7 +21,6 @@ interface CacheEntry {
   loadedAt: number;
 }
 
-const ALL_SCOPES = new Set<string>(SCOPES);
 /** Unknown credentials are remembered this long: repeats of a wrong key cost no lookup, and a key created meanwhile is told to every process (invalidate). */
 const NEGATIVE_TTL_MS = 5_000;
 const MAX_ENTRIES = 100_000;
@@ -214,30 +201,4 @@ export class Authenticator {
     }
     return entry;
   }
-}
-
-function fromKey(row: ApiKeyRow | undefined): Principal | null {
-  if (!row) return null;
-  return {
-    tenantId: row.tenant_id,
-    kind: row.kind,
-    id: row.id,
-    scopes: new Set(row.scopes),
-    allowedOrigins: row.allowed_origins,
-    expiresAt: row.expires_at ? row.expires_at.getTime() : null,
-    revokedAt: row.revoked_at ? row.revoked_at.getTime() : null,
-  };
-}
-
-function fromSession(row: SessionRow | undefined): Principal | null {
-  if (!row) return null;
-  return {
-    tenantId: row.tenant_id,
-    kind: 'session',
-    id: row.id,
-    scopes: ALL_SCOPES,
-    allowedOrigins: [],
-    expiresAt: row.expires_at.getTime(),
-    revokedAt: row.revoked_at ? row.revoked_at.getTime() : null,
-  };
 }
