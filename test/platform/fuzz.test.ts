@@ -1,5 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
+import { Agent, fetch } from 'undici';
 import { setup } from '../helpers/harness.js';
 import { requestArb, type FuzzRequest, type Operation } from '../helpers/fuzz/requests.js';
 import type { JsonSchema } from '../helpers/fuzz/schema-arb.js';
@@ -56,17 +57,30 @@ t.ok(operations.length >= 30, `fuzzing ${operations.length} operations`);
 const arb = fc.oneof(...operations.map((op) => requestArb(op, creds, bodies[`${op.method} ${op.path}`])));
 const requests = fc.sample(arb, { numRuns: RUNS, seed: SEED });
 
+// Its own connections, dropped after 1 s idle: a socket the server closes after its 5 s keep-alive
+// can then never be picked for a request (that race answers "fetch failed" with no server at fault).
+const agent = new Agent({ keepAliveTimeout: 1000, connections: CONCURRENCY });
+t.teardown(() => agent.close());
+
 interface Failure { group: string; req: string; status: number; body: string }
 const byStatus = new Map<number, number>();
 const byKind = new Map<string, number>();
 const failures: Failure[] = [];
 
 async function send(req: FuzzRequest): Promise<void> {
-  const res = await fetch(h.api.url + req.url, { method: req.method, headers: req.headers, body: req.body as BodyInit | undefined });
-  const text = await res.text();
+  const describe = () => `${req.kind}: ${req.method} ${req.url.slice(0, 300)} ${JSON.stringify(req.headers).slice(0, 200)} ${String(req.body ?? '').slice(0, 300)}`;
+  let res: Awaited<ReturnType<typeof fetch>>;
+  let text: string;
+  try {
+    res = await fetch(h.api.url + req.url, { method: req.method, headers: req.headers, body: req.body, dispatcher: agent });
+    text = await res.text();
+  } catch (err) {
+    // No answer at all (the connection closed, or the client refused to send it).
+    failures.push({ group: `no answer ${req.kind} ${req.route}: ${(err as Error).cause ?? (err as Error).message}`, req: describe(), status: 0, body: String((err as Error).cause ?? err) });
+    return;
+  }
   byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
   byKind.set(req.kind, (byKind.get(req.kind) ?? 0) + 1);
-  const describe = () => `${req.kind}: ${req.method} ${req.url.slice(0, 300)} ${JSON.stringify(req.headers).slice(0, 200)} ${String(req.body ?? '').slice(0, 300)}`;
   if (res.status >= 500) failures.push({ group: `${res.status} ${req.kind} ${req.route}`, req: describe(), status: res.status, body: text.slice(0, 300) });
   else if (res.status >= 400 && !hasErrorBody(text, res.headers.get('x-request-id'))) failures.push({ group: `${res.status} ${req.kind} ${req.route} (no error body)`, req: describe(), status: res.status, body: `not the error body: ${text.slice(0, 300)}` });
 }
