@@ -47,3 +47,20 @@ export function invalidCursor(): AppError {
     { in: 'query', field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' },
   ]);
 }
+
+/**
+ * One page of a list: asks `fetch` for one row more than `limit` (so no count is needed to know
+ * another page exists), returns `limit` rows mapped by `out`, and the cursor of the last one.
+ */
+export async function cursorPage<Row, Key, Out>(
+  codec: CursorCodec<Key>,
+  limit: number,
+  fetch: (n: number) => Promise<Row[]>,
+  keyOf: (last: Row) => Key,
+  out: (row: Row) => Out,
+): Promise<{ data: Out[]; next_cursor: string | null }> {
+  const rows = await fetch(limit + 1);
+  const kept = rows.slice(0, limit);
+  const more = rows.length > limit && kept.length > 0;
+  return { data: kept.map(out), next_cursor: more ? codec.encode(keyOf(kept[kept.length - 1])) : null };
+}

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { idCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, idCursor } from '../../../shared/platform/cursor.js';
 import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
@@ -49,13 +49,8 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/products', tag: 'catalog', summary: 'List products by id (cursor pages)', auth: READ,
       query: ListProducts, responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
       async handle(ctx, { query }) {
-        const cursor = idCursor.decode(query.cursor);
-        const rows = await products.list(ctx.state.principal.tenantId, { after: cursor?.after, limit: query.limit + 1, q: query.q });
-        const data = rows.slice(0, query.limit);
-        ctx.body = {
-          data: data.map(toProductOut),
-          next_cursor: rows.length > query.limit ? idCursor.encode({ after: data[data.length - 1].id }) : null,
-        };
+        const after = idCursor.decode(query.cursor)?.after;
+        ctx.body = await cursorPage(idCursor, query.limit, (n) => products.list(ctx.state.principal.tenantId, { after, limit: n, q: query.q }), (last) => ({ after: last.id }), toProductOut);
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
 import { z } from 'zod';
-import { cursorCodec, CursorId, CursorTime } from '../../../shared/platform/cursor.js';
+import { cursorCodec, cursorPage, CursorId, CursorTime } from '../../../shared/platform/cursor.js';
 import { Job, page, toJobOut } from '../../http/schemas.js';
 import { JobParams, ListJobs } from './jobs.schema.js';
 
@@ -19,14 +19,8 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       query: ListJobs, responses: { 200: { description: 'page of jobs', schema: page(Job) } },
       async handle(ctx, { query }) {
         const cursor = jobsCursor.decode(query.cursor);
-        const rows = await jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: query.limit + 1 });
-        const more = rows.length > query.limit;
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = {
-          data: data.map(toJobOut),
-          next_cursor: more && last ? jobsCursor.encode({ created_at: last.created_at.toISOString(), id: last.id }) : null,
-        };
+        ctx.body = await cursorPage(jobsCursor, query.limit, (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
+          (last) => ({ created_at: last.created_at.toISOString(), id: last.id }), toJobOut);
       },
     }),
     defineRoute({

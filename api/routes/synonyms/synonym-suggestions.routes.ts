@@ -1,7 +1,7 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { notFound } from '../../../shared/platform/errors.js';
-import { timeIdCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import type { SuggestionRow } from '../../../shared/synonyms/suggestions.repo.js';
 import { startMining } from '../../../shared/synonyms/start-mining.js';
 import { page, toJobOut } from '../../http/schemas.js';
@@ -28,17 +28,11 @@ export function suggestionRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { query }) {
         const tenantId = ctx.state.principal.tenantId;
         const before = timeIdCursor.decode(query.cursor);
-        const [rows, total] = await Promise.all([
-          repo.list(tenantId, { status: query.status, before, limit: query.limit + 1 }),
+        const [page, total] = await Promise.all([
+          cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantId, { status: query.status, before, limit: n }), (last) => ({ at: last.cursor_at, id: last.id }), toSuggestionOut),
           repo.count(tenantId, query.status),
         ]);
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = {
-          data: data.map(toSuggestionOut),
-          next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null,
-          total,
-        };
+        ctx.body = { ...page, total };
       },
     }),
     /** Starts (or joins) the tenant's synonym_mining job; poll GET /v1/jobs/{id}. */

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { notFound } from '../../../shared/platform/errors.js';
-import { timeIdCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { normalizeText } from '../../../shared/text/normalize.js';
 import type { SynonymRow, SynonymScope } from '../../../shared/synonyms/synonyms.repo.js';
 import { synonymService } from '../../../shared/synonyms/service.js';
@@ -31,10 +31,8 @@ export function synonymRoutes(deps: Deps): RouteSpec[] {
   async function listPage(scope: SynonymScope, query: { cursor?: string | null; limit: number; q?: string | null; set_key?: string | null }) {
     const after = timeIdCursor.decode(query.cursor);
     const q = query.q ? normalizeText(query.q) : '';
-    const rows = await repo.list(scope, { after, limit: query.limit + 1, q: q || undefined, setKey: query.set_key });
-    const data = rows.slice(0, query.limit);
-    const last = data[data.length - 1];
-    return { data: data.map(toSynonymOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null };
+    return cursorPage(timeIdCursor, query.limit, (n) => repo.list(scope, { after, limit: n, q: q || undefined, setKey: query.set_key }),
+      (last) => ({ at: last.cursor_at, id: last.id }), toSynonymOut);
   }
 
   return [
