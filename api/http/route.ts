@@ -6,6 +6,7 @@ import { AppError, type FieldError } from '../../shared/platform/errors.js';
 import { auth, type AuthRule } from './middleware/auth.js';
 import { idempotency } from './middleware/idempotency.js';
 import { invalidText } from '../../shared/text/valid-text.js';
+import type { ErrorBodyShaper } from './middleware/error-handler.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -24,6 +25,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Reshapes this route's error bodies for clients that read another format (the Algolia protocol reads a top-level `message`). */
+  errorBody?: ErrorBodyShaper;
   handle(ctx: Context, input: { params: P; query: Q; body: B }): Promise<void> | void;
 }
 
@@ -35,8 +38,16 @@ export function defineRoute<P = unknown, Q = unknown, B = unknown>(spec: RouteSp
 /** Adds routes to a router: auth -> validate -> idempotency -> handler. */
 export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): void {
   for (const route of routes) {
-    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    // `*` is literal in our paths (the Algolia protocol's /1/indexes/*/queries); the router reads a bare one as a wildcard.
+    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1').replace(/\*/g, '\\*');
     const chain: RouterMiddleware[] = [];
+    if (route.errorBody) {
+      const shaper = route.errorBody;
+      chain.push((ctx, next) => {
+        ctx.state.errorBody = shaper;
+        return next();
+      });
+    }
     if (route.auth) chain.push(auth(deps, route.auth));
     chain.push(async (ctx, next) => {
       checkText(ctx, route.itemFields);

@@ -18,7 +18,7 @@ function routerLayers(): Array<[string, string]> {
     layer.methods
       .map((m) => m.toLowerCase())
       .filter((m) => METHODS.includes(m))
-      .map((m): [string, string] => [String(layer.path).replace(/:(\w+)/g, '{$1}'), m]),
+      .map((m): [string, string] => [String(layer.path).replace(/:(\w+)/g, '{$1}').replace(/\\\*/g, '*'), m]),
   );
 }
 

@@ -9,6 +9,8 @@ export interface AuthRule {
   scope: Scope | null;
   /** Principal kinds allowed; default: public keys only for shopper-facing scopes. */
   kinds?: PrincipalKind[];
+  /** Where the credential comes from; default `Authorization: Bearer` or `X-API-Key` (credentialOf). */
+  credential?: (ctx: Context) => string | null;
 }
 
 /** Reads `Authorization: Bearer <key>` (or `X-API-Key: <key>`). */
@@ -27,7 +29,7 @@ export function auth(deps: Deps, rule: AuthRule) {
   const kinds = rule.kinds ?? (rule.scope === null || PUBLIC_SCOPES.includes(rule.scope) ? ['public', 'secret', 'session'] : ['secret', 'session']);
   const limits = deps.config.rateLimits;
   return async (ctx: Context, next: Next) => {
-    const token = credentialOf(ctx);
+    const token = rule.credential ? rule.credential(ctx) : credentialOf(ctx);
     if (!token) throw new AppError('key_missing', 401, 'an API key is required: send "Authorization: Bearer <key>"');
     const p: Principal = await deps.auth.authenticate(token, ctx.ip);
     if (!kinds.includes(p.kind)) {

@@ -7,6 +7,9 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown; request_id: string };
 }
 
+/** Turns the standard error body into the one a route's clients read (set per route: RouteSpec.errorBody). */
+export type ErrorBodyShaper = (body: ErrorBody, status: number) => unknown;
+
 /** The error body every failure is answered with. */
 export function errorBody(err: AppError, requestId: string): ErrorBody {
   const error: ErrorBody['error'] = { code: err.code, message: err.message, request_id: requestId };
@@ -30,7 +33,9 @@ export function errorHandler(logger: Logger) {
       }
       const known = err ?? new AppError('internal_error', 500, 'internal error');
       ctx.status = known.status;
-      ctx.body = errorBody(known, ctx.state.requestId);
+      const body = errorBody(known, ctx.state.requestId);
+      const shape = ctx.state.errorBody as ErrorBodyShaper | undefined;
+      ctx.body = shape ? shape(body, known.status) : body;
       for (const [name, value] of Object.entries(known.headers ?? {})) ctx.set(name, value);
     }
   };

@@ -8,9 +8,12 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * Reads a JSON body up to `limit` bytes into ctx.request.body: 413 past the limit, 415 for
  * another content type, 400 `invalid_text` for bytes that are not UTF-8, 400 `json_too_deep`
  * past MAX_JSON_DEPTH levels of nesting (checked on the raw text, before anything recurses),
- * 400 for malformed JSON. An empty body reads as undefined.
+ * 400 for malformed JSON. An empty body reads as undefined. Under
+ * `plainTextPrefixes`, a `text/plain` body is read as JSON too: browser clients of the Algolia
+ * protocol (algoliasearch lite, search-insights' sendBeacon) send JSON as text/plain so that no
+ * CORS preflight is needed.
  */
-export function jsonBody(limit: number) {
+export function jsonBody(limit: number, plainTextPrefixes: string[] = []) {
   return async (ctx: Context, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('content-length') || 0);
@@ -18,7 +21,8 @@ export function jsonBody(limit: number) {
     const raw = await readRaw(ctx, limit);
     if (raw.length > 0) {
       const type = ctx.get('content-type');
-      if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+      const plainOk = plainTextPrefixes.some((p) => ctx.path.startsWith(p)) && /^text\/plain\b/i.test(type);
+      if (type && !plainOk && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AppError('unsupported_media_type', 415, 'request bodies must be application/json');
       }
       const text = decodeUtf8(raw);
