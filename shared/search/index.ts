@@ -14,3 +14,5 @@ export * from './search-log.js';
 export * from './vocabulary-builder.js';
 export * from './category-profile.js';
 export * from './ranking-config.js';
+export { highlight } from './highlight.js';
+export type { FacetOut } from './facets.js';

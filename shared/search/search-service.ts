@@ -71,6 +71,7 @@ export class SearchService {
   }
 
   private logSearch(tenantId: string, input: SearchInput, body: SearchBody, searchId: string, tookMs: number) {
+    if (input.log === false) return;
     const q = body.query;
     this.deps.log.push({
       id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,

@@ -18,6 +18,8 @@ export interface SearchInput {
   session: string | null;
   debug: boolean;
   override: Record<string, unknown> | null;
+  /** false: no search-log row (Algolia's `analytics: false`, e.g. InstantSearch's facet-count queries). Default true. */
+  log?: boolean;
 }
 
 export interface SearchHitOut {
