@@ -15,6 +15,7 @@ import * as events from './api/routes/events/index.js';
 import * as synonyms from './api/routes/synonyms/index.js';
 import * as synonymsPipeline from './pipelines/synonyms/index.js';
 import * as maintenancePipeline from './pipelines/maintenance/index.js';
+import * as storefront from './api/routes/storefront/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -35,4 +36,5 @@ export const AREAS: Area[] = [
   { name: 'events', routes: events.routes },
   { name: 'synonyms', routes: synonyms.routes, pipeline: synonymsPipeline },
   { name: 'maintenance', pipeline: maintenancePipeline },
+  { name: 'storefront', routes: storefront.routes },
 ];

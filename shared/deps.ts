@@ -16,6 +16,7 @@ import { searchRepos, SearchLogWriter, SearchService, SuggestService, TenantCont
 import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
 import { UsageCounter } from './usage/index.js';
+import { StorefrontSearch } from './storefront/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
@@ -50,6 +51,8 @@ export interface Deps {
   contexts: TenantContexts;
   search: SearchService;
   suggest: SuggestService;
+  /** The Algolia search protocol over search and suggest (InstantSearch, Autocomplete). */
+  storefront: StorefrontSearch;
   searchLog: SearchLogWriter;
   usage: UsageCounter;
   /** Shopper events, buffered and written in batches off the request path. */
@@ -97,9 +100,13 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   }, notices);
   const search = new SearchService({ engine, contexts, log: searchLog, notices }, config.searchCacheTtlMs);
   const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
+  const storefront = new StorefrontSearch({
+    search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
+    facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
+  });
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, storefront, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

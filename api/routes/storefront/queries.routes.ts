@@ -1,0 +1,44 @@
+import type { Context } from 'koa';
+import { defineRoute, type RouteSpec } from '../../http/route.js';
+import type { Deps } from '../../../shared/deps.js';
+import { usagePeriod } from '../../../shared/usage/usage-counter.js';
+import { ALGOLIA_PREFIX, type QueryOutcome } from '../../../shared/storefront/index.js';
+import { algoliaAuth, algoliaErrorBody, checkApplication } from './algolia.js';
+import { AlgoliaQuery, AlgoliaResult, IndexParam, QueriesBody, QueriesResponse, SingleQueryBody } from './queries.schema.js';
+
+/** The Algolia search protocol (algoliasearch lite, InstantSearch, Autocomplete) under ALGOLIA_PREFIX. */
+export function queryRoutes(deps: Deps): RouteSpec[] {
+  /** Bills what billing.ts says (one billed search per shopper search) and reports it like /v1/search does. */
+  function bill(ctx: Context, tenantId: string, outcomes: QueryOutcome[]) {
+    const billed = outcomes.filter((o) => o.billed).length;
+    for (let i = 0; i < billed; i++) deps.usage.countSearch(tenantId);
+    ctx.set('X-Service-Usage', `searches=${deps.usage.used(tenantId)}; limit=unlimited; billed=${billed}; period=${usagePeriod().month}`);
+  }
+
+  return [
+    /** Multi-query search: each request runs the /v1/search path (or suggest for suggestions indices); logs shopper searches, bills per billing.ts. */
+    defineRoute({
+      method: 'post', path: `${ALGOLIA_PREFIX}/1/indexes/*/queries`, tag: 'storefront', summary: 'Algolia protocol: multi-query search (InstantSearch, Autocomplete)',
+      auth: algoliaAuth('search'), errorBody: algoliaErrorBody, query: AlgoliaQuery, body: QueriesBody,
+      responses: { 200: { description: 'one result per request, in order', schema: QueriesResponse } },
+      async handle(ctx, { body }) {
+        const tenantId = checkApplication(ctx);
+        const outcomes = await deps.storefront.multi(tenantId, body.requests);
+        bill(ctx, tenantId, outcomes);
+        ctx.body = { results: outcomes.map((o) => o.result) };
+      },
+    }),
+    /** Single-index search; same rules as the multi-query. */
+    defineRoute({
+      method: 'post', path: `${ALGOLIA_PREFIX}/1/indexes/{index}/query`, tag: 'storefront', summary: 'Algolia protocol: search one index',
+      auth: algoliaAuth('search'), errorBody: algoliaErrorBody, params: IndexParam, query: AlgoliaQuery, body: SingleQueryBody,
+      responses: { 200: { description: 'the result', schema: AlgoliaResult } },
+      async handle(ctx, { params, body }) {
+        const tenantId = checkApplication(ctx);
+        const outcome = await deps.storefront.single(tenantId, params.index, body);
+        bill(ctx, tenantId, [outcome]);
+        ctx.body = outcome.result;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,89 @@
+import { AppError } from '../platform/errors.js';
+
+/** One condition of a `filters` string. */
+export type Clause =
+  | { kind: 'term'; name: string; value: string }
+  | { kind: 'range'; name: string; gte: number; lte: number }
+  | { kind: 'compare'; name: string; op: '<' | '<=' | '>' | '>=' | '='; value: number };
+
+const TOKEN = /\s*(?:(\()|(\))|(AND|OR|NOT|TO)(?=[\s()]|$)|("(?:[^"\\]|\\.)*")|(<=|>=|!=|<|>|=|:)|([^\s()"<>=!:]+))/y;
+
+/**
+ * The documented subset of Algolia's `filters` syntax: clauses joined by AND, each a condition or
+ * a parenthesised OR of `attribute:value` terms; a condition is `attribute:value` (value quoted
+ * when it has spaces), `attribute:a TO b`, or `attribute <op> number` with <, <=, >, >=, =.
+ * Returns the AND groups, each a list of ORed clauses. NOT, nesting and `!=` are 400.
+ */
+export function parseFilterString(input: string): Clause[][] {
+  const tokens = lex(input);
+  let i = 0;
+  const peek = () => tokens[i];
+  const next = () => tokens[i++];
+  const groups: Clause[][] = [];
+  for (;;) {
+    if (peek() === '(') {
+      next();
+      const group = [clause()];
+      while (peek() === 'OR') {
+        next();
+        group.push(clause());
+      }
+      if (next() !== ')') throw bad('a parenthesis is not closed');
+      groups.push(group);
+    } else {
+      groups.push([clause()]);
+    }
+    if (i >= tokens.length) return groups;
+    const op = next();
+    if (op === 'OR') throw bad('OR is only supported inside parentheses: (brand:A OR brand:B)');
+    if (op !== 'AND') throw bad(`expected AND, found "${op}"`);
+  }
+
+  function clause(): Clause {
+    const name = next();
+    if (name === 'NOT') throw bad('NOT is not supported');
+    if (name === undefined || name === '(' || name === ')' || name === 'AND' || name === 'OR') throw bad(`expected an attribute, found "${name ?? 'the end'}"`);
+    const op = next();
+    const value = next();
+    if (value === undefined) throw bad(`"${name}" has no value`);
+    if (op === ':') {
+      if (peek() === 'TO') {
+        next();
+        return { kind: 'range', name, gte: number(value), lte: number(next()) };
+      }
+      return { kind: 'term', name, value: unquote(value) };
+    }
+    if (op === '<' || op === '<=' || op === '>' || op === '>=' || op === '=') return { kind: 'compare', name, op, value: number(value) };
+    throw bad(op === '!=' ? '!= is not supported' : `expected ":" or a comparison after "${name}"`);
+  }
+}
+
+function lex(input: string): string[] {
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < input.length) {
+    const start = TOKEN.lastIndex;
+    const m = TOKEN.exec(input);
+    if (!m) {
+      if (input.slice(start).trim() === '') break;
+      throw bad(`cannot read "${input.slice(start, start + 20)}"`);
+    }
+    const token = m.slice(1).find((g) => g !== undefined);
+    if (token !== undefined) out.push(token);
+  }
+  return out;
+}
+
+function unquote(v: string): string {
+  return v.startsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v;
+}
+
+function number(v: string | undefined): number {
+  const n = Number(v === undefined ? NaN : unquote(v));
+  if (v === undefined || !Number.isFinite(n)) throw bad(`"${v ?? ''}" is not a number`);
+  return n;
+}
+
+function bad(message: string): AppError {
+  return new AppError('unsupported_filter', 400, `filters: ${message}`, [{ in: 'body', field: 'filters', code: 'unsupported_filter', message }]);
+}
