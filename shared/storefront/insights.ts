@@ -41,7 +41,25 @@ export const InsightsEvent = z
   });
 export type InsightsEventIn = z.output<typeof InsightsEvent>;
 
-export const InsightsBody = z.object({ events: z.array(InsightsEvent).min(1).max(1000) });
+const KNOWN_TYPES = new Set(['click', 'conversion', 'view']);
+
+/**
+ * A call of 1 to 1,000 events. Click, conversion and view events are checked (one bad event: 400
+ * for the call, details at events.<i>.<field>); events of other types, such as InstantSearch's
+ * own `instantsearch` telemetry, are accepted and dropped, as they say nothing about products.
+ */
+export const InsightsBody = z
+  .object({ events: z.array(z.looseObject({ eventType: z.string().max(64) })).min(1).max(1000) })
+  .transform((body, ctx) => {
+    const events: InsightsEventIn[] = [];
+    body.events.forEach((e, i) => {
+      if (!KNOWN_TYPES.has(e.eventType)) return;
+      const parsed = InsightsEvent.safeParse(e, { reportInput: true });
+      if (parsed.success) events.push(parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['events', i, ...issue.path] } as never);
+    });
+    return { events, ignored: body.events.length - events.length };
+  });
 
 /**
  * Insights events as rows of the events table, one per objectID:

@@ -1,9 +1,12 @@
 import t from 'tap';
 import { liteClient } from 'algoliasearch/lite';
-import aa from 'search-insights';
+import insights, { type InsightsClient } from 'search-insights';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { PRODUCTS } from '../search/fixtures.js';
+
+// Its typings are CommonJS-style (the default lands on .default under NodeNext); at run time the ESM default is the client.
+const aa = ((insights as unknown as { default?: InsightsClient }).default ?? insights) as unknown as InsightsClient;
 
 // search-insights, unmodified, pointed at this service: its events land in the events table with the search id.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });

@@ -1,0 +1,193 @@
+import t, { type Test } from 'tap';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { loadCatalog } from '../../scripts/lib/load-catalog.js';
+import { waitSearchable } from '../../scripts/lib/wait-searchable.js';
+import { SHIPPED_SAMPLES } from '../../scripts/sample/samples.js';
+import { buildWidget } from '../../scripts/widget/build.js';
+
+/**
+ * The widget in real headless Chromium (Debian's, driven by playwright-core) on the demo page
+ * and the demo catalog: type, see suggestions, choose one with the keyboard, refine a facet,
+ * page, click a result, and find the click in the events table with its search id; then the
+ * same in Arabic, right to left. Screenshots of every step go to test-artifacts/widget/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'widget');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+const build = await buildWidget();
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '100' });
+const { id: tenantId, key } = await h.tenant('Demo store');
+for (const [i, s] of SHIPPED_SAMPLES.entries()) await loadCatalog({ url: h.api.url, key, file: s.file, kind: s.kind, runId: `widget-${i}` });
+await waitSearchable(h.api.deps, tenantId, 60_000);
+const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'demo page', kind: 'public', allowed_origins: [h.api.url] } })).body.key;
+
+const profile = mkdtempSync(join(tmpdir(), 'pss-chromium-'));
+const browser: BrowserContext = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 },
+});
+// The machine's network is closed: anything but the service (product images of the samples) is refused at once.
+await browser.route((url) => !url.href.startsWith(h.api.url), (route) => route.abort());
+t.teardown(async () => {
+  await browser.close();
+  rmSync(profile, { recursive: true, force: true });
+});
+const timings: Record<string, unknown> = { bundle: build };
+
+/** Waits until the text of `selector` differs from `before` (InstantSearch re-rendered after a search). */
+const changed = (page: Page, selector: string, before: string) =>
+  page.waitForFunction(([s, b]) => (document.querySelector(s)?.textContent ?? '') !== b, [selector, before] as const, { timeout: 15_000 });
+const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
+
+async function journey(t: Test, lang: 'en' | 'ar', typed: string, hitsPerPage: number) {
+  const page = await browser.newPage();
+  try {
+    return await steps(t, page, lang, typed, hitsPerPage);
+  } catch (err) {
+    await page.screenshot({ path: join(ARTIFACTS, `${lang}-failed.png`) });
+    throw err;
+  } finally {
+    await page.close();
+  }
+}
+
+async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hitsPerPage: number) {
+  page.on('pageerror', (e) => t.comment(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && t.comment(`console: ${m.text()}`));
+  page.on('response', async (r) => r.status() >= 400 && t.comment(`${r.status()} ${r.url().slice(0, 120)} ${(await r.text().catch(() => '')).slice(0, 300)} ${r.request().postData()?.slice(0, 400)}`));
+  const shot = (step: string) => page.screenshot({ path: join(ARTIFACTS, `${lang}-${step}.png`), fullPage: false });
+  const opened = Date.now();
+  await page.goto(`${h.api.url}/demo?app=${tenantId}&key=${pk}&lang=${lang}&hits=${hitsPerPage}`);
+  await page.waitForSelector('.pss-hits .ais-Hits-item');
+  const firstResultsMs = Date.now() - opened;
+  await shot('1-loaded');
+
+  // Typing: the time from the first key to the first suggestion on screen, measured in the page.
+  await page.evaluate(() => {
+    const w = window as unknown as { firstSuggestionAt?: number; typingStartedAt?: number };
+    new MutationObserver((_, obs) => {
+      if (document.querySelector('.aa-Panel .aa-Item')) {
+        w.firstSuggestionAt = performance.now();
+        obs.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+    // input, not keydown: Arabic text is typed as inserted text, without key events.
+    document.querySelector('.aa-Input')!.addEventListener('input', () => (w.typingStartedAt ??= performance.now()), { once: true });
+  });
+  await page.click('.aa-Input');
+  // The suggestions for the whole word, so the keyboard choice below is made on a settled panel.
+  const lastSuggestions = page.waitForResponse((r) => r.url().includes('/queries') && (r.request().postData() ?? '').includes(`"query":${JSON.stringify(typed)}`));
+  await page.keyboard.type(typed, { delay: 90 });
+  await lastSuggestions;
+  await page.waitForSelector('.aa-Panel .aa-Item');
+  await page.waitForTimeout(150);
+  await page.waitForFunction((q) => !!document.querySelector('.aa-Panel') && (document.querySelector('.aa-Input') as HTMLInputElement).value === q, typed);
+  const firstSuggestionMs = await page.evaluate(() => {
+    const w = window as unknown as { firstSuggestionAt: number; typingStartedAt: number };
+    return Math.round(w.firstSuggestionAt - w.typingStartedAt);
+  });
+  const suggestions = await page.locator('.aa-Panel .aa-Item').allInnerTexts();
+  t.ok(suggestions.length > 0, `${suggestions.length} suggestions for "${typed}"`);
+  t.ok(await page.locator('[data-autocomplete-source-id="products"] .aa-Item').count() > 0, 'product previews in the panel');
+  await shot('2-suggestions');
+
+  // Choose a query or category suggestion with the keyboard (arrow down until one is selected, then Enter).
+  let chosen = '';
+  for (let i = 0; i < 12 && !chosen; i++) {
+    await page.keyboard.press('ArrowDown');
+    const sel = page.locator('.aa-Item[aria-selected="true"] .pss-sugg');
+    if ((await sel.count()) && (await sel.getAttribute('data-kind')) !== 'brand') chosen = await sel.innerText();
+  }
+  t.ok(chosen, `chose "${chosen}" with the keyboard`);
+  const statsBefore = await text(page, '.pss-stats');
+  await page.keyboard.press('Enter');
+  await changed(page, '.pss-stats', statsBefore);
+  await page.waitForSelector('.aa-Panel', { state: 'detached' }).catch(() => undefined);
+  const afterChoice = await text(page, '.pss-stats');
+  t.not(afterChoice, statsBefore, `results for the suggestion: ${afterChoice}`);
+  await shot('3-chosen');
+
+  // Refine a facet: the first brand.
+  const brand = page.locator('.pss-brands .ais-RefinementList-item').first();
+  const brandName = await brand.locator('.ais-RefinementList-labelText').innerText();
+  await brand.locator('input').check();
+  await changed(page, '.pss-stats', afterChoice);
+  const refined = await text(page, '.pss-stats');
+  t.ok(await page.locator('.pss-brands .ais-RefinementList-item--selected').count() === 1, `brand "${brandName}" refined: ${refined}`);
+  const names = await page.locator('.pss-hits .pss-brand').allInnerTexts();
+  t.ok(names.length > 0 && names.every((n) => n === brandName), 'every hit is of that brand');
+  await shot('4-refined');
+
+  // Page 2.
+  const firstIds = await page.locator('.pss-hit').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id));
+  await page.locator('.ais-Pagination-item--page:not(.ais-Pagination-item--selected) a').first().click();
+  await page.waitForFunction((ids) => {
+    const now = [...document.querySelectorAll<HTMLElement>('.pss-hit')].map((e) => e.dataset.id);
+    return now.length > 0 && now.every((id) => !ids.includes(id));
+  }, firstIds, { timeout: 15_000 });
+  t.match(await text(page, '.ais-Pagination-item--selected'), /^[2٢]$/, 'page 2 is selected');
+  await shot('5-page2');
+
+  // Click a result: the widget sends the Insights click, then a cancelable pss:click (the test keeps the page).
+  await page.evaluate(() => {
+    document.addEventListener('pss:click', (e) => {
+      e.preventDefault();
+      (window as unknown as { clicked: unknown }).clicked = (e as CustomEvent).detail;
+      document.body.dataset.clicked = '1';
+    });
+  });
+  await page.locator('.pss-hit').first().click();
+  await page.waitForSelector('body[data-clicked="1"]');
+  const clicked = await page.evaluate(() => (window as unknown as { clicked: { objectID: string; queryID: string; position: number } }).clicked);
+  t.match(clicked.queryID, /^srch_/, 'the hit carries the search id');
+  t.equal(clicked.position, hitsPerPage + 1, 'its position counts the first page');
+  await shot('6-clicked');
+  const row = await eventually(async () => h.api.deps.db('events').where({ tenant_id: tenantId, type: 'search_click', product_id: clicked.objectID, search_id: clicked.queryID }).first(), 10_000);
+  t.equal(row.position, hitsPerPage + 1, 'the click is stored with its search id and position');
+  const logged = await eventually(async () => h.api.deps.db('search_log').where({ id: clicked.queryID }).first(), 10_000);
+  t.equal(logged.session, row.session, 'the search it follows is logged under the same session');
+  t.equal(logged.page, 2);
+
+  // A string, not a function: tsx would wrap inner arrow functions in a __name helper the page does not have.
+  const layout = (await page.evaluate(`({
+    dir: getComputedStyle(document.querySelector('.pss')).direction,
+    inputDir: getComputedStyle(document.querySelector('.aa-Input')).direction,
+    facetsLeft: document.querySelector('.pss-facets').getBoundingClientRect().left,
+    mainLeft: document.querySelector('.pss-main').getBoundingClientRect().left,
+  })`)) as { dir: string; inputDir: string; facetsLeft: number; mainLeft: number };
+  timings[lang] = { firstResultsMs, firstSuggestionMs, suggestions: suggestions.length };
+  t.comment(`${lang}: first results ${firstResultsMs} ms after navigation, first suggestion ${firstSuggestionMs} ms after the first key`);
+  return layout;
+}
+
+t.test('English: type, suggestions, choose, refine, page, click -> event with search id', async (t) => {
+  const layout = await journey(t, 'en', 'shirt', 8);
+  t.equal(layout.dir, 'ltr');
+  t.ok(layout.facetsLeft < layout.mainLeft, 'facets on the left');
+});
+
+t.test('Arabic: the same, right to left', async (t) => {
+  const layout = await journey(t, 'ar', 'عباية', 2);
+  t.equal(layout.dir, 'rtl', 'the widget is right to left');
+  t.equal(layout.inputDir, 'rtl', 'so is the search box');
+  t.ok(layout.facetsLeft > layout.mainLeft, 'facets on the right');
+});
+
+t.test('the bundle is served with cache headers', async (t) => {
+  const res = await fetch(`${h.api.url}/widget.js?v=${build.hash}`, { headers: { 'accept-encoding': 'gzip' } });
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  t.equal(res.headers.get('content-encoding'), 'gzip');
+  const etag = res.headers.get('etag')!;
+  const again = await fetch(`${h.api.url}/widget.js`, { headers: { 'if-none-match': etag } });
+  t.equal(again.status, 304);
+  t.match(again.headers.get('cache-control'), /max-age=300/);
+  t.equal((await fetch(`${h.api.url}/widget.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
+  writeFileSync(join(ARTIFACTS, 'timings.json'), JSON.stringify(timings, null, 2));
+  t.comment(`widget.js ${(build.bytes / 1024).toFixed(1)} KiB, ${(build.gzipBytes / 1024).toFixed(1)} KiB gzip`);
+});
