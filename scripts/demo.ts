@@ -10,6 +10,7 @@ import { waitSearchable } from './lib/wait-searchable.js';
 import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
 import { SHIPPED_SAMPLES, type ShippedSample } from './sample/samples.js';
 import { demoExamples } from './sample/demo-examples.js';
+import { apiClient, must } from './client/client.js';
 
 /**
  * npm run demo: API + workers on the built-in defaults, a demo tenant (locales en, ar), the catalog samples shipped in
@@ -56,9 +57,19 @@ try {
   for (const e of rejected.slice(0, 5)) process.stderr.write(`  rejected ${e.id ?? '?'} ${e.code}: ${e.message}\n`);
   process.stderr.write(`waiting until ${sent} products are searchable...\n`);
   await waitSearchable(deps, tenantId);
+  // A public key for the storefront page, allowed from this server's own origins (the page is served here).
+  const base = app.url.replace('127.0.0.1', 'localhost');
+  const port = new URL(app.url).port;
+  const storefront = must('creating the storefront key', await apiClient(app.url, key).POST('/v1/keys', {
+    body: { name: 'demo storefront', kind: 'public', allowed_origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`] },
+  }));
+  const page = (lang: string) => `${base}/demo?app=${tenantId}&key=${storefront.key}&lang=${lang}`;
   process.stdout.write(`
 Ready: ${sent} products (${rejected.length} rejected) in tenant ${tenantId}.
 KEY=${key}
+# the storefront page (the search widget, InstantSearch-compatible endpoint under /algolia), English and Arabic:
+${page('en')}
+${page('ar')}
 ${demoExamples(app.url.replace('127.0.0.1', 'localhost'), given === undefined).join('\n')}
 Ctrl-C stops the service.
 `);

@@ -7,6 +7,7 @@ import { readCollectionJudgments, readProducts, sendProducts, type Collection } 
 import { miniSearchDefault, miniSearchTuned, peerDoc } from './peers.js';
 import { scoreQuery, type QueryScores } from './report.js';
 import { formatShow } from './show.js';
+import { apiClient, must } from '../client/client.js';
 
 export interface RunOptions {
   dataDir: string;
@@ -43,8 +44,8 @@ export async function runCollection(c: Collection, opts: RunOptions): Promise<Qu
   if (opts.synonyms) {
     // Through the public import API, as a store would send its synonym file.
     const content = await readFile(opts.synonyms, 'utf8');
-    const res = await fetch(`${app.url}/v1/synonyms/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ format: 'solr', content, mode: 'replace' }) });
-    log(`[${c.name}] synonyms ${opts.synonyms}: ${res.status} ${await res.text()}`);
+    const res = await apiClient(app.url, key).POST('/v1/synonyms/import', { body: { format: 'solr', content, mode: 'replace' } });
+    log(`[${c.name}] synonyms ${opts.synonyms}: ${res.response.status} ${JSON.stringify(res.data ?? res.error)}`);
   }
   if (!opts.reuse) {
     const started = Date.now();
@@ -57,13 +58,13 @@ export async function runCollection(c: Collection, opts: RunOptions): Promise<Qu
   const peers = { minisearch: miniSearchDefault(docs), 'minisearch-tuned': miniSearchTuned(docs) };
   const byId = new Map(products.map((p) => [p.id, p]));
   const rows: QueryScores[] = [];
+  const api = apiClient(app.url, key);
   for (const [query, judged] of judgments) {
     // A query none of whose judged products is relevant has no ideal ranking to measure against.
     if (![...judged.values()].some((g) => g > 0)) continue;
-    const res = await fetch(`${app.url}/v1/search?${new URLSearchParams({ q: query, per_page: String(deep), lang: 'en' })}`, { headers: { authorization: `Bearer ${key}` } });
-    if (!res.ok) throw new Error(`[${c.name}] search "${query}" failed: ${res.status} ${await res.text()}`);
+    const found = must(`[${c.name}] search "${query}"`, await api.GET('/v1/search', { params: { query: { q: query, per_page: deep, lang: 'en' } } }));
     const lists = {
-      ours: ((await res.json()) as { ids: string[] }).ids,
+      ours: found.ids,
       pg: await baselineSearch(app.apiDeps.db, tenantId, query, deep),
       minisearch: peers.minisearch(query, deep),
       'minisearch-tuned': peers['minisearch-tuned'](query, deep),

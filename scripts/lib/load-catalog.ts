@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { readJsonl } from '../catalog/read-jsonl.js';
 import { mapperFor, type CatalogKind } from '../catalog/mappers.js';
+import { apiClient } from '../client/client.js';
 
 export interface LoadOptions {
   url: string;
@@ -90,22 +91,24 @@ function postBatch(opts: LoadOptions, items: Record<string, unknown>[], no: numb
   return postBatchBody(opts.url, opts.key, `load-${opts.runId ?? 'run'}-${no}`, JSON.stringify({ upsert: items }), opts.signal);
 }
 
-/** POSTs one prepared batch body, retrying 429, 409 (same key in flight) and 5xx with backoff. */
+/**
+ * POSTs one prepared batch body through the typed client (the body is serialized once, before
+ * the call: the benches prepare theirs ahead of the clock), retrying 429, 409 (same key in
+ * flight) and 5xx with backoff.
+ */
 export async function postBatchBody(url: string, key: string, idempotencyKey: string, body: string, signal?: AbortSignal) {
+  const api = apiClient(url, key);
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
-    const res = await fetch(`${url}/v1/products/batch`, {
-      method: 'POST',
-      signal,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-      body,
+    const { data, error, response } = await api.POST('/v1/products/batch', {
+      params: { header: { 'Idempotency-Key': idempotencyKey } }, body: {} as never, bodySerializer: () => body, signal,
     });
-    if (res.ok) return (await res.json()) as { upserted: number; unchanged: number; errors: LoadResult['errors'] };
-    if ((res.status === 429 || res.status >= 500 || res.status === 409) && attempt < 8) {
-      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 0) * 1000 || 200 * 2 ** attempt));
+    if (data && response.ok) return { upserted: data.upserted, unchanged: data.unchanged, errors: data.errors as LoadResult['errors'] };
+    if ((response.status === 429 || response.status >= 500 || response.status === 409) && attempt < 8) {
+      await new Promise((r) => setTimeout(r, Number(response.headers.get('retry-after') ?? 0) * 1000 || 200 * 2 ** attempt));
       continue;
     }
-    throw new Error(`batch ${idempotencyKey} failed: ${res.status} ${await res.text()}`);
+    throw new Error(`batch ${idempotencyKey} failed: ${response.status} ${JSON.stringify(error)}`);
   }
 }
 
