@@ -25,7 +25,7 @@ t.test('the typed client against the running API, as the CLIs use it', async (t)
   t.equal(batch.upserted, 1, 'the catalog loader posts through it');
   const listed = must('products', await api.GET('/v1/products', { params: { query: { limit: 5 } } }));
   t.same(listed.data.map((p) => p.id), ['p1']);
-  const failed = await api.GET('/v1/products/{id}', { params: { path: { id: 'nope' } } });
+  const failed = await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id: 'job_nope' } } });
   t.equal(failed.response.status, 404);
-  t.throws(() => must('product nope', failed), /product nope failed: 404 .*not_found/);
+  t.throws(() => must('job nope', failed), /job nope failed: 404 .*not_found/);
 });
