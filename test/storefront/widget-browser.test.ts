@@ -171,6 +171,27 @@ t.test('English: type, suggestions, choose, refine, page, click -> event with se
   t.ok(layout.facetsLeft < layout.mainLeft, 'facets on the left');
 });
 
+t.test('did-you-mean and zero-result help', async (t) => {
+  const page = await browser.newPage();
+  t.teardown(() => page.close());
+  await page.goto(`${h.api.url}/demo?app=${tenantId}&key=${pk}&lang=en&hits=8`);
+  await page.waitForSelector('.pss-hits .ais-Hits-item');
+  await page.click('.aa-Input');
+  await page.keyboard.type('runing shoes');
+  await page.keyboard.press('Enter');
+  const dym = page.locator('.pss-dym a');
+  await dym.waitFor();
+  t.equal(await dym.innerText(), 'running shoes', 'the typo correction is offered');
+  await page.screenshot({ path: join(ARTIFACTS, 'en-7-did-you-mean.png') });
+  await dym.click();
+  await page.waitForFunction(() => (document.querySelector('.aa-Input') as HTMLInputElement).value === 'running shoes');
+  await page.fill('.aa-Input', 'qqzzxv');
+  await page.keyboard.press('Enter');
+  await page.locator('.pss-zero').waitFor();
+  t.match(await page.locator('.pss-zero').innerText(), /No products match[\s\S]*Popular categories: \w/);
+  await page.screenshot({ path: join(ARTIFACTS, 'en-8-zero-results.png') });
+});
+
 t.test('Arabic: the same, right to left', async (t) => {
   const layout = await journey(t, 'ar', 'عباية', 2);
   t.equal(layout.dir, 'rtl', 'the widget is right to left');

@@ -21,8 +21,7 @@ export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
   const titled = <W,>(title: string, widget: W): W => panel({ templates: { header: () => title } })(widget as never) as W;
   return [
     titled(t.categories, hierarchicalMenu)({
-      container: $('categories'), attributes: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2', 'categories.lvl3'], separator: '>', limit: 8,
-      showMore: true, showMoreLimit: 30, templates: { showMoreText: ({ isShowingMore }) => (isShowingMore ? t.showLess : t.showMore) },
+      container: $('categories'), attributes: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2', 'categories.lvl3'], separator: '>', limit: 12,
       // Values are category keys; the endpoint labels them in the shopper's language (categoryLabels).
       transformItems: (items, { results }) => relabel(items, (results as unknown as { categoryLabels?: Record<string, string> })?.categoryLabels ?? {}),
     }),
