@@ -646,6 +646,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped. */
                     events: ({
                         eventType: string;
                     } & {

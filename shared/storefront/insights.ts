@@ -49,7 +49,12 @@ const KNOWN_TYPES = new Set(['click', 'conversion', 'view']);
  * own `instantsearch` telemetry, are accepted and dropped, as they say nothing about products.
  */
 export const InsightsBody = z
-  .object({ events: z.array(z.looseObject({ eventType: z.string().max(64) })).min(1).max(1000) })
+  .object({
+    events: z.array(z.looseObject({ eventType: z.string().max(64) })).min(1).max(1000).describe(
+      'Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), '
+      + 'authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), '
+      + 'filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped.'),
+  })
   .transform((body, ctx) => {
     const events: InsightsEventIn[] = [];
     body.events.forEach((e, i) => {
