@@ -6,6 +6,8 @@ const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@12
 export interface Terminator {
   /** pg_terminate_backend on every backend of the database (but the admin's own); returns how many. */
   terminateAll(): Promise<number>;
+  /** Resolves once a backend of the database is running a statement that contains `text` (polls pg_stat_activity). */
+  running(text: string, timeoutMs?: number): Promise<void>;
   /** Calls terminateAll every `everyMs` until the returned stop() is awaited; stop() gives the total killed. */
   repeat(everyMs: number): () => Promise<number>;
   close(): Promise<void>;
@@ -24,8 +26,21 @@ export async function pgTerminator(databaseUrl: string): Promise<Terminator> {
     );
     return Number(rows[0].n);
   };
+  const running = async (text: string, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await admin.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND state = 'active' AND position($2 in query) > 0 AND pid <> pg_backend_pid()`,
+        [database, text],
+      );
+      if (rows.length) return;
+      if (Date.now() > deadline) throw new Error(`no statement with "${text}" started within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
   return {
     terminateAll,
+    running,
     repeat(everyMs) {
       let total = 0;
       let stopped = false;

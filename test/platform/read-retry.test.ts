@@ -16,32 +16,34 @@ t.teardown(async () => {
   await database.drop();
 });
 
-/** Runs `statement` and terminates every backend of the database while it sleeps inside it. */
+/** Runs `statement` and terminates every backend of the database once it is seen sleeping inside it. */
 async function killedDuring<T>(statement: () => Promise<T>): Promise<T> {
-  const running = statement();
-  await new Promise((r) => setTimeout(r, 150));
+  // A knex query runs only once something awaits it: adopt it into a promise so it starts now.
+  const running = Promise.resolve(statement());
+  // Not a fixed pause: on a loaded machine the statement may not have reached the server yet.
+  await killer.running('pg_sleep');
   t.ok((await killer.terminateAll()) >= 1, 'a backend was terminated mid-statement');
   return running;
 }
 
 t.test('a read broken mid-statement answers from a fresh connection', async (t) => {
   const before = (await db.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-  const res = await killedDuring(() => db.raw('SELECT pg_sleep(0.5), pg_backend_pid() AS pid'));
+  const res = await killedDuring(() => db.raw('SELECT pg_sleep(2), pg_backend_pid() AS pid'));
   t.not(res.rows[0].pid, before, 'answered by another backend');
-  const built = await killedDuring(() => db.select(db.raw('pg_sleep(0.5)'), db.raw('1 AS one')).first());
+  const built = await killedDuring(() => db.select(db.raw('pg_sleep(2)'), db.raw('1 AS one')).first());
   t.equal(built.one, 1, 'query-builder reads too');
 });
 
 t.test('a write broken mid-statement is not run again: the caller sees a dependency failure', async (t) => {
   await db.raw('CREATE TABLE IF NOT EXISTS retry_probe (n int)');
-  const err = await killedDuring(() => db.raw('INSERT INTO retry_probe SELECT 1 FROM pg_sleep(0.5)')).catch((e) => e);
+  const err = await killedDuring(() => db.raw('INSERT INTO retry_probe SELECT 1 FROM pg_sleep(2)')).catch((e) => e);
   t.ok(err instanceof Error, 'the write failed');
   t.ok(isDependencyDown(err), 'as a dependency failure (answered 503)');
   t.equal(Number((await db.raw('SELECT count(*) AS n FROM retry_probe')).rows[0].n), 0, 'and did not run twice, nor once');
 });
 
 t.test('a read inside a transaction is not run again', async (t) => {
-  const err = await killedDuring(() => db.transaction((trx) => trx.raw('SELECT pg_sleep(0.5)'))).catch((e) => e);
+  const err = await killedDuring(() => db.transaction((trx) => trx.raw('SELECT pg_sleep(2)'))).catch((e) => e);
   t.ok(isDependencyDown(err), 'the transaction fails as a dependency failure');
 });
 
