@@ -16,6 +16,8 @@ import * as synonyms from './api/routes/synonyms/index.js';
 import * as synonymsPipeline from './pipelines/synonyms/index.js';
 import * as maintenancePipeline from './pipelines/maintenance/index.js';
 import * as storefront from './api/routes/storefront/index.js';
+import * as merchandising from './api/routes/merchandising/index.js';
+import * as experiments from './api/routes/experiments/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -37,4 +39,6 @@ export const AREAS: Area[] = [
   { name: 'synonyms', routes: synonyms.routes, pipeline: synonymsPipeline },
   { name: 'maintenance', pipeline: maintenancePipeline },
   { name: 'storefront', routes: storefront.routes },
+  { name: 'merchandising', routes: merchandising.routes },
+  { name: 'experiments', routes: experiments.routes },
 ];

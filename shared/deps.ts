@@ -12,7 +12,10 @@ import type { LexicalEngine } from './engines/lexical/port.js';
 import { accessRepos, Authenticator, AuthThrottle, RateLimiter } from './access/index.js';
 import { jobsRepos } from './jobs/index.js';
 import { catalogRepos } from './catalog/index.js';
-import { searchRepos, SearchLogWriter, SearchService, SuggestService, TenantContexts } from './search/index.js';
+import { AiBudget, MerchState, Rewriter, searchRepos, SearchLogWriter, SearchService, SuggestService, TenantContexts } from './search/index.js';
+import { merchandisingRepos } from './merchandising/index.js';
+import { experimentsRepos } from './experiments/index.js';
+import { createLlm } from './engines/llm/create-llm.js';
 import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
 import { UsageCounter } from './usage/index.js';
@@ -22,6 +25,7 @@ import { StorefrontSearch } from './storefront/index.js';
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
+    ...merchandisingRepos(db), ...experimentsRepos(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -49,6 +53,10 @@ export interface Deps {
   notices: Notices;
   /** Per-process cache of what search and suggest need about each tenant (context, vocabulary, dictionary). */
   contexts: TenantContexts;
+  /** Per-process compiled merchandising rules and the running experiment of each tenant. */
+  merch: MerchState;
+  /** AI query rewriting: model (if configured), answer cache, monthly budget. */
+  rewriter: Rewriter;
   search: SearchService;
   suggest: SuggestService;
   /** The Algolia search protocol over search and suggest (InstantSearch, Autocomplete). */
@@ -98,7 +106,13 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     tenant: repos.tenants.find, mapping: repos.mappings.get, profiles: repos.vocabulary.categoryProfiles, synonyms: repos.synonyms.enabledFor,
     suggestTerms: repos.vocabulary.suggestTerms, vocabulary: repos.vocabulary.terms,
   }, notices);
-  const search = new SearchService({ engine, contexts, log: searchLog, notices }, config.searchCacheTtlMs);
+  const merch = new MerchState({
+    rules: (id) => repos.rules.all(id), runningExperiment: (id) => repos.experiments.running(id),
+  }, notices);
+  // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
+  const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
+  const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
+  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, config.searchCacheTtlMs);
   const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
@@ -106,7 +120,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   });
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

@@ -29,6 +29,13 @@ const Env = z.object({
   TYPESENSE_API_KEY: z.string().optional(),
   QDRANT_URL: z.string().url().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(600),
+  LLM_PRICE_INPUT_USD_PER_MTOK: z.coerce.number().min(0).default(0.15),
+  LLM_PRICE_OUTPUT_USD_PER_MTOK: z.coerce.number().min(0).default(0.6),
+  AI_BUDGET_MICROS_USD: z.coerce.number().int().min(0).default(5_000_000),
+  AI_CACHE_TTL_S: z.coerce.number().int().min(1).default(7 * 86400),
   WORKER_CONCURRENCY: z.string().default(''),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
@@ -72,6 +79,8 @@ export interface Config {
   typesense?: { url: string; apiKey: string };
   qdrantUrl?: string;
   openaiBaseUrl?: string;
+  /** AI query rewriting: the chat model, its hard timeout, prices (USD per million tokens), the default monthly budget per store and the cache life. */
+  llm: { apiKey?: string; model: string; timeoutMs: number; priceInput: number; priceOutput: number; budgetMicros: number; cacheTtlS: number };
   /** Per-queue worker concurrency, e.g. `catalog=4,jobs=2`. */
   workerConcurrency: Record<string, number>;
   /**
@@ -139,6 +148,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     typesense: e.TYPESENSE_URL ? { url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY ?? '' } : undefined,
     qdrantUrl: e.QDRANT_URL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
+    llm: {
+      apiKey: e.OPENAI_API_KEY || undefined, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, priceInput: e.LLM_PRICE_INPUT_USD_PER_MTOK,
+      priceOutput: e.LLM_PRICE_OUTPUT_USD_PER_MTOK, budgetMicros: e.AI_BUDGET_MICROS_USD, cacheTtlS: e.AI_CACHE_TTL_S,
+    },
     workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
     workerLockMs: e.WORKER_LOCK_MS,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,

@@ -6,9 +6,11 @@ import { watchRedis } from './redis-link.js';
  * - index: its search index changed (drop cached results and previews);
  * - context: what its search context is built from now serves (a new attribute mapping);
  * - vocabulary: its vocabulary and suggestion dictionary were rebuilt;
- * - synonyms: its synonym rules changed (`*`: the global rules).
+ * - synonyms: its synonym rules changed (`*`: the global rules);
+ * - rules: its merchandising rules changed;
+ * - experiments: an experiment of it was started, stopped or changed.
  */
-export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms'] as const;
+export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms', 'rules', 'experiments'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 type Handler = (tenantId: string) => void;

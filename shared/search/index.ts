@@ -16,3 +16,7 @@ export * from './category-profile.js';
 export * from './ranking-config.js';
 export { highlight } from './highlight.js';
 export type { FacetOut } from './facets.js';
+export * from './merch-state.js';
+export { Rewriter, type RewriteOutcome } from './rewrite/rewriter.js';
+export { AiBudget } from './rewrite/ai-budget.js';
+export { BUILTIN_FILTERS } from './facets.js';

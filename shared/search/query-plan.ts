@@ -1,6 +1,7 @@
 import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
+import { isIntentWord } from '../text/intent-words.js';
 import type { Segment } from './synonym-matcher.js';
 import { MAX_ALTERNATIVES } from './query-bounds.js';
 
@@ -18,6 +19,8 @@ export interface QueryPlan {
   terms: QueryTerm[];
   corrections: Array<{ from: string; to: string }>;
   compounds: string[];
+  /** Intent words the catalog does not know ("cheap"): left out of the match, never corrected. */
+  intents: string[];
 }
 
 const known = (terms: Map<string, number>, t: string) => terms.has(t) || terms.has(stem(t));
@@ -26,13 +29,17 @@ const known = (terms: Map<string, number>, t: string) => terms.has(t) || terms.h
  * Turns tokens into engine terms: adjacent words that the catalog writes as one word match
  * that word too ("smart watch" -> smartwatch), an unknown word that the catalog writes as two
  * matches both ("headset" <- "head set"), and unknown words get their typo correction as an
- * alternative. Codes and numbers are matched exactly, never corrected.
+ * alternative. Codes and numbers are matched exactly, never corrected. Intent words
+ * (shared/text/intent-words.ts: cheap, best, new, for men...) are never corrected or split: one the
+ * catalog knows is matched as typed, one it does not is left out of the match (unless it is the
+ * only word), so "cheap dress" searches dresses, not "chap" lip balm.
  */
 export function planQuery(input: PlanInput): QueryPlan {
   const { tokens, terms } = input;
   const compounds: string[] = [];
   const out: QueryTerm[] = [];
   const corrections: QueryPlan['corrections'] = [];
+  const intents: string[] = [];
   // Tokens a synonym rule covers become one term: the shopper's words or any expansion, taken exactly.
   const covered = new Map<number, Segment>();
   let at = 0;
@@ -60,6 +67,11 @@ export function planQuery(input: PlanInput): QueryPlan {
       continue;
     }
     const term: QueryTerm = { alternatives: [[t]] };
+    if (isIntentWord(t) && !known(terms, t)) {
+      if (tokens.some((o) => o !== t && !isIntentWord(o))) intents.push(t);
+      else out.push(term);
+      continue;
+    }
     if (!known(terms, t)) {
       const split = splitKnown(t, terms);
       if (split) {
@@ -76,7 +88,7 @@ export function planQuery(input: PlanInput): QueryPlan {
     }
     out.push(term);
   }
-  return { terms: out, corrections, compounds };
+  return { terms: out, corrections, compounds, intents };
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */

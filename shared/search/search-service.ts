@@ -9,6 +9,8 @@ import { RefreshingCache } from './refreshing-cache.js';
 import { SEARCH_STEPS, type SearchInput, type SearchState, type SearchStep } from './steps/index.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
+import { assignmentOf, type Assignment, type MerchSnapshot, type MerchState } from './merch-state.js';
+import type { Rewriter } from './rewrite/rewriter.js';
 
 export type { SearchInput } from './steps/index.js';
 export type SearchBody = ReturnType<typeof respond>;
@@ -24,6 +26,8 @@ export interface SearchServiceDeps {
   contexts: TenantContexts;
   log: SearchLogWriter;
   notices: Notices;
+  merch: MerchState;
+  rewriter: Rewriter;
 }
 
 /** Search (spec 4.6): the step list over one state, a result cache per process, a log row per shopper search. */
@@ -36,6 +40,8 @@ export class SearchService {
     const clear = (tenantId: string) => this.results.clear(tenantId);
     deps.notices.on('index', clear);
     deps.notices.on('synonyms', clear);
+    deps.notices.on('rules', clear);
+    deps.notices.on('experiments', clear);
     deps.contexts.onReplaced(clear);
   }
 
@@ -46,41 +52,48 @@ export class SearchService {
    * query's entry is refreshed in the background as it nears its age limit (RefreshingCache).
    */
   async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
+    const started = performance.now();
+    // Memory only: the compiled rules and the running experiment; the session picks the variant.
+    const merch = await this.deps.merch.get(tenantId);
+    const assignment = assignmentOf(merch, input.session);
     if (input.debug) {
-      const body = await this.run(tenantId, input);
-      this.logSearch(tenantId, input, body, body.search_id, body.took_ms);
+      const body = await this.run(tenantId, input, merch, assignment);
+      this.logSearch(tenantId, input, body, body.search_id, body.took_ms, assignment);
       return { body, text: null };
     }
-    const started = performance.now();
-    const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override]);
+    // The variant and the rules' time-window epoch are part of the key: a session never gets another
+    // variant's cached answer, and a cached answer never outlives a rule's start or end.
+    const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override,
+      input.ai ?? 'auto', assignment?.variant ?? null, merch.rules.epoch()]);
     // Set when this request ran the steps itself (a miss), not when it joined another's run or a background refresh.
     let ran = null as SearchBody | null;
     const cached = await this.results.get(tenantId, key, async () => {
-      const body = (ran = await this.run(tenantId, input));
+      const body = (ran = await this.run(tenantId, input, merch, assignment));
       const { search_id: _id, took_ms: _took, ...rest } = body;
       return { body, tail: JSON.stringify(rest).slice(1) };
     });
     if (ran) {
-      this.logSearch(tenantId, input, ran, ran.search_id, ran.took_ms);
+      this.logSearch(tenantId, input, ran, ran.search_id, ran.took_ms, assignment);
       return { body: ran, text: null };
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     const searchId = newId('srch');
-    this.logSearch(tenantId, input, cached.body, searchId, tookMs);
+    this.logSearch(tenantId, input, cached.body, searchId, tookMs, assignment);
     return { body: cached.body, text: `{"search_id":"${searchId}","took_ms":${tookMs},${cached.tail}` };
   }
 
-  private logSearch(tenantId: string, input: SearchInput, body: SearchBody, searchId: string, tookMs: number) {
+  private logSearch(tenantId: string, input: SearchInput, body: SearchBody, searchId: string, tookMs: number, assignment: Assignment | null) {
     if (input.log === false) return;
     const q = body.query;
     this.deps.log.push({
       id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,
       filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: body.total, page: input.page, took_ms: tookMs, zero_result: body.total === 0,
+      experiment_id: assignment?.experiment_id ?? null, variant: assignment?.variant ?? null,
     });
   }
 
   /** Runs the steps over a new state and returns the SearchResponse body; with debug, each step's decisions and time. */
-  private async run(tenantId: string, input: SearchInput): Promise<SearchBody> {
+  private async run(tenantId: string, input: SearchInput, merch: MerchSnapshot, assignment: Assignment | null): Promise<SearchBody> {
     const started = performance.now();
     const ctx = await this.deps.contexts.get(tenantId);
     if (!ctx) throw new AppError('not_found', 404, 'tenant not found');
@@ -89,8 +102,8 @@ export class SearchService {
     checkFilters(input.filters, ctx);
     const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
     checkFacets(facetNames, ctx);
-    const s = { tenantId, input, ctx, vocab, ranking, facetNames } as SearchState;
-    const env = { engine: this.deps.engine };
+    const s = { tenantId, input, ctx, vocab, ranking, facetNames, merch, assignment } as SearchState;
+    const env = { engine: this.deps.engine, rewriter: this.deps.rewriter };
     const trace: Array<Record<string, unknown>> | null = input.debug ? [] : null;
     for (const step of this.steps) {
       const t0 = trace ? performance.now() : 0;
@@ -99,7 +112,7 @@ export class SearchService {
       if (trace) trace.push({ step: step.name, ms: Math.round((performance.now() - t0) * 1000) / 1000, ...step.trace?.(s) });
     }
     const body = respond(s, Math.round((performance.now() - started) * 100) / 100);
-    if (trace) body.debug = { steps: trace, ranking, engine: this.deps.engine.name };
+    if (trace) body.debug = { steps: trace, ranking: s.ranking, engine: this.deps.engine.name };
     return body;
   }
 }
@@ -107,12 +120,13 @@ export class SearchService {
 /** The SearchResponse body of a finished state. */
 function respond(s: SearchState, tookMs: number) {
   const synonymsFired = s.segments.some((x) => x.ruleIds.length > 0);
+  const ai = s.ai?.used ? s.ai : null;
   return {
     search_id: newId('srch'),
     query: {
       text: s.input.q, normalized: s.normalized,
-      rewritten: synonymsFired ? describeSegments(s) : s.rules && s.rules.rest !== s.normalized ? s.rules.rest : null,
-      lang: s.lang, filters: s.rules?.filters ?? {}, sort: s.rules?.sort ?? null, ai_used: false, ai_cached: false,
+      rewritten: synonymsFired ? describeSegments(s) : ai || (s.rules && s.rules.rest !== s.normalized) ? s.text : null,
+      lang: s.lang, filters: foundFilters(s), sort: ai?.sort ?? s.rules?.sort ?? null, ai_used: !!ai, ai_cached: !!ai?.cached,
     },
     ids: s.hits.map((h) => h.id),
     hits: s.hits,
@@ -121,13 +135,20 @@ function respond(s: SearchState, tookMs: number) {
     per_page: s.input.perPage,
     facets: s.facets,
     did_you_mean: s.didYouMean,
-    redirect: null,
-    banners: [] as unknown[],
+    redirect: s.merchPlan?.redirect ?? null,
+    banners: s.merchPlan?.banners ?? [],
     zero_result_help: s.zeroResultHelp,
-    experiment: null,
+    experiment: s.assignment ? { experiment_id: s.assignment.experiment_id, variant: s.assignment.variant } : null,
     took_ms: tookMs,
     debug: null as Record<string, unknown> | null,
   };
+}
+
+/** Filters the query's words gave (rule parser, then AI rewrite), without those an intent check dropped. */
+function foundFilters(s: SearchState): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(s.rules?.filters ?? {}), ...(s.ai?.used ? s.ai.filters : {}) };
+  for (const name of Object.keys(out)) if (!(name in s.query.filters!)) delete out[name];
+  return out;
 }
 
 /** "laptop (notebook | portable computer) bag": the query with what synonyms added. */

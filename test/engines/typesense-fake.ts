@@ -58,9 +58,11 @@ function matches(col: Collection, filter: string | undefined, doc: Record<string
     if (raw.startsWith('>=')) return typeof v === 'number' && v >= Number(raw.slice(2));
     if (raw.startsWith('<=')) return typeof v === 'number' && v <= Number(raw.slice(2));
     if (raw.startsWith('=')) raw = raw.slice(1).trim();
+    const negate = raw.startsWith('!=');
+    if (negate) raw = raw.slice(2).trim();
     const values = raw.startsWith('[') && raw.endsWith(']') ? splitToValues(raw.slice(1, -1)) : splitToValues(raw);
     const have = (field === 'id' ? [doc.id] : Array.isArray(v) ? v : v == null ? [] : [v]).map(String);
-    return values.some((x) => have.includes(x));
+    return negate ? !values.some((x) => have.includes(x)) : values.some((x) => have.includes(x));
   });
 }
 
@@ -239,10 +241,11 @@ export class FakeTypesense {
       if (!col.fields.some((x) => x.name === f && x.type.startsWith('string'))) throw new HttpError(404, `Could not find a field named \`${f}\` in the schema.`);
     }
     const found = [...col.docs.values()].filter((d) => matches(col, p.filter_by, d));
-    const perPage = Number(p.per_page ?? 10);
+    const perPage = Number(p.limit ?? p.per_page ?? 10);
     const page = Number(p.page ?? 1);
+    const from = p.offset !== undefined ? Number(p.offset) : (page - 1) * perPage;
     const include = p.include_fields?.split(',');
-    const hits = found.slice((page - 1) * perPage, page * perPage).map((d) => ({
+    const hits = found.slice(from, from + perPage).map((d) => ({
       document: include ? Object.fromEntries(Object.entries(d).filter(([k]) => include.includes(k))) : d,
       text_match: 1000,
     }));

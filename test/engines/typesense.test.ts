@@ -237,7 +237,17 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
   mark = fake.requests.length;
   await engine.search(query('t5', { tokens: ['-cheap', '"x"'] }));
   t.equal(fake.since(mark)[0].query.get('q'), 'cheap x', 'no exclusion or phrase operators reach Typesense');
-  await t.rejects(engine.search(query('t5', { offset: 5, limit: 10 })), /multiple of limit/);
+  mark = fake.requests.length;
+  const window = await engine.search(query('t5', { offset: 1, limit: 10, exclude: ['b'], tokens: [] }));
+  const q4 = Object.fromEntries(fake.since(mark)[0].query);
+  t.match(q4, { offset: '1', limit: '10', filter_by: 'visible:=true && id:!=[b]' }, 'an offset off a page boundary is sent as offset and limit');
+  t.notOk('page' in q4);
+  t.same(window.hits.map((h) => h.id), [], 'the second match of two, but b is excluded');
+  const only = await engine.search(query('t5', { ids: ['a', 'b'], tokens: [], boost: { inStockFirst: false, popularity: 0, margin: 0, shifts: [{ filters: { brand: ['Acme'] }, factor: 3 }, { filters: { brand: ['Beta'] }, factor: 0.5 }] } }));
+  const q5 = Object.fromEntries(fake.since(mark)[1].query);
+  t.equal(q5.filter_by, 'visible:=true && id:=[a,b]');
+  t.equal(q5.sort_by, '_eval([(brand_key:=[acme]):3, (brand_key:!=[beta]):2]):desc,_text_match:desc,popularity:desc', 'boosts and a one-list bury as a weighted _eval');
+  t.same(only.hits.map((h) => h.id).sort(), ['a', 'b']);
 });
 
 t.test('facets: counts, category labels, price stats; disjunctive counts through multi_search', async (t) => {

@@ -37,7 +37,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
         await run(ctx, {
           q: query.q, lang: query.lang, page: query.page, perPage: query.per_page, filters: filtersFromQuery(extra),
           sort: query.sort ?? null, facets: query.facets ? query.facets.split(',').map((f) => f.trim()).filter(Boolean) : null,
-          session: query.session ?? null, debug: query.debug === 'true', override: null,
+          session: query.session ?? null, debug: query.debug === 'true', override: null, ai: query.ai,
         });
       },
     }),
@@ -49,7 +49,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
         await run(ctx, {
           q: body.q, lang: body.lang, page: body.page, perPage: body.per_page, filters: body.filters ?? {},
           sort: body.sort ?? null, facets: body.facets ?? null, session: body.session ?? null, debug: body.debug,
-          override: body.config_override ?? null,
+          override: body.config_override ?? null, ai: body.ai,
         });
       },
     }),

@@ -70,7 +70,10 @@ export const SearchResponse = z.object({
     filters: z.record(z.string(), z.unknown()), sort: z.string().nullable(), ai_used: z.boolean(), ai_cached: z.boolean(),
   }),
   ids: z.array(z.string()),
-  hits: z.array(z.object({ id: z.string(), score: z.number().nullable(), product: Card, highlights: z.record(z.string(), z.string()), pinned: z.boolean() })),
+  hits: z.array(z.object({
+    id: z.string(), score: z.number().nullable().describe('null for a pinned product'), product: Card, highlights: z.record(z.string(), z.string()),
+    pinned: z.boolean().describe('placed by a merchandising rule'),
+  })),
   total: z.number().int().describe('matches of every word; when fewer than 5 match strongly (every word above the description, or of the category the query names), products matching some of the words are added and counted'),
   page: z.number().int(),
   per_page: z.number().int(),
@@ -79,11 +82,14 @@ export const SearchResponse = z.object({
     buckets: z.array(Bucket).optional(), min: z.number().nullable().optional(), max: z.number().nullable().optional(),
   })),
   did_you_mean: z.string().nullable(),
-  redirect: z.object({ url: z.string(), rule_id: z.string() }).nullable(),
-  banners: z.array(z.object({ id: z.string() })),
+  redirect: z.object({ url: z.string(), rule_id: z.string() }).nullable().describe('the first matching rule with a redirect (conflict order in README, Merchandising)'),
+  banners: z.array(z.object({
+    id: z.string().describe('<rule id>-<n>'), html: z.string().nullable(), image_url: z.string().nullable(), link_url: z.string().nullable(),
+    position: z.enum(['top', 'inline', 'bottom']),
+  })).describe('from every applied rule, in conflict order'),
   zero_result_help: z.object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) }).nullable()
     .describe('set when no product has every word: relaxed is true when the hits match some of the words, false when nothing matched'),
-  experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable(),
+  experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable().describe('the session\'s variant of the running experiment; null without a session'),
   took_ms: z.number(),
   debug: z.record(z.string(), z.unknown()).nullable(),
 });

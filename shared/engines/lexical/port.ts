@@ -108,6 +108,10 @@ export interface EngineQuery {
   prefixLast?: boolean;
   matchAny?: boolean;
   filters?: Record<string, FilterValue>;
+  /** Only these products (merchandising reads its pinned products under the search's filters). */
+  ids?: string[];
+  /** Never these products: they leave the matches, the total and the facet counts (hidden and pinned products). */
+  exclude?: string[];
   sort?: 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'popular';
   offset: number;
   limit: number;
@@ -118,6 +122,8 @@ export interface EngineQuery {
     inStockFirst: boolean; popularity: number; margin: number; categories?: string[];
     /** Name words of a typical product of `categories`, with weights: those products rank first among the category's (Postgres engine). */
     typical?: Array<{ word: string; weight: number }>;
+    /** Merchandising boosts (factor > 1) and buries (factor < 1): relevance of the products matching `filters` times `factor`. */
+    shifts?: Array<{ filters: Record<string, FilterValue>; factor: number }>;
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
-import { ABOVE_DESCRIPTION, filterSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
+import { ABOVE_DESCRIPTION, filterSql, idSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
@@ -141,6 +141,7 @@ export class PostgresEngine implements LexicalEngine {
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
     const typ = typicality(q);
     const all = filterSql(q.filters);
+    const only = idSql(q);
     const order = orderBy(q);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     if (ranked) bindings.push(...(partial.length ? [...partial, ...textBindings, ...textBindings] : textBindings) as Knex.RawBinding[]);
@@ -148,6 +149,7 @@ export class PostgresEngine implements LexicalEngine {
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
+    bindings.push(...(only.bindings as Knex.RawBinding[]));
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
     const facetCols = (q.facets ?? []).map((name, i) => {
       const ownFilters = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
@@ -162,7 +164,7 @@ export class PostgresEngine implements LexicalEngine {
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
                ${strong ? `(tsv @@ to_tsquery('simple', ?)${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong
           FROM search_docs, g
-         WHERE tenant_id = ? AND generation = g.active AND visible ${match}
+         WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}
       ),
       f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
       page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
@@ -180,12 +182,13 @@ export class PostgresEngine implements LexicalEngine {
   private async preview(q: EngineQuery): Promise<EngineResult> {
     const ts = tsQuery(q);
     const filters = filterSql(q.filters);
+    const only = idSql(q);
     const { rows } = await this.db.raw(
       `SELECT product_id AS id, card FROM search_docs
         WHERE tenant_id = ? AND generation = (SELECT active FROM search_generations WHERE tenant_id = ?) AND visible
-          ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}
+          ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}${only.sql}
         ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?`,
-      [q.tenantId, q.tenantId, ...(ts ? [ts] : []), ...(filters.bindings as Knex.RawBinding[]), q.limit, q.offset],
+      [q.tenantId, q.tenantId, ...(ts ? [ts] : []), ...(filters.bindings as Knex.RawBinding[]), ...(only.bindings as Knex.RawBinding[]), q.limit, q.offset],
     );
     return { total: rows.length, hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })), facets: {} };
   }

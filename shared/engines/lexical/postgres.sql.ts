@@ -85,13 +85,23 @@ function asList(value: FilterValue): string[] {
   return [String(value)];
 }
 
+/** The id restrictions of a query (`ids`, `exclude`) as WHERE clauses. */
+export function idSql(q: Pick<EngineQuery, 'ids' | 'exclude'>): SqlPart {
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  if (q.ids) sql.push('product_id = ANY(?::text[])') && bindings.push(q.ids);
+  if (q.exclude?.length) sql.push('NOT (product_id = ANY(?::text[]))') && bindings.push(q.exclude);
+  return { sql: sql.length ? ` AND ${sql.join(' AND ')}` : '', bindings };
+}
+
 /** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity and margin. */
 export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
   const pop = q.boost?.popularity ?? 0;
   const margin = q.boost?.margin ?? 0;
   const categories = q.boost?.categories ?? [];
-  let relevance = 'score';
+  // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
+  let relevance = q.boost?.shifts?.length ? '(score + 1e-6)' : 'score';
   const bindings: unknown[] = [];
   if (pop || margin) {
     relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;
@@ -102,6 +112,13 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
   if (categories.length) {
     relevance += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} * (1 + ${TYPICAL_BOOST} * typ) ELSE 1 END)`;
     bindings.push(categories);
+  }
+  // Merchandising boosts and buries: a factor on relevance for the products their filters match.
+  for (const shift of q.boost?.shifts ?? []) {
+    const cond = filterSql(shift.filters);
+    if (!cond.sql) continue;
+    relevance += ` * (CASE WHEN true${cond.sql} THEN ?::float8 ELSE 1 END)`;
+    bindings.push(...cond.bindings, shift.factor);
   }
   switch (q.sort ?? 'relevance') {
     case 'price_asc': return { sql: `${head}price ASC, product_id`, bindings: [] };

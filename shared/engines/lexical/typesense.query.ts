@@ -82,13 +82,42 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
   return parts.join(' && ');
 }
 
+/** `filterBy` plus the id restrictions (`ids`, `exclude`). */
+function filterWithIds(q: EngineQuery, skip?: string): string {
+  const parts = [filterBy(q.filters, skip)];
+  if (q.ids) parts.push(q.ids.length ? `id:=[${q.ids.map(quote).join(',')}]` : NOTHING);
+  if (q.exclude?.length) parts.push(`id:!=[${q.exclude.map(quote).join(',')}]`);
+  return parts.join(' && ');
+}
+
 /** `id:[...]` for a delete by ids; ids containing a backtick cannot be written there (see toFilterKey). */
 export function idFilter(ids: string[]): string {
   return `id:[${ids.map(quote).join(',')}]`;
 }
 
+/**
+ * Merchandising boosts as one weighted `_eval` ahead of the text match (Typesense orders by it
+ * first: a boosted product outranks every unboosted one, a tier rather than a factor). A bury is
+ * written as a boost of everything else where its filter is a single value list (`field:!=[...]`);
+ * other buries cannot be expressed and are left out (README, Merchandising).
+ */
+function shiftEval(q: EngineQuery): string[] {
+  const parts: string[] = [];
+  for (const shift of q.boost?.shifts ?? []) {
+    const entries = Object.entries(shift.filters);
+    if (shift.factor > 1) {
+      parts.push(`(${filterBy(shift.filters).replace(/^visible:=true( && )?/, '') || 'visible:=true'}):${Math.max(1, Math.round(shift.factor))}`);
+    } else if (entries.length === 1 && Array.isArray(entries[0][1]) || (entries.length === 1 && typeof entries[0][1] === 'string')) {
+      const positive = filterBy(shift.filters).replace(/^visible:=true && /, '');
+      parts.push(`(${positive.replace(':=[', ':!=[')}):${Math.max(1, Math.round(1 / shift.factor))}`);
+    }
+  }
+  return parts.length ? [`_eval([${parts.join(', ')}]):desc`] : [];
+}
+
 function sortBy(q: EngineQuery): string {
   const head = q.boost?.inStockFirst ? ['_eval(in_stock:true):desc'] : [];
+  if ((q.sort ?? 'relevance') === 'relevance') head.push(...shiftEval(q));
   switch (q.sort ?? 'relevance') {
     case 'price_asc': return [...head, 'price:asc'].join(',');
     case 'price_desc': return [...head, 'price:desc'].join(',');
@@ -106,7 +135,6 @@ function queryText(q: EngineQuery): string {
 }
 
 export function searchPlan(q: EngineQuery): SearchPlan {
-  if (q.limit > 0 && q.offset % q.limit !== 0) throw new Error(`offset ${q.offset} is not a multiple of limit ${q.limit}: Typesense pages by page number`);
   const facets = q.facets ?? [];
   const own = facets.filter((f) => q.filters?.[ownFilter(f)] !== undefined);
   const shared = facets.filter((f) => !own.includes(f));
@@ -127,13 +155,13 @@ export function searchPlan(q: EngineQuery): SearchPlan {
       : params;
   const main = withFacets(shared, {
     ...base,
-    filter_by: filterBy(q.filters),
+    filter_by: filterWithIds(q),
     sort_by: sortBy(q),
-    page: q.limit > 0 ? q.offset / q.limit + 1 : 1,
-    per_page: q.limit,
+    // Page numbers when the offset falls on a page boundary, else offset and limit (merchandising's pin windows).
+    ...(q.limit > 0 && q.offset % q.limit !== 0 ? { offset: q.offset, limit: q.limit } : { page: q.limit > 0 ? q.offset / q.limit + 1 : 1, per_page: q.limit }),
     include_fields: 'id,card_json,description_json',
   });
-  const extras = own.map((f) => withFacets([f], { ...base, filter_by: filterBy(q.filters, ownFilter(f)), per_page: 0 }));
+  const extras = own.map((f) => withFacets([f], { ...base, filter_by: filterWithIds(q, ownFilter(f)), per_page: 0 }));
   return { main, facetsOf: [shared, ...own.map((f) => [f])], extras };
 }
 

@@ -57,6 +57,9 @@ const TRAILING = new Map<string, Set<string>>([
 ]);
 /** Dropped between two cut-out parts: "red and blue", "nike or adidas". */
 const JOINING = set(['and', 'or', '&', ',', '/', 'و', 'أو']);
+/** Right before a brand word these name it as a brand unmistakably ("brand red", "by orange"), even when it is also a colour word. */
+const BRAND_MARKERS = set(['brand', 'by', 'ماركة', 'ماركه', 'براند', 'برند']);
+
 /** A brand after these is what the product fits ("case for samsung"), not who made it: kept as text. */
 const FITS = set(['for', 'fits', 'compatible', 'ل', 'لجهاز', 'لأجهزة', 'متوافق', 'يناسب']);
 
@@ -105,7 +108,10 @@ export function takeTerms(text: string, ctx: RuleContext, filters: ParsedRules['
     const prev = out[out.length - 1];
     if (brandMax && !(prev !== undefined && FITS.has(prev))) {
       const b = match(words, i, ctx.brands, brandMax);
-      if (b) {
+      // A colour word reads as a colour ("red dress" is not the brand RED) unless the shopper marks it as the brand.
+      const colourWord = b !== null && COLOR_WORDS.has(words.slice(i, i + b.len).join(' ')) && !(prev !== undefined && BRAND_MARKERS.has(prev));
+      if (b && colourWord) fired.push({ rule: 'colour_not_brand', text: words.slice(i, i + b.len).join(' ') });
+      if (b && !colourWord) {
         add('brand', b.value);
         fired.push({ rule: 'brand', text: words.slice(i, i + b.len).join(' ') });
         out.push(MARK.brand);

@@ -8,13 +8,11 @@ export const hits: SearchStep = {
   run(s) {
     const words = s.plan.terms.flatMap((t) => t.alternatives.flat());
     const last = s.tokens[s.tokens.length - 1] ?? null;
-    s.hits = s.result.hits.map((h) => ({
-      id: h.id,
-      score: Math.round(h.score * 1e6) / 1e6,
-      product: h.card,
-      highlights: highlights(h, s.lang, words, last),
-      pinned: false,
-    }));
+    s.hits = s.result.hits.map((h) => {
+      const pinned = s.pinned?.has(h.id) ?? false;
+      // A pinned product's place is the rule's, not a relevance score.
+      return { id: h.id, score: pinned ? null : Math.round(h.score * 1e6) / 1e6, product: h.card, highlights: highlights(h, s.lang, words, last), pinned };
+    });
   },
   trace: (s) => ({ hits: s.hits.length }),
 };

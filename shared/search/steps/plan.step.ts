@@ -16,11 +16,11 @@ export const plan: SearchStep = {
     const typical = typicalWords(tokens, intent, ctx.profiles);
     s.query = {
       tenantId: s.tenantId, tokens, terms: s.plan.terms, preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
-      // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix.
-      prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]),
+      // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix (an intent word left out is not one).
+      prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]) && !s.plan.intents.includes(tokens[tokens.length - 1]),
       filters: s.filters, sort: s.sort, offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: s.facetNames,
       boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent, typical },
     };
   },
-  trace: (s) => ({ corrections: s.plan.corrections, compounds: s.plan.compounds, categories: s.query.boost?.categories, typical: s.query.boost?.typical }),
+  trace: (s) => ({ corrections: s.plan.corrections, compounds: s.plan.compounds, intents_not_matched: s.plan.intents, categories: s.query.boost?.categories, typical: s.query.boost?.typical }),
 };

@@ -6,6 +6,9 @@ import type { QueryPlan } from '../query-plan.js';
 import type { TenantSearchContext } from '../tenant-context.js';
 import type { Vocabulary } from '../vocabulary.js';
 import type { FacetOut } from '../facets.js';
+import type { MerchPlan } from '../../merchandising/index.js';
+import type { Assignment, MerchSnapshot } from '../merch-state.js';
+import type { Rewriter, RewriteOutcome } from '../rewrite/rewriter.js';
 
 export interface SearchInput {
   q: string;
@@ -20,11 +23,13 @@ export interface SearchInput {
   override: Record<string, unknown> | null;
   /** false: no search-log row (Algolia's `analytics: false`, e.g. InstantSearch's facet-count queries). Default true. */
   log?: boolean;
+  /** AI query rewriting: auto (only when it helps; the default), on, off. */
+  ai?: 'auto' | 'on' | 'off';
 }
 
 export interface SearchHitOut {
   id: string;
-  score: number;
+  score: number | null;
   product: ProductCard;
   highlights: Record<string, string>;
   pinned: boolean;
@@ -41,6 +46,9 @@ export interface SearchState {
   vocab: Vocabulary;
   ranking: Ranking;
   facetNames: string[];
+  /** The tenant's compiled merchandising rules and running experiment, and this search's variant (set before the steps). */
+  merch: MerchSnapshot;
+  assignment: Assignment | null;
   /** understand */
   lang: string;
   normalized: string;
@@ -49,6 +57,10 @@ export interface SearchState {
   filters: Record<string, FilterValue>;
   sort: NonNullable<EngineQuery['sort']>;
   text: string;
+  /** rewrite (AI): what was decided and, when applied, the model's rewrite. */
+  ai: RewriteOutcome;
+  /** merchandise-rules: the rules that matched, resolved (null when none matched). */
+  merchPlan: MerchPlan | null;
   /** synonyms: the words to match (bounded, see query-bounds.ts) and how many repeated or extra words were left out. */
   tokens: string[];
   droppedWords: number;
@@ -61,6 +73,10 @@ export interface SearchState {
   relaxed: boolean;
   /** Terms the any-word fallback ORed (unset when it did not run). */
   fallbackTerms?: number;
+  /** intent-check: parsed intents dropped because they emptied the results. */
+  droppedIntents?: Array<{ rule: string; text: string }>;
+  /** merchandise: pinned products shown on this page. */
+  pinned?: Set<string>;
   /** respond */
   hits: SearchHitOut[];
   facets: FacetOut[];
@@ -71,6 +87,8 @@ export interface SearchState {
 /** What steps may use besides the state. */
 export interface StepEnv {
   engine: LexicalEngine;
+  /** AI query rewriting (its own checks say whether a provider is configured). */
+  rewriter: Rewriter;
 }
 
 /**

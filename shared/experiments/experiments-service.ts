@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import { AppError, notFound, type FieldError } from '../platform/errors.js';
+import type { Notices } from '../platform/notices.js';
+import type { ExperimentFields, ExperimentRow, ExperimentsRepo } from './experiments.repo.js';
+import { variantProblems } from './experiment.schema.js';
+import { experimentResults, variantCounts } from './results.js';
+
+interface ServiceDeps {
+  db: Knex;
+  notices: Pick<Notices, 'publish'>;
+  repos: { experiments: ExperimentsRepo };
+  /** The ids among `ids` that are rules of the tenant. */
+  existingRules(tenantId: string, ids: string[]): Promise<string[]>;
+}
+
+/** ExperimentOut: the stored experiment as the API shows it. */
+export function toExperimentOut(row: ExperimentRow) {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    id: row.id, name: row.name, status: row.status, variants: row.variants, primary_metric: row.primary_metric, min_sample: row.min_sample,
+    created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString(),
+    started_at: iso(row.started_at), stopped_at: iso(row.stopped_at),
+  };
+}
+
+/** Experiment writes and results; starting or stopping one is announced so every API process assigns sessions by the new state. */
+export function experimentsService(deps: ServiceDeps) {
+  const repo = deps.repos.experiments;
+  const changed = (tenantId: string) => deps.notices.publish('experiments', tenantId);
+  async function check(tenantId: string, f: ExperimentFields) {
+    const problems: FieldError[] = variantProblems(f.variants).map((p) => ({ in: 'body', ...p }));
+    const ruleIds = [...new Set(f.variants.flatMap((v) => v.rule_ids))];
+    const known = new Set(await deps.existingRules(tenantId, ruleIds));
+    f.variants.forEach((v, i) => v.rule_ids.forEach((id, j) => {
+      if (!known.has(id)) problems.push({ in: 'body', field: `variants.${i}.rule_ids.${j}`, code: 'unknown_rule', message: `no rule ${id} in this store` });
+    }));
+    if (problems.length) throw new AppError('validation_failed', 400, `invalid body: ${problems[0].field}: ${problems[0].message}`, problems);
+  }
+  async function existing(tenantId: string, id: string): Promise<ExperimentRow> {
+    const row = await repo.find(tenantId, id);
+    if (!row) throw notFound('experiment');
+    return row;
+  }
+  return {
+    async create(tenantId: string, f: ExperimentFields): Promise<ExperimentRow> {
+      await check(tenantId, f);
+      return repo.insert(tenantId, f);
+    },
+    /** Only a draft can change: results of a running or stopped experiment must stay tied to what ran. */
+    async replace(tenantId: string, id: string, f: ExperimentFields): Promise<ExperimentRow> {
+      const row = await existing(tenantId, id);
+      if (row.status !== 'draft') throw new AppError('experiment_not_draft', 409, `experiment is ${row.status}; only a draft can be changed`);
+      await check(tenantId, f);
+      const updated = await repo.replaceDraft(tenantId, id, f);
+      if (!updated) throw new AppError('experiment_not_draft', 409, 'experiment is no longer a draft');
+      return updated;
+    },
+    async remove(tenantId: string, id: string): Promise<void> {
+      const row = await existing(tenantId, id);
+      if (row.status === 'running') throw new AppError('experiment_running', 409, 'stop the experiment before deleting it');
+      if (!(await repo.remove(tenantId, id))) throw new AppError('experiment_running', 409, 'the experiment was started meanwhile');
+    },
+    /** draft or stopped -> running; at most one running experiment per store (409 experiment_already_running names it). */
+    async start(tenantId: string, id: string): Promise<ExperimentRow> {
+      const row = await existing(tenantId, id);
+      if (row.status === 'running') return row;
+      try {
+        const started = await repo.transition(tenantId, id, ['draft', 'stopped'], 'running');
+        if (!started) throw new AppError('experiment_conflict', 409, 'the experiment changed meanwhile; read it again');
+        await changed(tenantId);
+        return started;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '23505') throw err;
+        const other = await repo.running(tenantId);
+        throw new AppError('experiment_already_running', 409, `experiment ${other?.id ?? ''} is running; stop it first`, { running_id: other?.id ?? null });
+      }
+    },
+    /** running -> stopped (stopping a stopped one is a no-op; a draft cannot be stopped). */
+    async stop(tenantId: string, id: string): Promise<ExperimentRow> {
+      const row = await existing(tenantId, id);
+      if (row.status === 'stopped') return row;
+      if (row.status === 'draft') throw new AppError('experiment_not_running', 409, 'the experiment has not been started');
+      const stopped = await repo.transition(tenantId, id, ['running'], 'stopped');
+      if (!stopped) throw new AppError('experiment_conflict', 409, 'the experiment changed meanwhile; read it again');
+      await changed(tenantId);
+      return stopped;
+    },
+    async results(tenantId: string, id: string) {
+      const row = await existing(tenantId, id);
+      return experimentResults(row, await variantCounts(deps.db, tenantId, id));
+    },
+  };
+}
+export type ExperimentsService = ReturnType<typeof experimentsService>;

@@ -1,0 +1,60 @@
+import type { SearchState, StepEnv } from '../steps/state.js';
+import { LlmFailure } from '../../engines/llm/port.js';
+import { checkRewrite, type CheckedRewrite } from './rewrite-checks.js';
+import { catalogVersion } from './rewrite-reasons.js';
+
+/**
+ * Asks for a rewrite (the cache first, then the model within budget and timeout) and applies it.
+ * Any failure leaves the search as it was: the plain search answers in the same request.
+ */
+export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: string[]): Promise<void> {
+  const r = env.rewriter;
+  s.ai.reasons = reasons;
+  try {
+    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab), s.lang, s.normalized);
+    let checked = await r.cached(key);
+    if (checked) {
+      s.ai.cached = true;
+      s.ai.decision = 'cached';
+    } else {
+      const budget = await r.budget.allows(s.tenantId);
+      if (!budget.ok) {
+        s.ai.decision = 'budget_exhausted';
+        s.ai.detail = `spent ${budget.spent} of ${budget.limit} micro-USD this month`;
+        return;
+      }
+      const { rewrite, costMicros } = await r.ask(s.tenantId, s.input.q, s.lang, [...s.ctx.facetNames]);
+      s.ai.cost_micros = costMicros;
+      checked = await checkRewrite(rewrite, s.ctx, env.engine);
+      await r.store(key, checked);
+      s.ai.decision = 'applied';
+    }
+    apply(s, checked);
+  } catch (err) {
+    s.ai.decision = err instanceof LlmFailure ? err.kind : 'error';
+    s.ai.detail = err instanceof Error ? err.message : String(err);
+    s.ai.cached = false;
+  }
+}
+
+/** The rewrite's text, filters and sort over the parsed ones; the request's own filters and sort always win. */
+function apply(s: SearchState, c: CheckedRewrite): void {
+  const dropped = [...c.dropped];
+  const filters: CheckedRewrite['filters'] = {};
+  for (const [name, value] of Object.entries(c.filters)) {
+    if (name in s.input.filters) dropped.push({ field: name, value, why: 'request_filter_wins' });
+    else filters[name] = value;
+  }
+  s.ai.dropped = dropped;
+  if (!c.text && !Object.keys(filters).length) {
+    s.ai.decision = 'empty_rewrite';
+    return;
+  }
+  s.ai.used = true;
+  s.ai.text = c.text;
+  s.ai.filters = filters;
+  s.ai.sort = c.sort;
+  s.text = c.text;
+  s.filters = { ...s.filters, ...filters, ...s.input.filters };
+  s.sort = s.input.sort ?? c.sort ?? s.sort;
+}

@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import { sha256 } from '../../platform/ids.js';
+import { LlmFailure, type Llm } from '../../engines/llm/port.js';
+import type { FilterValue } from '../../engines/lexical/port.js';
+import type { AiBudget } from './ai-budget.js';
+import type { CheckedRewrite, Sort } from './rewrite-checks.js';
+import { ModelRewrite, REWRITE_SCHEMA, REWRITE_SYSTEM, rewriteUser, type ModelRewriteT } from './rewrite-prompt.js';
+
+/** What the rewrite steps decided for one search (the debug trace shows it). */
+export interface RewriteOutcome {
+  mode: 'auto' | 'on' | 'off';
+  used: boolean;
+  cached: boolean;
+  /** off, no_provider, disabled_for_store, not_needed, budget_exhausted, timeout, error, applied, cached. */
+  decision: string;
+  /** Why a rewrite could help (auto): long_query, conversational, price_words, use_case, unknown_words, zero_results. */
+  reasons: string[];
+  filters: Record<string, FilterValue>;
+  sort: Sort | null;
+  text?: string;
+  dropped?: CheckedRewrite['dropped'];
+  detail?: string;
+  cost_micros?: number;
+}
+
+export interface RewriterOptions {
+  timeoutMs: number;
+  cacheTtlS: number;
+  prefix: string;
+}
+
+/**
+ * The AI rewrite's outside parts: the model (null when no provider is configured), the answer
+ * cache per store, normalized query and catalog version (Redis, shared by every API process), and
+ * the store's monthly budget. Whether to ask, and what to keep of an answer, is the steps' part.
+ */
+export class Rewriter {
+  constructor(private llm: Llm | null, private redis: Pick<Redis, 'get' | 'set'>, readonly budget: AiBudget, private opts: RewriterOptions) {}
+
+  get configured(): boolean {
+    return this.llm !== null;
+  }
+
+  cacheKey(tenantId: string, catalogVersion: string, lang: string, normalized: string): string {
+    return `${this.opts.prefix}:ai-rewrite:${tenantId}:${catalogVersion}:${sha256(`${lang}\u0000${normalized}`).slice(0, 32)}`;
+  }
+
+  async cached(key: string): Promise<CheckedRewrite | null> {
+    const raw = await this.redis.get(key);
+    return raw ? (JSON.parse(raw) as CheckedRewrite) : null;
+  }
+
+  async store(key: string, value: CheckedRewrite): Promise<void> {
+    await this.redis.set(key, JSON.stringify(value), 'EX', this.opts.cacheTtlS);
+  }
+
+  /** Asks the model within the hard timeout; the cost (when the provider reported tokens) is added to the store's spend. */
+  async ask(tenantId: string, query: string, lang: string, attributes: string[]): Promise<{ rewrite: ModelRewriteT; costMicros: number }> {
+    if (!this.llm) throw new LlmFailure('error', 'no provider configured');
+    let costMicros = 0;
+    try {
+      const answer = await this.llm.completeJson({
+        system: REWRITE_SYSTEM, user: rewriteUser(query, lang, attributes, null), schemaName: 'query_rewrite', schema: REWRITE_SCHEMA as unknown as Record<string, unknown>,
+        timeoutMs: this.opts.timeoutMs,
+      });
+      costMicros = answer.costMicros;
+      const parsed = ModelRewrite.safeParse(answer.json);
+      if (!parsed.success) throw new LlmFailure('error', 'the model\'s JSON is not a rewrite', costMicros);
+      return { rewrite: parsed.data, costMicros };
+    } catch (err) {
+      costMicros ||= err instanceof LlmFailure ? err.costMicros : 0;
+      throw err;
+    } finally {
+      if (costMicros) await this.budget.add(tenantId, costMicros).catch(() => undefined);
+    }
+  }
+}

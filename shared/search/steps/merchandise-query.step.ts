@@ -1,0 +1,20 @@
+import { organicWindow } from '../../merchandising/index.js';
+import type { SearchStep } from './state.js';
+
+/**
+ * The rules' part of the engine query: hidden and pinned products leave the organic matches (and
+ * so the total and the facet counts), boosts and buries weigh on relevance in the engine, and with
+ * pins the page becomes a window of organic rows wide enough for any pins that pass the filters.
+ */
+export const merchandiseQuery: SearchStep = {
+  name: 'merchandise-query',
+  run(s) {
+    const p = s.merchPlan;
+    if (!p) return;
+    const exclude = [...new Set([...p.hides, ...p.pins.map((x) => x.id)])];
+    if (exclude.length) s.query.exclude = exclude;
+    if (p.boosts.length && s.query.boost) s.query.boost = { ...s.query.boost, shifts: p.boosts };
+    if (p.pins.length) Object.assign(s.query, organicWindow(p.pins.map((x) => x.position), s.query.offset, s.query.limit));
+  },
+  trace: (s) => ({ exclude: s.query.exclude?.length ?? 0, offset: s.query.offset, limit: s.query.limit }),
+};
