@@ -16,6 +16,8 @@ export type RuleOutT = ReturnType<typeof toRuleOut>;
 
 export interface ImportRule extends RuleFields {
   id?: string | null;
+  /** From an export: kept, so the conflict order's "older rule" is the same after an import. */
+  created_at?: string;
 }
 
 interface ServiceDeps {
@@ -86,7 +88,8 @@ export function rulesService(deps: ServiceDeps) {
           const fields = fieldsOf(rule);
           const prev = rule.id ? stored.get(rule.id) : undefined;
           if (!prev) {
-            await repo.insert(tenantId, fields, rule.id ?? undefined, trx);
+            const age = rule.created_at && !Number.isNaN(Date.parse(rule.created_at)) ? new Date(rule.created_at).toISOString() : undefined;
+            await repo.insert(tenantId, fields, rule.id ?? undefined, trx, age);
             counts.created++;
           } else if (canonicalJson(fieldsOf(prev)) === canonicalJson(fields)) {
             counts.unchanged++;

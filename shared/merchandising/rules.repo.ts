@@ -49,8 +49,10 @@ export function rulesRepo(db: Knex) {
       if (!ids.length) return [];
       return (await rules(tenantId).whereIn('id', ids).select('id')).map((r) => r.id);
     },
-    async insert(tenantId: string, fields: RuleFields, id = newId('rule'), trx: Knex = db): Promise<RuleRow> {
-      const [row] = await trx('merch_rules').insert({ id, tenant_id: tenantId, ...columns(fields) }).returning('*');
+    /** `createdAt`: an imported rule keeps its age, so the conflict order (older rule first) is the same in the store it came from. */
+    async insert(tenantId: string, fields: RuleFields, id = newId('rule'), trx: Knex = db, createdAt?: string): Promise<RuleRow> {
+      const created = createdAt ?? trx.raw('clock_timestamp()');
+      const [row] = await trx('merch_rules').insert({ id, tenant_id: tenantId, ...columns(fields), created_at: created }).returning('*');
       return row as RuleRow;
     },
     async replace(tenantId: string, id: string, fields: RuleFields, trx: Knex = db): Promise<RuleRow | undefined> {

@@ -56,7 +56,7 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       method: 'post', path: '/v1/rules/import', tag: 'merchandising', summary: 'Import merchandising rules (merge or replace)', auth: WRITE, idempotent: true,
       body: RuleImportBody, responses: { 200: { description: 'counts', schema: RuleImportResult } },
       async handle(ctx, { body }) {
-        ctx.body = await service.import(tenantOf(ctx), body.rules.map(({ created_at: _c, updated_at: _u, ...r }) => r), body.mode);
+        ctx.body = await service.import(tenantOf(ctx), body.rules.map(({ updated_at: _u, ...r }) => r), body.mode);
       },
     }),
     /** Creates a rule; every API process applies it within a second (rules notice). Idempotency-Key honoured. */
