@@ -55,8 +55,8 @@ t.test('searches: sticky variant per session in the response and the log; the va
   const exp = (await call('POST', '/v1/experiments', twoWay('live'))).body;
   await call('POST', `/v1/experiments/${exp.id}/start`);
   const sessions = Array.from({ length: 40 }, (_, i) => `shopper-${i}`);
-  const inB = sessions.filter((s) => assignVariant(exp.id, s, exp.variants).key === 'b');
-  const inA = sessions.filter((s) => assignVariant(exp.id, s, exp.variants).key === 'control');
+  const inB = sessions.filter((s) => assignVariant(exp.id, s, exp.variants as Array<{ key: string; traffic_percent: number }>).key === 'b');
+  const inA = sessions.filter((s) => assignVariant(exp.id, s, exp.variants as Array<{ key: string; traffic_percent: number }>).key === 'control');
   t.ok(inA.length && inB.length);
   const api2 = await h.startApi();
   t.teardown(() => api2.close());

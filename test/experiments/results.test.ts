@@ -40,7 +40,7 @@ function bh(ps: number[]): number[] {
 /** Synthetic traffic: `n` searches of a variant, the first `clicks` clicked, the first `carts` carted, the first `buys` bought for `value` each. */
 async function traffic(experimentId: string, variant: string, n: number, clicks: number, carts: number, buys: number, value = 10) {
   const logs = [];
-  const events = [];
+  const events: Array<Record<string, unknown>> = [];
   for (let i = 0; i < n; i++) {
     const id = newId('srch');
     const session = `${variant}-${i}`;
