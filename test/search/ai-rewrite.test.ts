@@ -1,0 +1,138 @@
+import t from 'tap';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { setup } from '../helpers/harness.js';
+import { loadProducts } from '../helpers/catalog.js';
+import { PRODUCTS, MAPPING } from './fixtures.js';
+import { FakeOpenAi, rewriteAnswer } from './openai-fake.js';
+
+const fake = await new FakeOpenAi().start();
+t.teardown(() => fake.close());
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '400', AI_BUDGET_MICROS_USD: '100000' });
+const { id: tenantId, key } = await h.tenant();
+// The store turns AI rewriting on (ai=auto then asks when it helps).
+await h.api.deps.db('tenants').where({ id: tenantId }).update({ settings: { ranking: { ai_rewrite: true } } });
+await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } });
+await loadProducts(h, key, tenantId, PRODUCTS);
+
+const search = async (body: Record<string, unknown>) => {
+  const res = await h.api.call('POST', '/v1/search', { key, body: { debug: true, ...body } });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body;
+};
+const step = (body: { debug: { steps: Array<Record<string, any>> } }, name: string) => body.debug.steps.find((s) => s.step === name)!;
+const budget = h.api.deps.rewriter.budget;
+
+t.test('a good rewrite is applied: text, filters checked against the store, request schema sent', async (t) => {
+  fake.next.push({ json: rewriteAnswer('smartphone', { brand: ['samsung'], price_max: 3000, attributes: [{ name: 'color', value: 'black' }] }) });
+  const before = fake.calls.length;
+  const spent = await budget.spent(tenantId);
+  const res = await search({ q: 'i am looking for a phone to call my mom, not too pricey' });
+  t.equal(fake.calls.length, before + 1);
+  const sent = fake.calls[before].body;
+  t.equal(sent.model, 'gpt-4o-mini');
+  t.match(sent.response_format, { type: 'json_schema', json_schema: { name: 'query_rewrite', strict: true } });
+  t.equal(fake.calls[before].query, 'i am looking for a phone to call my mom, not too pricey');
+  t.match(res.query, { ai_used: true, ai_cached: false, rewritten: 'smartphone', filters: { brand: ['Samsung'], price: { lte: 3000 }, color: ['Black'] } });
+  t.same(res.ids, ['ph1'], 'the black Samsung smartphone under 3000');
+  t.match(step(res, 'rewrite'), { decision: 'applied', reasons: ['long_query', 'conversational'], dropped: [] });
+  t.equal(await budget.spent(tenantId) - spent, 1000 * 0.15 + 50 * 0.6, 'the call\'s cost is counted in ai_cost_micros_usd');
+});
+
+t.test('an unknown brand and an impossible price are dropped; the rest applies', async (t) => {
+  fake.next.push({ json: rewriteAnswer('headset', { brand: ['Nokia'], price_max: 1, category: ['Audio'] }) });
+  const res = await search({ q: 'wireless thing for music on the go please' });
+  t.match(res.query, { ai_used: true, rewritten: 'headset' });
+  t.same(res.query.filters, { category: ['lvl:electronics>audio'] }, 'the category is the store\'s level key');
+  t.same(res.ids, ['h1']);
+  t.same(step(res, 'rewrite').dropped, [
+    { field: 'brand', value: 'Nokia', why: 'unknown_brand' },
+    { field: 'price', value: { gte: null, lte: 1 }, why: 'below_catalog_prices' },
+  ]);
+});
+
+t.test('request filters and sort win over the model\'s', async (t) => {
+  fake.next.push({ json: rewriteAnswer('smartphone', { brand: ['Samsung'] }, 'price_asc') });
+  const res = await search({ q: 'which phone should i buy for my dad', filters: { brand: ['Apple'] }, sort: 'price_desc' });
+  t.same(res.ids, ['ph2']);
+  t.match(step(res, 'rewrite').dropped, [{ field: 'brand', why: 'request_filter_wins' }]);
+});
+
+t.test('a slow provider: the plain search answers within the timeout', async (t) => {
+  fake.next.push({ delayMs: 3000, json: rewriteAnswer('smartphone') });
+  const before = fake.calls.length;
+  const res = await search({ q: 'tell me which laptop is good for students please', ai: 'on' });
+  t.equal(fake.calls.length, before + 1);
+  t.notOk(fake.calls[before].answered, 'the search answered before the provider did');
+  t.match(res.query, { ai_used: false, ai_cached: false });
+  t.equal(step(res, 'rewrite').decision, 'timeout');
+  t.ok(res.ids.length > 0, 'plain search results (any word of the query)');
+});
+
+t.test('a 429 is retried within the timeout; an error falls back', async (t) => {
+  fake.next.push({ status: 429, error: 'Rate limit reached', type: 'rate_limit_error' }, { json: rewriteAnswer('tablet') });
+  const before = fake.calls.length;
+  const res = await search({ q: 'something to read books on in bed', ai: 'on' });
+  t.equal(fake.calls.length, before + 2);
+  t.match(res.query, { ai_used: true, rewritten: 'tablet' });
+  t.same(res.ids, ['t1']);
+  fake.next.push({ status: 400, error: 'bad request', type: 'invalid_request_error' });
+  const bad = await search({ q: 'blue cotton shirt', ai: 'on' });
+  t.match(step(bad, 'rewrite'), { decision: 'error' });
+  t.same(bad.ids, ['ar2'], 'the plain search');
+});
+
+t.test('the same query again comes from the AI cache without a provider call', async (t) => {
+  const q = 'i need a speaker for the beach party with friends';
+  fake.next.push({ json: rewriteAnswer('speaker', { brand: ['JBL'] }) });
+  const first = await search({ q });
+  const calls = fake.calls.length;
+  const second = await search({ q });
+  t.equal(fake.calls.length, calls, 'no provider call');
+  t.match(second.query, { ai_used: true, ai_cached: true, rewritten: 'speaker' });
+  t.same(second.ids, first.ids);
+  const api2 = await h.startApi();
+  t.teardown(() => api2.close());
+  const other = await api2.call('POST', '/v1/search', { key, body: { q } });
+  t.match(other.body.query, { ai_used: true, ai_cached: true }, 'shared by every API process');
+  t.equal(fake.calls.length, calls);
+});
+
+t.test('auto asks only when it helps; zero results ask once; ai=off never; suggest never', async (t) => {
+  const before = fake.calls.length;
+  const plain = await search({ q: 'laptop' });
+  t.match(step(plain, 'rewrite'), { decision: 'not_needed', reasons: [] });
+  t.equal(fake.calls.length, before, 'a plain catalog query: no call');
+  fake.next.push({ json: rewriteAnswer('laptop', { brand: ['Apple'] }) });
+  const zero = await search({ q: 'samsung notebook' });
+  t.equal(fake.calls.length, before + 1);
+  t.match(step(zero, 'rewrite-retry'), { decision: 'applied', used: true, reasons: ['zero_results'] });
+  t.same(zero.ids, ['lap3'], 'the query ran again with the rewrite');
+  const off = [];
+  for (const q of ['i am looking for a phone to call my mom, not too pricey', 'cheap affordable tablet', 'zzqx blorf', 'samsung notebook']) off.push(await search({ q, ai: 'off' }));
+  t.equal(fake.calls.length, before + 1, 'ai=off never calls');
+  t.ok(off.every((r) => r.query.ai_used === false && step(r, 'rewrite').decision === 'off'));
+  await h.api.call('GET', '/v1/suggest?q=i%20am%20looking%20for%20a%20phone', { key });
+  t.equal(fake.calls.length, before + 1, 'suggest never calls');
+});
+
+t.test('budget exhausted: no call, plain search', async (t) => {
+  const redis = h.api.deps.redis;
+  await redis.set(budget.key(tenantId), '100000');
+  const before = fake.calls.length;
+  const res = await search({ q: 'what do you have for my kitchen that is cheap', ai: 'on' });
+  t.equal(fake.calls.length, before);
+  t.match(step(res, 'rewrite'), { decision: 'budget_exhausted' });
+  t.equal(res.query.ai_used, false);
+  const auto = await search({ q: 'looking for a present for my sister who loves music' });
+  t.equal(fake.calls.length, before, 'auto stops calling too');
+  t.equal(step(auto, 'rewrite').decision, 'budget_exhausted');
+});
+
+t.test('no provider configured: ai_used stays false and the trace says why', async (t) => {
+  const bare = await setup();
+  t.teardown(() => bare.close());
+  const other = await bare.tenant();
+  const res = await bare.api.call('POST', '/v1/search', { key: other.key, body: { q: 'anything', ai: 'on', debug: true } });
+  t.equal(res.body.query.ai_used, false);
+  t.match(step(res.body, 'rewrite'), { decision: 'no_provider', detail: /OPENAI_BASE_URL/ });
+});
