@@ -12,6 +12,7 @@ import { parseJudgments } from '../scripts/eval/metrics.js';
 import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
+import { merchComparison } from './lib/merch-compare.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
@@ -67,7 +68,9 @@ try {
   const warm = await httpLoad({ origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
   await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
-  for (const c of [8, 32]) {
+  // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
+  if (process.env.BENCH_MERCH) lines.push(...await merchComparison({ deps, tenantId: tenant.id, key, origin, nocache, mix, seconds: SECONDS }));
+  for (const c of process.env.BENCH_MERCH ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
     lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));

@@ -8,13 +8,21 @@ import type { SearchStep } from './state.js';
  */
 export const merchandiseQuery: SearchStep = {
   name: 'merchandise-query',
-  run(s) {
+  run(s, env) {
     const p = s.merchPlan;
     if (!p) return;
     const exclude = [...new Set([...p.hides, ...p.pins.map((x) => x.id)])];
     if (exclude.length) s.query.exclude = exclude;
     if (p.boosts.length && s.query.boost) s.query.boost = { ...s.query.boost, shifts: p.boosts };
-    if (p.pins.length) Object.assign(s.query, organicWindow(p.pins.map((x) => x.position), s.query.offset, s.query.limit));
+    if (!p.pins.length) return;
+    Object.assign(s.query, organicWindow(p.pins.map((x) => x.position), s.query.offset, s.query.limit));
+    // The pinned products under the same filters, read beside the main query (the merchandise step awaits it).
+    const lookup = env.engine.search({
+      tenantId: s.tenantId, tokens: [], ids: p.pins.map((x) => x.id), exclude: p.hides.size ? [...p.hides] : undefined,
+      filters: s.query.filters, offset: 0, limit: p.pins.length, facets: s.facetNames,
+    });
+    lookup.catch(() => undefined);
+    s.pinLookup = lookup;
   },
   trace: (s) => ({ exclude: s.query.exclude?.length ?? 0, offset: s.query.offset, limit: s.query.limit }),
 };

@@ -2,19 +2,16 @@ import { addFacets, placePins } from '../../merchandising/index.js';
 import type { SearchStep } from './state.js';
 
 /**
- * Pinned products that pass the search's filters (one engine query for them, with their facet
- * counts) take their positions on the page; the total and the facets add them, so what is counted
+ * Pinned products that pass the search's filters (one engine query for them with their facet
+ * counts, started beside the main query by merchandise-query) take their positions on the page; the total and the facets add them, so what is counted
  * is what can be shown. A pinned product the filters exclude is not shown.
  */
 export const merchandise: SearchStep = {
   name: 'merchandise',
-  async run(s, env) {
+  async run(s) {
     const pins = s.merchPlan?.pins ?? [];
-    if (!pins.length) return;
-    const res = await env.engine.search({
-      tenantId: s.tenantId, tokens: [], ids: pins.map((p) => p.id), exclude: s.query.exclude?.filter((id) => s.merchPlan!.hides.has(id)),
-      filters: s.query.filters, offset: 0, limit: pins.length, facets: s.facetNames,
-    });
+    if (!pins.length || !s.pinLookup) return;
+    const res = await s.pinLookup;
     const byId = new Map(res.hits.map((h) => [h.id, h]));
     const passing = pins.filter((p) => byId.has(p.id)).map((p) => ({ hit: byId.get(p.id)!, position: p.position }));
     s.pinned = new Set(passing.map((p) => p.hit.id));

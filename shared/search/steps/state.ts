@@ -75,7 +75,9 @@ export interface SearchState {
   fallbackTerms?: number;
   /** intent-check: parsed intents dropped because they emptied the results. */
   droppedIntents?: Array<{ rule: string; text: string }>;
-  /** merchandise: pinned products shown on this page. */
+  /** merchandise-query: the pinned products under the search's filters, being read beside the main query. */
+  pinLookup?: Promise<EngineResult>;
+  /** merchandise: pinned products that pass the filters (shown at their positions). */
   pinned?: Set<string>;
   /** respond */
   hits: SearchHitOut[];
