@@ -44,10 +44,17 @@ const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_C
 const worker = await startProcess('workers/main.ts', env, async () => true);
 const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
 try {
-  const { tenant, key } = await createTenantWithKey(deps, { name: 'bench', locales: ['en', 'ar'], defaultLocale: 'en' });
-  await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
-  await sendPrepared({ url: nocache, key, bodies: await prepareReplicated(base.sharedDataDir, TOTAL), inFlight: 4, runId: 'bench', progress: true });
-  await waitSearchable(deps, tenant.id);
+  const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
+  const loadStore = async (name: string) => {
+    const made = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
+    await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
+    await sendPrepared({ url: nocache, key: made.key, bodies, inFlight: 4, runId: name, progress: true });
+    await waitSearchable(deps, made.tenant.id);
+    return made;
+  };
+  const { tenant, key } = await loadStore('bench');
+  // BENCH_MERCH=1: a second store with the same catalog carries the rules and the experiment.
+  const twin = process.env.BENCH_MERCH ? await loadStore('bench-merch') : null;
   await stopProcess(worker);
   // What autovacuum and the checkpointer do in the minutes after a bulk load (here autovacuum is
   // off): row estimates, hint bits and the visibility map, dirty pages written out. Without it the
@@ -69,8 +76,8 @@ try {
   await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
   // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
-  if (process.env.BENCH_MERCH) lines.push(...await merchComparison({ deps, tenantId: tenant.id, key, origin, nocache, mix, seconds: SECONDS }));
-  for (const c of process.env.BENCH_MERCH ? [] : [8, 32]) {
+  if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
+  for (const c of twin ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
     lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));

@@ -6,6 +6,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Per group, when requests name one (`next(i).group`): interleaved loads measured apart. */
+  groups?: Record<string, LoadResult>;
 }
 
 /** Closed-loop HTTP load: `concurrency` keep-alive clients for `durationMs`, each sending the next request as soon as one answers. */
@@ -13,10 +15,11 @@ export async function httpLoad(opts: {
   origin: string;
   concurrency: number;
   durationMs: number;
-  next: (i: number) => { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+  next: (i: number) => { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; group?: string };
 }): Promise<LoadResult> {
   const agent = new Agent({ connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
+  const byGroup = new Map<string, { latencies: number[]; errors: number }>();
   let errors = 0;
   let counter = 0;
   const end = Date.now() + opts.durationMs;
@@ -25,21 +28,34 @@ export async function httpLoad(opts: {
     while (Date.now() < end) {
       const r = opts.next(counter++);
       const t0 = performance.now();
+      let failed = false;
       try {
         const res = await request(opts.origin + r.path, { method: r.method ?? 'GET', body: r.body, headers: r.headers, dispatcher: agent });
         await res.body.dump();
-        if (res.statusCode >= 400) errors++;
+        failed = res.statusCode >= 400;
       } catch {
-        errors++;
+        failed = true;
       }
+      if (failed) errors++;
       latencies.push(performance.now() - t0);
+      if (r.group !== undefined) {
+        const g = byGroup.get(r.group) ?? { latencies: [], errors: 0 };
+        g.latencies.push(performance.now() - t0);
+        if (failed) g.errors++;
+        byGroup.set(r.group, g);
+      }
     }
   }));
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return { requests: latencies.length, errors, rps: latencies.length / seconds, p50: q(0.5), p99: q(0.99) };
+  const summary = (list: number[], errs: number): LoadResult => {
+    list.sort((a, b) => a - b);
+    const q = (p: number) => list[Math.min(list.length - 1, Math.floor(p * list.length))] ?? 0;
+    return { requests: list.length, errors: errs, rps: list.length / seconds, p50: q(0.5), p99: q(0.99) };
+  };
+  const out = summary(latencies, errors);
+  if (byGroup.size) out.groups = Object.fromEntries([...byGroup].map(([k, g]) => [k, summary(g.latencies, g.errors)]));
+  return out;
 }
 
 export function formatLoad(label: string, r: LoadResult): string {

@@ -1,11 +1,18 @@
 import type { Deps } from '../../shared/deps.js';
 import { normalizeText, tokenize } from '../../shared/text/normalize.js';
+import { assignVariant } from '../../shared/experiments/index.js';
 import { formatLoad, httpLoad, type LoadResult } from './http-load.js';
+
+interface Store {
+  tenantId: string;
+  key: string;
+}
 
 interface Ctx {
   deps: Deps;
-  tenantId: string;
-  key: string;
+  /** Two stores with the same catalog: `merch` gets the rules and the experiment, `plain` nothing. */
+  plain: Store;
+  merch: Store;
   /** Cached API and the API with the result cache off. */
   origin: string;
   nocache: string;
@@ -15,15 +22,16 @@ interface Ctx {
 }
 
 const SESSIONS = 500;
+const ROUNDS = 3;
 
 /**
  * 200 enabled rules as a store might have them: 50 whose patterns meet the bench's own queries
- * (`is` on a query, `contains` on one of its words, some with a time window) with banners, pins,
- * hides, boosts and buries, and 150 on other words; plus 5 disabled rules the experiment's second
- * variant switches on.
+ * (`is` on a query, `contains` on one of its words, every fourth with a time window) with banners,
+ * pins, hides, boosts and buries, and 150 on other words; plus 5 disabled rules the experiment's
+ * second variant switches on.
  */
-async function makeRules(c: Ctx): Promise<unknown[]> {
-  const sample = await c.deps.engine.search({ tenantId: c.tenantId, tokens: [], offset: 0, limit: 60, facets: ['brand'] });
+async function makeRules(c: Ctx): Promise<Array<Record<string, unknown>>> {
+  const sample = await c.deps.engine.search({ tenantId: c.merch.tenantId, tokens: [], offset: 0, limit: 60, facets: ['brand'] });
   const ids = sample.hits.map((h) => h.id);
   const brands = ((sample.facets.brand as Array<{ value: string }>) ?? []).map((b) => b.value);
   const queries = [...new Set(c.mix.map((m) => decodeURIComponent(m.split('&')[0])))];
@@ -36,7 +44,7 @@ async function makeRules(c: Ctx): Promise<unknown[]> {
     { boosts: [{ filters: { brand: [brands[i % brands.length]] }, weight: 2 }] },
     { buries: [{ filters: { in_stock: false }, weight: 3 }], banners: [{ image_url: `https://cdn.example/${i}.png` }] },
   ][i % 5];
-  const rules: unknown[] = [];
+  const rules: Array<Record<string, unknown>> = [];
   for (let i = 0; i < 200; i++) {
     const pattern = i < 25 ? { match: 'is', text: queries[i % queries.length] }
       : i < 50 ? { match: 'contains', text: words[i % words.length] }
@@ -48,21 +56,10 @@ async function makeRules(c: Ctx): Promise<unknown[]> {
   return rules;
 }
 
-async function api(c: Ctx, method: string, path: string, body?: unknown) {
-  const res = await fetch(c.origin + path, { method, headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function api(c: Ctx, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(c.origin + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<any>;
-}
-
-/** Cached (after warming every variant's answers) and uncached search at c=32, every request with a shopper session. */
-async function measure(c: Ctx): Promise<{ cached: LoadResult; uncached: LoadResult }> {
-  const auth = { authorization: `Bearer ${c.key}` };
-  const path = (i: number) => `/v1/search?q=${c.mix[i % c.mix.length]}&session=s${Math.floor(i / c.mix.length) % SESSIONS}`;
-  await httpLoad({ origin: c.origin, concurrency: 8, durationMs: 6000, next: (i) => ({ path: path(i), headers: auth }) });
-  const ms = c.seconds * 1000;
-  const cached = await httpLoad({ origin: c.origin, concurrency: 32, durationMs: ms, next: (i) => ({ path: path(i), headers: auth }) });
-  const uncached = await httpLoad({ origin: c.nocache, concurrency: 32, durationMs: ms, next: (i) => ({ path: path(i), headers: auth }) });
-  return { cached, uncached };
 }
 
 /** What the rules did to the query mix (debug traces of one pass): so the comparison is known to exercise them. */
@@ -72,7 +69,7 @@ async function coverage(c: Ctx): Promise<string> {
   let inExperiment = 0;
   let compiled = 0;
   for (let i = 0; i < c.mix.length; i++) {
-    const body = await api(c, 'GET', `/v1/search?q=${c.mix[i]}&session=s${i}&debug=true`);
+    const body = await api(c, c.merch.key, 'GET', `/v1/search?q=${c.mix[i]}&session=s${i}&debug=true`);
     const step = body.debug.steps.find((s: { step: string }) => s.step === 'merchandise-rules');
     compiled = step.rules;
     if (step.matched.some((m: { applied: boolean }) => m.applied)) matched++;
@@ -82,41 +79,72 @@ async function coverage(c: Ctx): Promise<string> {
   return `check: ${compiled} rules compiled; of ${c.mix.length} queries ${matched} had a rule applied, ${pinned} showed pins, ${inExperiment} were in the experiment`;
 }
 
-const mean = (rs: LoadResult[]): LoadResult => ({
-  requests: rs.reduce((a, r) => a + r.requests, 0), errors: rs.reduce((a, r) => a + r.errors, 0),
-  rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length, p50: rs.reduce((a, r) => a + r.p50, 0) / rs.length, p99: rs.reduce((a, r) => a + r.p99, 0) / rs.length,
-});
-const pct = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)} %`;
+/**
+ * Every answer the cached runs will ask for, once (each query in the plain store; each query in
+ * each variant in the merch store: the variant, not the session, is in the cache key), and each
+ * query once on the uncached API (tenant state loaded, code warm): so the runs measure steady state.
+ */
+async function warm(c: Ctx, exp: { id: string; variants: Array<{ key: string; traffic_percent: number }> }) {
+  const sessionOf = new Map<string, string>();
+  for (let i = 0; sessionOf.size < exp.variants.length; i++) {
+    const v = assignVariant(exp.id, `s${i}`, exp.variants).key;
+    if (!sessionOf.has(v)) sessionOf.set(v, `s${i}`);
+  }
+  for (const q of c.mix) {
+    await api(c, c.plain.key, 'GET', `/v1/search?q=${q}&session=s0`);
+    for (const session of sessionOf.values()) await api(c, c.merch.key, 'GET', `/v1/search?q=${q}&session=${session}`);
+    for (const store of [c.plain, c.merch]) await fetch(`${c.nocache}/v1/search?q=${q}&session=s0`, { headers: { authorization: `Bearer ${store.key}` } }).then((r) => r.arrayBuffer());
+  }
+}
+
+/** Requests alternate between the two stores, so both see the same machine at the same moments. */
+function interleaved(c: Ctx) {
+  return (i: number) => {
+    const store = i % 2 ? c.merch : c.plain;
+    const n = i >> 1;
+    return {
+      path: `/v1/search?q=${c.mix[n % c.mix.length]}&session=s${Math.floor(n / c.mix.length) % SESSIONS}`,
+      headers: { authorization: `Bearer ${store.key}` }, group: i % 2 ? 'merch' : 'plain',
+    };
+  };
+}
+
+const median = (rs: LoadResult[], f: (r: LoadResult) => number) => [...rs.map(f)].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
+const pct = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)} %`;
 
 /**
- * BENCH_MERCH=1: the same search load without and with 200 active rules and a running experiment,
- * alternated twice (plain, merch, plain, merch) in one run so drift on the shared machine falls on
- * both sides; the rules go in and out with one import each, the experiment is started and stopped.
+ * BENCH_MERCH=1: search at c=32 on two stores with the same 100k catalog, one with 200 active rules
+ * and a running experiment, one without, requests alternating between them within each run (the
+ * shared machine's load falls on both alike); cached (after warming every variant's answers) and
+ * uncached, ROUNDS runs each, medians compared.
  */
 export async function merchComparison(c: Ctx): Promise<string[]> {
   const rules = await makeRules(c);
-  const exp = await api(c, 'POST', '/v1/experiments', {
-    name: 'bench', variants: [{ key: 'control', traffic_percent: 50 }, { key: 'b', traffic_percent: 50, rule_ids: rules.slice(200).map((r) => (r as { id: string }).id) }],
-  }).catch(() => null);
-  let check = '';
-  const plain: Array<{ cached: LoadResult; uncached: LoadResult }> = [];
-  const merch: Array<{ cached: LoadResult; uncached: LoadResult }> = [];
-  for (let round = 0; round < 2; round++) {
-    await api(c, 'POST', '/v1/rules/import', { mode: 'replace', rules: [] });
-    plain.push(await measure(c));
-    await api(c, 'POST', '/v1/rules/import', { mode: 'replace', rules });
-    if (exp) await api(c, 'POST', `/v1/experiments/${exp.id}/start`);
-    if (round === 0) check = await coverage(c);
-    merch.push(await measure(c));
-    if (exp) await api(c, 'POST', `/v1/experiments/${exp.id}/stop`);
+  await api(c, c.merch.key, 'POST', '/v1/rules/import', { mode: 'replace', rules });
+  const exp = await api(c, c.merch.key, 'POST', '/v1/experiments', {
+    name: 'bench', variants: [{ key: 'control', traffic_percent: 50 }, { key: 'b', traffic_percent: 50, rule_ids: rules.slice(200).map((r) => r.id) }],
+  });
+  await api(c, c.merch.key, 'POST', `/v1/experiments/${exp.id}/start`);
+  const check = await coverage(c);
+  const next = interleaved(c);
+  await warm(c, exp);
+  const cached: LoadResult[] = [];
+  const uncached: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    cached.push(await httpLoad({ origin: c.origin, concurrency: 32, durationMs: c.seconds * 1000, next }));
+    uncached.push(await httpLoad({ origin: c.nocache, concurrency: 32, durationMs: c.seconds * 1000, next }));
   }
-  const [pc, mc, pu, mu] = [mean(plain.map((r) => r.cached)), mean(merch.map((r) => r.cached)), mean(plain.map((r) => r.uncached)), mean(merch.map((r) => r.uncached))];
-  return [
-    `merchandising comparison (c=32, ${c.seconds} s per run, mean of 2 alternated runs each; every request with a session, ${SESSIONS} sessions):`,
-    formatLoad('search cached, no rules', pc), formatLoad('search cached, 200 rules + experiment', mc),
-    formatLoad('search uncached, no rules', pu), formatLoad('search uncached, 200 rules + exp.', mu),
-    check,
-    `change with rules: cached req/s ${pct(pc.rps, mc.rps)}, p50 ${pct(pc.p50, mc.p50)}, p99 ${pct(pc.p99, mc.p99)}; uncached req/s ${pct(pu.rps, mu.rps)}, p50 ${pct(pu.p50, mu.p50)}, p99 ${pct(pu.p99, mu.p99)}`,
-    ...plain.map((r, i) => `  round ${i + 1}: plain cached ${r.cached.rps.toFixed(0)} req/s, uncached ${r.uncached.rps.toFixed(0)}; merch cached ${merch[i].cached.rps.toFixed(0)}, uncached ${merch[i].uncached.rps.toFixed(0)}`),
-  ];
+  const lines = [`merchandising comparison: two stores, same catalog; requests alternate between them (c=32, ${c.seconds} s per run, ${ROUNDS} runs, medians; a session on every request, ${SESSIONS} sessions)`, check];
+  for (const [label, runs] of [['cached', cached], ['uncached', uncached]] as const) {
+    const side = (g: string) => runs.map((r) => r.groups![g]);
+    const [p, m] = [side('plain'), side('merch')];
+    const row = (name: string, rs: LoadResult[]) => formatLoad(`${label}, ${name}`, {
+      requests: rs.reduce((a, r) => a + r.requests, 0), errors: rs.reduce((a, r) => a + r.errors, 0),
+      rps: median(rs, (r) => r.rps), p50: median(rs, (r) => r.p50), p99: median(rs, (r) => r.p99),
+    });
+    lines.push(row('no rules', p), row('200 rules + experiment', m));
+    lines.push(`  ${label} with rules: req/s ${pct(median(p, (r) => r.rps), median(m, (r) => r.rps))}, p50 ${pct(median(p, (r) => r.p50), median(m, (r) => r.p50))}, p99 ${pct(median(p, (r) => r.p99), median(m, (r) => r.p99))}`
+      + `; per run p50 plain/merch ${p.map((r, i) => `${r.p50.toFixed(1)}/${m[i].p50.toFixed(1)}`).join(', ')} ms`);
+  }
+  return lines;
 }

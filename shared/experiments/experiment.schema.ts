@@ -19,7 +19,7 @@ export interface Variant {
 export function variantProblems(variants: Array<{ key: string; traffic_percent: number }>): Array<{ field: string; code: string; message: string }> {
   const problems: Array<{ field: string; code: string; message: string }> = [];
   const sum = variants.reduce((n, v) => n + v.traffic_percent, 0);
-  if (Math.abs(sum - 100) > 1e-9) problems.push({ field: 'variants', code: 'invalid_split', message: `traffic_percent must add up to 100 (got ${sum})` });
+  if (Math.abs(sum - 100) > 1e-6) problems.push({ field: 'variants', code: 'invalid_split', message: `traffic_percent must add up to 100 (got ${sum})` });
   const seen = new Set<string>();
   variants.forEach((v, i) => {
     if (seen.has(v.key)) problems.push({ field: `variants.${i}.key`, code: 'duplicate', message: `variant key "${v.key}" is used twice` });

@@ -125,7 +125,7 @@ function respond(s: SearchState, tookMs: number) {
     search_id: newId('srch'),
     query: {
       text: s.input.q, normalized: s.normalized,
-      rewritten: synonymsFired ? describeSegments(s) : ai || (s.rules && s.rules.rest !== s.normalized) ? s.text : null,
+      rewritten: synonymsFired ? describeSegments(s) : s.text !== s.normalized ? s.text : null,
       lang: s.lang, filters: foundFilters(s), sort: ai?.sort ?? s.rules?.sort ?? null, ai_used: !!ai, ai_cached: !!ai?.cached,
     },
     ids: s.hits.map((h) => h.id),
