@@ -77,7 +77,9 @@ t.test('two variants: rates, z-test and CI match an independent computation; a w
   t.equal(res.correction, 'none');
   await traffic(exp.id, 'control', 600, 60, 18, 6);
   await traffic(exp.id, 'b', 600, 78, 24, 14, 12);
-  res = (await call('GET', `/v1/experiments/${exp.id}/results`)).body;
+  const again = await call('GET', `/v1/experiments/${exp.id}/results`);
+  t.equal(again.status, 200, JSON.stringify(again.body).slice(0, 300));
+  res = again.body;
   t.equal(res.variants[1].searches, 2100);
   const want = zTest(21, 2100, 50, 2100);
   t.ok(want.p < 0.05, 'the synthetic difference is significant');

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { notFound } from '../../../shared/platform/errors.js';
+import { timeIdCursor } from '../../../shared/platform/cursor.js';
 import { experimentsService, toExperimentOut, type ExperimentFields } from '../../../shared/experiments/index.js';
 import { Deleted, page } from '../../http/schemas.js';
 import { ExperimentIn, ExperimentOut, ExperimentParams, ExperimentResults, ListExperiments } from './experiments.schema.js';
@@ -35,14 +35,11 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/experiments', tag: 'experiments', summary: 'List experiments (cursor pages, oldest first)', auth: READ,
       query: ListExperiments, responses: { 200: { description: 'page of experiments', schema: page(ExperimentOut) } },
       async handle(ctx, { query }) {
-        const after = decodeCursor<{ at: string; id: string }>(query.cursor, ['at', 'id']);
-        if (after && (typeof after.at !== 'string' || Number.isNaN(Date.parse(after.at)))) {
-          throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-        }
+        const after = timeIdCursor.decode(query.cursor);
         const rows = await repo.list(tenantOf(ctx), { after, limit: query.limit + 1, status: query.status });
         const data = rows.slice(0, query.limit);
         const last = data[data.length - 1];
-        ctx.body = { data: data.map(toExperimentOut), next_cursor: rows.length > query.limit ? encodeCursor({ at: last.cursor_at, id: last.id }) : null };
+        ctx.body = { data: data.map(toExperimentOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null };
       },
     }),
     /** Creates a draft (variants checked: 2-5, split adds up to 100, the rules exist). Idempotency-Key honoured. */

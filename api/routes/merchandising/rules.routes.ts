@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { notFound } from '../../../shared/platform/errors.js';
+import { timeIdCursor } from '../../../shared/platform/cursor.js';
 import { rulesService, toRuleOut } from '../../../shared/merchandising/index.js';
 import { BUILTIN_FILTERS } from '../../../shared/search/index.js';
 import { Deleted, page } from '../../http/schemas.js';
@@ -29,16 +29,13 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       method: 'get', path: '/v1/rules', tag: 'merchandising', summary: 'List merchandising rules (cursor pages, oldest first)', auth: READ,
       query: ListRules, responses: { 200: { description: 'page of rules', schema: page(RuleOut) } },
       async handle(ctx, { query }) {
-        const after = decodeCursor<{ at: string; id: string }>(query.cursor, ['at', 'id']);
-        if (after && (typeof after.at !== 'string' || typeof after.id !== 'string' || Number.isNaN(Date.parse(after.at)))) {
-          throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-        }
+        const after = timeIdCursor.decode(query.cursor);
         const enabled = query.enabled === undefined ? null : query.enabled === 'true';
         const rows = await repo.list(tenantOf(ctx), { after, limit: query.limit + 1, q: query.q ?? undefined, enabled });
         const data = rows.slice(0, query.limit);
         const last = data[data.length - 1];
         ctx.body = {
-          data: data.map(toRuleOut), next_cursor: rows.length > query.limit ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+          data: data.map(toRuleOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null,
           total: query.cursor || query.q || enabled !== null ? null : await repo.count(tenantOf(ctx)),
         };
       },

@@ -14,6 +14,6 @@ export async function replan(s: SearchState, env: StepEnv): Promise<void> {
 
 /** The fields replan changes, to put back when a retry is not kept. */
 export function saveQueryState(s: SearchState) {
-  const { text, filters, tokens, segments, plan: p, query, result, relaxed } = s;
-  return () => Object.assign(s, { text, filters, tokens, segments, plan: p, query, result, relaxed });
+  const { text, filters, tokens, droppedWords, segments, plan: p, query, result, relaxed } = s;
+  return () => Object.assign(s, { text, filters, tokens, droppedWords, segments, plan: p, query, result, relaxed });
 }
