@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { notFound } from '../../../shared/platform/errors.js';
-import { timeIdCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { experimentsService, toExperimentOut, type ExperimentFields } from '../../../shared/experiments/index.js';
 import { Deleted, page } from '../../http/schemas.js';
 import { ExperimentIn, ExperimentOut, ExperimentParams, ExperimentResults, ListExperiments } from './experiments.schema.js';
@@ -36,10 +36,8 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
       query: ListExperiments, responses: { 200: { description: 'page of experiments', schema: page(ExperimentOut) } },
       async handle(ctx, { query }) {
         const after = timeIdCursor.decode(query.cursor);
-        const rows = await repo.list(tenantOf(ctx), { after, limit: query.limit + 1, status: query.status });
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = { data: data.map(toExperimentOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null };
+        ctx.body = await cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantOf(ctx), { after, limit: n, status: query.status }),
+          (last) => ({ at: last.cursor_at, id: last.id }), toExperimentOut);
       },
     }),
     /** Creates a draft (variants checked: 2-5, split adds up to 100, the rules exist). Idempotency-Key honoured. */

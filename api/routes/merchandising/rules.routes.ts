@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { notFound } from '../../../shared/platform/errors.js';
-import { timeIdCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { rulesService, toRuleOut } from '../../../shared/merchandising/index.js';
 import { BUILTIN_FILTERS } from '../../../shared/search/index.js';
 import { Deleted, page } from '../../http/schemas.js';
@@ -31,13 +31,9 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { query }) {
         const after = timeIdCursor.decode(query.cursor);
         const enabled = query.enabled === undefined ? null : query.enabled === 'true';
-        const rows = await repo.list(tenantOf(ctx), { after, limit: query.limit + 1, q: query.q ?? undefined, enabled });
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = {
-          data: data.map(toRuleOut), next_cursor: rows.length > query.limit ? timeIdCursor.encode({ at: last.cursor_at, id: last.id }) : null,
-          total: query.cursor || query.q || enabled !== null ? null : await repo.count(tenantOf(ctx)),
-        };
+        const listed = await cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantOf(ctx), { after, limit: n, q: query.q ?? undefined, enabled }),
+          (last) => ({ at: last.cursor_at, id: last.id }), toRuleOut);
+        ctx.body = { ...listed, total: query.cursor || query.q || enabled !== null ? null : await repo.count(tenantOf(ctx)) };
       },
     }),
     /** Read-only: every rule as one JSON document that /v1/rules/import takes back. */
