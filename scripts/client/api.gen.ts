@@ -174,6 +174,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List experiments (cursor pages, oldest first) */
+        get: operations["getV1Experiments"];
+        put?: never;
+        /** Create an experiment (draft) */
+        post: operations["postV1Experiments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/experiments/{experiment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an experiment */
+        get: operations["getV1ExperimentsExperiment_id"];
+        /** Replace a draft experiment */
+        put: operations["putV1ExperimentsExperiment_id"];
+        post?: never;
+        /** Delete an experiment */
+        delete: operations["deleteV1ExperimentsExperiment_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/experiments/{experiment_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Results of an experiment */
+        get: operations["getV1ExperimentsExperiment_idResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/experiments/{experiment_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an experiment */
+        post: operations["postV1ExperimentsExperiment_idStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/experiments/{experiment_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop an experiment */
+        post: operations["postV1ExperimentsExperiment_idStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs": {
         parameters: {
             query?: never;
@@ -341,6 +429,77 @@ export interface paths {
         put?: never;
         /** Rebuild the search index */
         post: operations["postV1Reindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List merchandising rules (cursor pages, oldest first) */
+        get: operations["getV1Rules"];
+        put?: never;
+        /** Create a merchandising rule */
+        post: operations["postV1Rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a merchandising rule */
+        get: operations["getV1RulesRule_id"];
+        /** Replace a merchandising rule */
+        put: operations["putV1RulesRule_id"];
+        post?: never;
+        /** Delete a merchandising rule */
+        delete: operations["deleteV1RulesRule_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export every merchandising rule as JSON */
+        get: operations["getV1RulesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rules/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import merchandising rules (merge or replace) */
+        post: operations["postV1RulesImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1579,6 +1738,873 @@ export interface operations {
             };
         };
     };
+    getV1Experiments: {
+        parameters: {
+            query?: {
+                cursor?: string | null;
+                limit?: number;
+                status?: "draft" | "running" | "stopped";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description page of experiments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            id: string;
+                            min_sample: number;
+                            name: string;
+                            /** @enum {string} */
+                            primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "running" | "stopped";
+                            stopped_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            variants: {
+                                key: string;
+                                ranking: {
+                                    [key: string]: unknown;
+                                } | null;
+                                rule_ids: string[];
+                                traffic_percent: number;
+                            }[];
+                        }[];
+                        next_cursor: string | null;
+                        total?: number | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Experiments: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description searches every variant needs before a winner is declared
+                     * @default 1000
+                     */
+                    min_sample?: number;
+                    name: string;
+                    /**
+                     * @description the metric a winner is declared on
+                     * @default conversion_rate
+                     * @enum {string}
+                     */
+                    primary_metric?: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                    variants: {
+                        /** @description shown in SearchResponse.experiment.variant; the first variant is the control */
+                        key: string;
+                        /** @description RankingConfig fields this variant sets over the store's */
+                        ranking?: {
+                            ai_rewrite?: boolean | null;
+                            business_signals?: {
+                                [key: string]: number;
+                            } | null;
+                            cheap_rerank_top_n?: number | null;
+                            disabled_rule_ids?: string[] | null;
+                            global_synonyms?: boolean | null;
+                            hybrid_search?: boolean | null;
+                            in_stock_first?: boolean | null;
+                            merch_rules?: boolean | null;
+                            rule_parser?: boolean | null;
+                            synonym_sets?: string[] | null;
+                            typo_tolerance?: boolean | null;
+                        } | null;
+                        /**
+                         * @description merchandising rules this variant switches on (even disabled ones)
+                         * @default []
+                         */
+                        rule_ids?: string[];
+                        /** @description share of sessions; the variants add up to 100 */
+                        traffic_percent: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        min_sample: number;
+                        name: string;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        stopped_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        variants: {
+                            key: string;
+                            ranking: {
+                                [key: string]: unknown;
+                            } | null;
+                            rule_ids: string[];
+                            traffic_percent: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ExperimentsExperiment_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        min_sample: number;
+                        name: string;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        stopped_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        variants: {
+                            key: string;
+                            ranking: {
+                                [key: string]: unknown;
+                            } | null;
+                            rule_ids: string[];
+                            traffic_percent: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1ExperimentsExperiment_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description searches every variant needs before a winner is declared
+                     * @default 1000
+                     */
+                    min_sample?: number;
+                    name: string;
+                    /**
+                     * @description the metric a winner is declared on
+                     * @default conversion_rate
+                     * @enum {string}
+                     */
+                    primary_metric?: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                    variants: {
+                        /** @description shown in SearchResponse.experiment.variant; the first variant is the control */
+                        key: string;
+                        /** @description RankingConfig fields this variant sets over the store's */
+                        ranking?: {
+                            ai_rewrite?: boolean | null;
+                            business_signals?: {
+                                [key: string]: number;
+                            } | null;
+                            cheap_rerank_top_n?: number | null;
+                            disabled_rule_ids?: string[] | null;
+                            global_synonyms?: boolean | null;
+                            hybrid_search?: boolean | null;
+                            in_stock_first?: boolean | null;
+                            merch_rules?: boolean | null;
+                            rule_parser?: boolean | null;
+                            synonym_sets?: string[] | null;
+                            typo_tolerance?: boolean | null;
+                        } | null;
+                        /**
+                         * @description merchandising rules this variant switches on (even disabled ones)
+                         * @default []
+                         */
+                        rule_ids?: string[];
+                        /** @description share of sessions; the variants add up to 100 */
+                        traffic_percent: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description the experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        min_sample: number;
+                        name: string;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        stopped_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        variants: {
+                            key: string;
+                            ranking: {
+                                [key: string]: unknown;
+                            } | null;
+                            rule_ids: string[];
+                            traffic_percent: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1ExperimentsExperiment_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        id: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ExperimentsExperiment_idResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description results per variant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alpha: number;
+                        confidence: number;
+                        /** @enum {string} */
+                        correction: "none" | "benjamini_hochberg";
+                        /** @enum {string} */
+                        decision: "insufficient_sample" | "winner" | "control_wins" | "no_significant_difference";
+                        experiment_id: string;
+                        min_sample: number;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        variants: {
+                            add_to_cart_rate: number;
+                            /** @description searches with at least one add_to_cart */
+                            add_to_carts: number;
+                            /** @description searches with at least one search_click */
+                            clicks: number;
+                            control: boolean;
+                            conversion_rate: number;
+                            ctr: number;
+                            key: string;
+                            /** @description searches with at least one purchase */
+                            purchases: number;
+                            /** @description sum of purchase values attributed to the variant's searches */
+                            revenue: number;
+                            revenue_per_search: number;
+                            searches: number;
+                            traffic_percent: number;
+                            vs_control: {
+                                add_to_cart_rate: {
+                                    ci_high: number;
+                                    ci_low: number;
+                                    /** @description variant rate minus control rate */
+                                    difference: number;
+                                    /** @description Benjamini-Hochberg over the variants (equal to p_value with two variants) */
+                                    p_adjusted: number;
+                                    p_value: number;
+                                    /** @description p_adjusted < alpha */
+                                    significant: boolean;
+                                    z: number;
+                                };
+                                conversion_rate: {
+                                    ci_high: number;
+                                    ci_low: number;
+                                    /** @description variant rate minus control rate */
+                                    difference: number;
+                                    /** @description Benjamini-Hochberg over the variants (equal to p_value with two variants) */
+                                    p_adjusted: number;
+                                    p_value: number;
+                                    /** @description p_adjusted < alpha */
+                                    significant: boolean;
+                                    z: number;
+                                };
+                                ctr: {
+                                    ci_high: number;
+                                    ci_low: number;
+                                    /** @description variant rate minus control rate */
+                                    difference: number;
+                                    /** @description Benjamini-Hochberg over the variants (equal to p_value with two variants) */
+                                    p_adjusted: number;
+                                    p_value: number;
+                                    /** @description p_adjusted < alpha */
+                                    significant: boolean;
+                                    z: number;
+                                };
+                            } | null;
+                        }[];
+                        winner: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ExperimentsExperiment_idStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        min_sample: number;
+                        name: string;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        stopped_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        variants: {
+                            key: string;
+                            ranking: {
+                                [key: string]: unknown;
+                            } | null;
+                            rule_ids: string[];
+                            traffic_percent: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ExperimentsExperiment_idStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the experiment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        min_sample: number;
+                        name: string;
+                        /** @enum {string} */
+                        primary_metric: "ctr" | "add_to_cart_rate" | "conversion_rate";
+                        started_at: string | null;
+                        /** @enum {string} */
+                        status: "draft" | "running" | "stopped";
+                        stopped_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                        variants: {
+                            key: string;
+                            ranking: {
+                                [key: string]: unknown;
+                            } | null;
+                            rule_ids: string[];
+                            traffic_percent: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Jobs: {
         parameters: {
             query?: {
@@ -1935,7 +2961,7 @@ export interface operations {
                     /** @enum {string} */
                     kind: "public" | "secret";
                     name: string;
-                    scopes?: ("search" | "events" | "catalog:read" | "catalog:write" | "synonyms:read" | "synonyms:write" | "translations:read" | "translations:write" | "billing" | "usage" | "jobs" | "admin")[] | null;
+                    scopes?: ("search" | "events" | "catalog:read" | "catalog:write" | "synonyms:read" | "synonyms:write" | "translations:read" | "translations:write" | "rules:read" | "rules:write" | "experiments:read" | "experiments:write" | "billing" | "usage" | "jobs" | "admin")[] | null;
                 };
             };
         };
@@ -2104,7 +3130,7 @@ export interface operations {
                 "application/json": {
                     allowed_origins?: string[] | null;
                     name?: string | null;
-                    scopes?: ("search" | "events" | "catalog:read" | "catalog:write" | "synonyms:read" | "synonyms:write" | "translations:read" | "translations:write" | "billing" | "usage" | "jobs" | "admin")[] | null;
+                    scopes?: ("search" | "events" | "catalog:read" | "catalog:write" | "synonyms:read" | "synonyms:write" | "translations:read" | "translations:write" | "rules:read" | "rules:write" | "experiments:read" | "experiments:write" | "billing" | "usage" | "jobs" | "admin")[] | null;
                 };
             };
         };
@@ -2719,6 +3745,1211 @@ export interface operations {
             };
         };
     };
+    getV1Rules: {
+        parameters: {
+            query?: {
+                cursor?: string | null;
+                /** @description only enabled (or disabled) rules */
+                enabled?: "true" | "false";
+                limit?: number;
+                /** @description substring of the name or of a pattern (case-insensitive) */
+                q?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description page of rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conditions: {
+                                active_from?: string | null;
+                                active_until?: string | null;
+                                /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                                filters?: {
+                                    [key: string]: string[] | string | boolean;
+                                } | null;
+                                /**
+                                 * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                                 * @default []
+                                 */
+                                patterns: {
+                                    /** @description only for queries in this store language; default any */
+                                    lang?: string | null;
+                                    /** @enum {string} */
+                                    match: "is" | "starts_with" | "contains";
+                                    /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                    text: string;
+                                }[];
+                            };
+                            consequences: {
+                                /** @description added to the search (the shopper's own filters win on the same name) */
+                                add_filters?: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                } | null;
+                                /** @default [] */
+                                banners: {
+                                    html?: string | null;
+                                    image_url?: string | null;
+                                    link_url?: string | null;
+                                    /**
+                                     * @default top
+                                     * @enum {string}
+                                     */
+                                    position: "top" | "inline" | "bottom";
+                                }[];
+                                /** @default [] */
+                                boosts: {
+                                    filters: {
+                                        [key: string]: string[] | {
+                                            gte?: number | null;
+                                            lte?: number | null;
+                                        } | string | boolean;
+                                    };
+                                    /** @default 1 */
+                                    weight: number;
+                                }[];
+                                /** @default [] */
+                                buries: {
+                                    filters: {
+                                        [key: string]: string[] | {
+                                            gte?: number | null;
+                                            lte?: number | null;
+                                        } | string | boolean;
+                                    };
+                                    /** @default 1 */
+                                    weight: number;
+                                }[];
+                                /** @default [] */
+                                hides: string[];
+                                /** @default [] */
+                                pins: {
+                                    position: number;
+                                    product_id: string;
+                                }[];
+                                redirect?: {
+                                    /** Format: uri */
+                                    url: string;
+                                } | null;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            id: string;
+                            name: string;
+                            priority: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                        total?: number | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Rules: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default {
+                     *       "patterns": []
+                     *     }
+                     */
+                    conditions?: {
+                        active_from?: string | null;
+                        active_until?: string | null;
+                        /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                        filters?: {
+                            [key: string]: string[] | string | boolean;
+                        } | null;
+                        /**
+                         * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                         * @default []
+                         */
+                        patterns?: {
+                            /** @description only for queries in this store language; default any */
+                            lang?: string | null;
+                            /** @enum {string} */
+                            match: "is" | "starts_with" | "contains";
+                            /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                            text: string;
+                        }[];
+                    };
+                    consequences: {
+                        /** @description added to the search (the shopper's own filters win on the same name) */
+                        add_filters?: {
+                            [key: string]: string[] | {
+                                gte?: number | null;
+                                lte?: number | null;
+                            } | string | boolean;
+                        } | null;
+                        /** @default [] */
+                        banners?: {
+                            html?: string | null;
+                            image_url?: string | null;
+                            link_url?: string | null;
+                            /**
+                             * @default top
+                             * @enum {string}
+                             */
+                            position?: "top" | "inline" | "bottom";
+                        }[];
+                        /** @default [] */
+                        boosts?: {
+                            filters: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            };
+                            /** @default 1 */
+                            weight?: number;
+                        }[];
+                        /** @default [] */
+                        buries?: {
+                            filters: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            };
+                            /** @default 1 */
+                            weight?: number;
+                        }[];
+                        /** @default [] */
+                        hides?: string[];
+                        /** @default [] */
+                        pins?: {
+                            position: number;
+                            product_id: string;
+                        }[];
+                        redirect?: {
+                            /** Format: uri */
+                            url: string;
+                        } | null;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    name: string;
+                    /**
+                     * @description higher first
+                     * @default 0
+                     */
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conditions: {
+                            active_from?: string | null;
+                            active_until?: string | null;
+                            /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                            filters?: {
+                                [key: string]: string[] | string | boolean;
+                            } | null;
+                            /**
+                             * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                             * @default []
+                             */
+                            patterns: {
+                                /** @description only for queries in this store language; default any */
+                                lang?: string | null;
+                                /** @enum {string} */
+                                match: "is" | "starts_with" | "contains";
+                                /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                text: string;
+                            }[];
+                        };
+                        consequences: {
+                            /** @description added to the search (the shopper's own filters win on the same name) */
+                            add_filters?: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            } | null;
+                            /** @default [] */
+                            banners: {
+                                html?: string | null;
+                                image_url?: string | null;
+                                link_url?: string | null;
+                                /**
+                                 * @default top
+                                 * @enum {string}
+                                 */
+                                position: "top" | "inline" | "bottom";
+                            }[];
+                            /** @default [] */
+                            boosts: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            buries: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            hides: string[];
+                            /** @default [] */
+                            pins: {
+                                position: number;
+                                product_id: string;
+                            }[];
+                            redirect?: {
+                                /** Format: uri */
+                                url: string;
+                            } | null;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        id: string;
+                        name: string;
+                        priority: number;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RulesRule_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conditions: {
+                            active_from?: string | null;
+                            active_until?: string | null;
+                            /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                            filters?: {
+                                [key: string]: string[] | string | boolean;
+                            } | null;
+                            /**
+                             * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                             * @default []
+                             */
+                            patterns: {
+                                /** @description only for queries in this store language; default any */
+                                lang?: string | null;
+                                /** @enum {string} */
+                                match: "is" | "starts_with" | "contains";
+                                /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                text: string;
+                            }[];
+                        };
+                        consequences: {
+                            /** @description added to the search (the shopper's own filters win on the same name) */
+                            add_filters?: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            } | null;
+                            /** @default [] */
+                            banners: {
+                                html?: string | null;
+                                image_url?: string | null;
+                                link_url?: string | null;
+                                /**
+                                 * @default top
+                                 * @enum {string}
+                                 */
+                                position: "top" | "inline" | "bottom";
+                            }[];
+                            /** @default [] */
+                            boosts: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            buries: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            hides: string[];
+                            /** @default [] */
+                            pins: {
+                                position: number;
+                                product_id: string;
+                            }[];
+                            redirect?: {
+                                /** Format: uri */
+                                url: string;
+                            } | null;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        id: string;
+                        name: string;
+                        priority: number;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1RulesRule_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default {
+                     *       "patterns": []
+                     *     }
+                     */
+                    conditions?: {
+                        active_from?: string | null;
+                        active_until?: string | null;
+                        /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                        filters?: {
+                            [key: string]: string[] | string | boolean;
+                        } | null;
+                        /**
+                         * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                         * @default []
+                         */
+                        patterns?: {
+                            /** @description only for queries in this store language; default any */
+                            lang?: string | null;
+                            /** @enum {string} */
+                            match: "is" | "starts_with" | "contains";
+                            /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                            text: string;
+                        }[];
+                    };
+                    consequences: {
+                        /** @description added to the search (the shopper's own filters win on the same name) */
+                        add_filters?: {
+                            [key: string]: string[] | {
+                                gte?: number | null;
+                                lte?: number | null;
+                            } | string | boolean;
+                        } | null;
+                        /** @default [] */
+                        banners?: {
+                            html?: string | null;
+                            image_url?: string | null;
+                            link_url?: string | null;
+                            /**
+                             * @default top
+                             * @enum {string}
+                             */
+                            position?: "top" | "inline" | "bottom";
+                        }[];
+                        /** @default [] */
+                        boosts?: {
+                            filters: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            };
+                            /** @default 1 */
+                            weight?: number;
+                        }[];
+                        /** @default [] */
+                        buries?: {
+                            filters: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            };
+                            /** @default 1 */
+                            weight?: number;
+                        }[];
+                        /** @default [] */
+                        hides?: string[];
+                        /** @default [] */
+                        pins?: {
+                            position: number;
+                            product_id: string;
+                        }[];
+                        redirect?: {
+                            /** Format: uri */
+                            url: string;
+                        } | null;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    name: string;
+                    /**
+                     * @description higher first
+                     * @default 0
+                     */
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the rule as stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conditions: {
+                            active_from?: string | null;
+                            active_until?: string | null;
+                            /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                            filters?: {
+                                [key: string]: string[] | string | boolean;
+                            } | null;
+                            /**
+                             * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                             * @default []
+                             */
+                            patterns: {
+                                /** @description only for queries in this store language; default any */
+                                lang?: string | null;
+                                /** @enum {string} */
+                                match: "is" | "starts_with" | "contains";
+                                /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                text: string;
+                            }[];
+                        };
+                        consequences: {
+                            /** @description added to the search (the shopper's own filters win on the same name) */
+                            add_filters?: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            } | null;
+                            /** @default [] */
+                            banners: {
+                                html?: string | null;
+                                image_url?: string | null;
+                                link_url?: string | null;
+                                /**
+                                 * @default top
+                                 * @enum {string}
+                                 */
+                                position: "top" | "inline" | "bottom";
+                            }[];
+                            /** @default [] */
+                            boosts: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            buries: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight: number;
+                            }[];
+                            /** @default [] */
+                            hides: string[];
+                            /** @default [] */
+                            pins: {
+                                position: number;
+                                product_id: string;
+                            }[];
+                            redirect?: {
+                                /** Format: uri */
+                                url: string;
+                            } | null;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        enabled: boolean;
+                        id: string;
+                        name: string;
+                        priority: number;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1RulesRule_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        id: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RulesExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description all rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description every rule, oldest first; post it to /v1/rules/import as it is */
+                        rules: {
+                            conditions: {
+                                active_from?: string | null;
+                                active_until?: string | null;
+                                /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                                filters?: {
+                                    [key: string]: string[] | string | boolean;
+                                } | null;
+                                /**
+                                 * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                                 * @default []
+                                 */
+                                patterns: {
+                                    /** @description only for queries in this store language; default any */
+                                    lang?: string | null;
+                                    /** @enum {string} */
+                                    match: "is" | "starts_with" | "contains";
+                                    /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                    text: string;
+                                }[];
+                            };
+                            consequences: {
+                                /** @description added to the search (the shopper's own filters win on the same name) */
+                                add_filters?: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                } | null;
+                                /** @default [] */
+                                banners: {
+                                    html?: string | null;
+                                    image_url?: string | null;
+                                    link_url?: string | null;
+                                    /**
+                                     * @default top
+                                     * @enum {string}
+                                     */
+                                    position: "top" | "inline" | "bottom";
+                                }[];
+                                /** @default [] */
+                                boosts: {
+                                    filters: {
+                                        [key: string]: string[] | {
+                                            gte?: number | null;
+                                            lte?: number | null;
+                                        } | string | boolean;
+                                    };
+                                    /** @default 1 */
+                                    weight: number;
+                                }[];
+                                /** @default [] */
+                                buries: {
+                                    filters: {
+                                        [key: string]: string[] | {
+                                            gte?: number | null;
+                                            lte?: number | null;
+                                        } | string | boolean;
+                                    };
+                                    /** @default 1 */
+                                    weight: number;
+                                }[];
+                                /** @default [] */
+                                hides: string[];
+                                /** @default [] */
+                                pins: {
+                                    position: number;
+                                    product_id: string;
+                                }[];
+                                redirect?: {
+                                    /** Format: uri */
+                                    url: string;
+                                } | null;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            id: string;
+                            name: string;
+                            priority: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1RulesImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description replace also deletes the stored rules the file does not name
+                     * @default merge
+                     * @enum {string}
+                     */
+                    mode?: "merge" | "replace";
+                    rules: {
+                        /**
+                         * @default {
+                         *       "patterns": []
+                         *     }
+                         */
+                        conditions?: {
+                            active_from?: string | null;
+                            active_until?: string | null;
+                            /** @description context: the rule applies only when the search filters by each of these (any listed value; category by id or level key) */
+                            filters?: {
+                                [key: string]: string[] | string | boolean;
+                            } | null;
+                            /**
+                             * @description any of them matches; none: every query (e.g. a category page rule with a filter context)
+                             * @default []
+                             */
+                            patterns?: {
+                                /** @description only for queries in this store language; default any */
+                                lang?: string | null;
+                                /** @enum {string} */
+                                match: "is" | "starts_with" | "contains";
+                                /** @description normalized like queries (case, Arabic letter forms, diacritics, digits) */
+                                text: string;
+                            }[];
+                        };
+                        consequences: {
+                            /** @description added to the search (the shopper's own filters win on the same name) */
+                            add_filters?: {
+                                [key: string]: string[] | {
+                                    gte?: number | null;
+                                    lte?: number | null;
+                                } | string | boolean;
+                            } | null;
+                            /** @default [] */
+                            banners?: {
+                                html?: string | null;
+                                image_url?: string | null;
+                                link_url?: string | null;
+                                /**
+                                 * @default top
+                                 * @enum {string}
+                                 */
+                                position?: "top" | "inline" | "bottom";
+                            }[];
+                            /** @default [] */
+                            boosts?: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight?: number;
+                            }[];
+                            /** @default [] */
+                            buries?: {
+                                filters: {
+                                    [key: string]: string[] | {
+                                        gte?: number | null;
+                                        lte?: number | null;
+                                    } | string | boolean;
+                                };
+                                /** @default 1 */
+                                weight?: number;
+                            }[];
+                            /** @default [] */
+                            hides?: string[];
+                            /** @default [] */
+                            pins?: {
+                                position: number;
+                                product_id: string;
+                            }[];
+                            redirect?: {
+                                /** Format: uri */
+                                url: string;
+                            } | null;
+                        };
+                        /** @description kept for a new rule (exports carry it), so "the older rule first" holds in the new store; else the import time */
+                        created_at?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description a stored rule with this id is replaced; a new id is kept; none: a new id is made */
+                        id?: string | null;
+                        name: string;
+                        /**
+                         * @description higher first
+                         * @default 0
+                         */
+                        priority?: number;
+                        /** @description ignored (exports carry it) */
+                        updated_at?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: number;
+                        /** @description replace mode: stored rules the file does not name */
+                        deleted: number;
+                        /** @description rules already stored exactly as in the file */
+                        unchanged: number;
+                        updated: number;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Search: {
         parameters: {
             query?: {
@@ -2748,13 +4979,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description from every applied rule, in conflict order */
                         banners: {
+                            html: string | null;
+                            /** @description <rule id>-<n> */
                             id: string;
+                            image_url: string | null;
+                            link_url: string | null;
+                            /** @enum {string} */
+                            position: "top" | "inline" | "bottom";
                         }[];
                         debug: {
                             [key: string]: unknown;
                         } | null;
                         did_you_mean: string | null;
+                        /** @description the session's variant of the running experiment; null without a session */
                         experiment: {
                             experiment_id: string;
                             variant: string;
@@ -2778,6 +5017,7 @@ export interface operations {
                                 [key: string]: string;
                             };
                             id: string;
+                            /** @description placed by a merchandising rule */
                             pinned: boolean;
                             product: {
                                 brand: string | null;
@@ -2795,6 +5035,7 @@ export interface operations {
                                 sale_price: string | null;
                                 url: string | null;
                             };
+                            /** @description null for a pinned product */
                             score: number | null;
                         }[];
                         ids: string[];
@@ -2812,6 +5053,7 @@ export interface operations {
                             sort: string | null;
                             text: string;
                         };
+                        /** @description the first matching rule with a redirect (conflict order in README, Merchandising) */
                         redirect: {
                             rule_id: string;
                             url: string;
@@ -2952,13 +5194,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description from every applied rule, in conflict order */
                         banners: {
+                            html: string | null;
+                            /** @description <rule id>-<n> */
                             id: string;
+                            image_url: string | null;
+                            link_url: string | null;
+                            /** @enum {string} */
+                            position: "top" | "inline" | "bottom";
                         }[];
                         debug: {
                             [key: string]: unknown;
                         } | null;
                         did_you_mean: string | null;
+                        /** @description the session's variant of the running experiment; null without a session */
                         experiment: {
                             experiment_id: string;
                             variant: string;
@@ -2982,6 +5232,7 @@ export interface operations {
                                 [key: string]: string;
                             };
                             id: string;
+                            /** @description placed by a merchandising rule */
                             pinned: boolean;
                             product: {
                                 brand: string | null;
@@ -2999,6 +5250,7 @@ export interface operations {
                                 sale_price: string | null;
                                 url: string | null;
                             };
+                            /** @description null for a pinned product */
                             score: number | null;
                         }[];
                         ids: string[];
@@ -3016,6 +5268,7 @@ export interface operations {
                             sort: string | null;
                             text: string;
                         };
+                        /** @description the first matching rule with a redirect (conflict order in README, Merchandising) */
                         redirect: {
                             rule_id: string;
                             url: string;
