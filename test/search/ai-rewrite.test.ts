@@ -7,7 +7,7 @@ import { FakeOpenAi, rewriteAnswer } from './openai-fake.js';
 
 const fake = await new FakeOpenAi().start();
 t.teardown(() => fake.close());
-const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '400', AI_BUDGET_MICROS_USD: '100000' });
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '1500', AI_BUDGET_MICROS_USD: '100000' });
 const { id: tenantId, key } = await h.tenant();
 // The store turns AI rewriting on (ai=auto then asks when it helps).
 await h.api.deps.db('tenants').where({ id: tenantId }).update({ settings: { ranking: { ai_rewrite: true } } });
@@ -58,7 +58,7 @@ t.test('request filters and sort win over the model\'s', async (t) => {
 });
 
 t.test('a slow provider: the plain search answers within the timeout', async (t) => {
-  fake.next.push({ delayMs: 3000, json: rewriteAnswer('smartphone') });
+  fake.next.push({ delayMs: 6000, json: rewriteAnswer('smartphone') });
   const before = fake.calls.length;
   const res = await search({ q: 'tell me which laptop is good for students please', ai: 'on' });
   t.equal(fake.calls.length, before + 1);
