@@ -16,6 +16,8 @@ import * as synonyms from './api/routes/synonyms/index.js';
 import * as synonymsPipeline from './pipelines/synonyms/index.js';
 import * as maintenancePipeline from './pipelines/maintenance/index.js';
 import * as storefront from './api/routes/storefront/index.js';
+import * as translation from './api/routes/translation/index.js';
+import * as translationPipeline from './pipelines/translation/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -35,6 +37,7 @@ export const AREAS: Area[] = [
   { name: 'search', routes: search.routes, pipeline: searchPipeline },
   { name: 'events', routes: events.routes },
   { name: 'synonyms', routes: synonyms.routes, pipeline: synonymsPipeline },
+  { name: 'translation', routes: translation.routes, pipeline: translationPipeline },
   { name: 'maintenance', pipeline: maintenancePipeline },
   { name: 'storefront', routes: storefront.routes },
 ];

@@ -17,11 +17,13 @@ import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
 import { UsageCounter } from './usage/index.js';
 import { StorefrontSearch } from './storefront/index.js';
+import { translationRepos } from './translation/index.js';
+import { createTranslator, type Translator } from './engines/translator/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
   return {
-    ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
+    ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db), ...translationRepos(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -45,6 +47,8 @@ export interface Deps {
   queues: Queues;
   repos: Repos;
   engine: LexicalEngine;
+  /** Machine translation; null when no provider is configured (backfills then queue items for people). */
+  translator: Translator | null;
   /** Change notices between processes (index, context, vocabulary, synonyms). */
   notices: Notices;
   /** Per-process cache of what search and suggest need about each tenant (context, vocabulary, dictionary). */
@@ -104,9 +108,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
   });
+  const translator = createTranslator(config);
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, notices, contexts, search, suggest, storefront, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);
