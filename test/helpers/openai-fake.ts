@@ -22,6 +22,8 @@ export interface FakeOpenAi {
   /** Requests answered with 429 so far. */
   rateLimitedCount: number;
   mode: FakeMode;
+  /** Delay before each answer (changeable while running). */
+  latencyMs: number;
   close(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ function requestProblems(body: any): string[] {
 }
 
 export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: number; rateLimited?: number } = {}): Promise<FakeOpenAi> {
-  const state: FakeOpenAi = { url: '', requests: [], rateLimitedCount: 0, mode: opts.mode ?? 'translate', close: async () => undefined };
+  const state: FakeOpenAi = { url: '', requests: [], rateLimitedCount: 0, mode: opts.mode ?? 'translate', latencyMs: opts.latencyMs ?? 0, close: async () => undefined };
   const hanging: ServerResponse[] = [];
   const server = createServer(async (req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
@@ -93,7 +95,7 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
       state.rateLimitedCount++;
       return send(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });
     }
-    if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+    if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
     const user = body.messages.find((m: any) => m.role === 'user');
     const items: Array<{ id: string; text: string }> = JSON.parse(user.content).items;
     const fn = state.mode === 'mangle' ? mangle : state.mode === 'echo' ? (t: string) => t : fakeTranslate;
