@@ -21,7 +21,7 @@ t.test('a provider that mangles brands and digits and drops placeholders: every 
   const { job } = await backfill(call, { target_locale: 'ar', fields: ['name'] });
   t.equal(job!.status, 'succeeded');
   t.match(job!.result, { review: 3 });
-  const items = Object.fromEntries((await itemsByStatus(call, 'review')).map((i) => [i.product_id, i]));
+  const items: Record<string, Record<string, any>> = Object.fromEntries((await itemsByStatus(call, 'review')).map((i) => [i.product_id, i]));
   t.same(Object.keys(items).sort(), ['m1', 'm2', 'm3']);
   const m1 = items.m1.quality_notes;
   t.match(m1.placeholders_restored, { result: 'error', detail: /lost P0, P1/ }, 'placeholders for Casio and "500 ml" dropped');

@@ -136,8 +136,8 @@ t.test('watch mode translates new and changed products automatically', async (t)
   t.equal((await call('GET', '/v1/translate/status')).body.watch_enabled, true);
   await loadProducts(h, shop.key, shop.id, [{ id: 'new1', name: { en: 'Red coffee table' }, price: 1, currency: 'USD' }, { id: 'r5', name: { en: 'Blue chair r5 classic' }, price: 1, currency: 'USD' }]);
   const translated = await waitFor(async () => {
-    const rows = await db('translation_items').where({ tenant_id: shop.id, field: 'name' }).whereIn('product_id', ['new1', 'r5']);
-    return rows.length === 2 && rows.every((r) => r.status === 'machine') && rows;
+    const rows: Array<{ status: string; source_text: string }> = await db('translation_items').where({ tenant_id: shop.id, field: 'name' }).whereIn('product_id', ['new1', 'r5']);
+    return rows.length === 2 && rows.every((r) => r.status === 'machine') ? rows : null;
   }, 20_000, 'watch translated both');
   t.same(translated.map((r) => r.source_text).sort(), ['Blue chair r5 classic', 'Red coffee table']);
   const hits = await waitFor(async () => {
