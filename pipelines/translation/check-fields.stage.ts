@@ -10,9 +10,9 @@ export const checkFields = defineStage({
       glossaries.set(locale, await deps.repos.glossary.forPair(data.tenantId, locale, data.targetLocale));
     }
     let errors = 0;
-    const items = data.items.map((i) => {
+    const items = data.items.map(({ report, ...i }) => {
       if (i.restored === undefined) return i;
-      const notes = checkTranslation({ source: i.text, translated: i.restored, targetLocale: data.targetLocale, codes: i.codes, glossary: glossaries.get(i.sourceLocale)!, restored: i.report });
+      const notes = checkTranslation({ source: i.text, translated: i.restored, targetLocale: data.targetLocale, codes: i.codes, glossary: glossaries.get(i.sourceLocale)!, restored: report });
       if (Object.values(notes).some((n) => n.result === 'error')) errors++;
       return { ...i, notes, score: qualityScore(notes) };
     });

@@ -5,9 +5,9 @@ import { checkJob, restore, restoreJob } from '../../shared/translation/index.js
 export const restoreFields = defineStage({
   ...restoreJob,
   async run({ data, next }) {
-    const items = data.items.map((i) => {
-      if (typeof i.output !== 'string') return i;
-      const r = restore(i.output, i.tokens ?? []);
+    const items = data.items.map(({ masked: _m, tokens, output, ...i }) => {
+      if (output === undefined) return i;
+      const r = restore(output, tokens ?? []);
       return { ...i, restored: r.text, report: { missing: r.missing, repeated: r.repeated, unknown: r.unknown } };
     });
     await next(checkJob, { ...data, items });

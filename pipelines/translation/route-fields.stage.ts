@@ -18,11 +18,13 @@ export const routeFields = defineStage({
       quality_score: i.score!, quality_notes: i.notes!, provider: data.provider ?? 'unknown', cost_micros: perItem,
     }));
     const written = await deps.repos.translationItems.writeMachine(data.tenantId, writes);
-    const outcome: Record<string, number> = { translated: written.length, not_written: writes.length - written.length, left_out: data.items.filter((i) => i.output === null).length, unchanged: data.items.filter((i) => i.output === undefined).length };
+    const outcome: Record<string, number> = { translated: written.length, not_written: writes.length - written.length, left_out: data.items.filter((i) => i.skipped === 'left_out').length, unchanged: data.items.filter((i) => i.skipped === 'unchanged').length };
     for (const w of written) outcome[w.status] = (outcome[w.status] ?? 0) + 1;
     const products = [...new Set(written.map((w) => w.product_id))];
     await deps.repos.translationUsage.countProducts(data.tenantId, products);
-    await next(indexJob, { ...data, items: data.items.map(({ id, version, productId, field, fieldKey, sourceLocale, text, codes, review }) => ({ id, version, productId, field, fieldKey, sourceLocale, text, codes, review })), outcome, changedProducts: products });
+    // The index stage needs only the outcome: the items go on as bare keys.
+    const keys = data.items.map(({ id, version, productId, field, fieldKey, sourceLocale, review }) => ({ id, version, productId, field, fieldKey, sourceLocale, review, text: '', codes: [] }));
+    await next(indexJob, { ...data, items: keys, outcome, changedProducts: products });
     return outcome;
   },
 });

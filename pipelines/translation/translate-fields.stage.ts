@@ -21,7 +21,7 @@ export const translateFields = defineStage({
     const { items: done, cost } = await translateItems(deps.translator, data.targetLocale, todo, { batchFields: t.batchFields, batchChars: t.batchChars, parallelCalls: t.parallelCalls, signal });
     if (cost.calls) await deps.repos.translationUsage.addCost(data.tenantId, data.targetLocale, cost);
     const byId = new Map(done.map((i) => [i.id, i]));
-    await next(restoreJob, { ...data, items: data.items.map((i) => byId.get(i.id) ?? i), provider: deps.translator.name, cost });
-    return { translated: done.filter((i) => i.output != null).length, skipped: data.items.length - todo.length, calls: cost.calls, cost_micros: cost.micros };
+    await next(restoreJob, { ...data, items: data.items.map((i) => byId.get(i.id) ?? { ...i, skipped: 'unchanged' as const }), provider: deps.translator.name, cost });
+    return { translated: done.filter((i) => i.output !== undefined).length, skipped: data.items.length - todo.length, calls: cost.calls, cost_micros: cost.micros };
   },
 });

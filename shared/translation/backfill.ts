@@ -3,7 +3,7 @@ import { startJob, type JobRow, type StartJobDeps } from '../jobs/index.js';
 import type { Translator } from '../engines/translator/index.js';
 import { countSelection, type CatalogReader } from './collect.js';
 import type { ItemsRepo } from './items.repo.js';
-import { collectJob } from './translation.jobs.js';
+import { CollectData, collectJob } from './translation.jobs.js';
 import type { BackfillScope, Field } from './translation.schema.js';
 
 export interface BackfillInput {
@@ -53,12 +53,17 @@ export async function startBackfill(deps: BackfillDeps, tenantId: string, input:
   if (input.dry_run) return { estimate, job: null, joined: false };
   const { job, joined } = await startJob(deps, {
     tenantId, kind: 'translate_backfill', dedupeKey: backfillKey(input.target_locale),
-    params: { target_locale: input.target_locale, fields: input.fields, scope: input.scope, product_ids: input.product_ids?.length ?? null, review_top_n: input.review_top_n },
+    params: { target_locale: input.target_locale, fields: input.fields, scope: input.scope, product_ids: input.product_ids, review_top_n: input.review_top_n },
     first: collectJob,
-    data: (jobRowId) => ({
-      tenantId, jobRowId, runId: jobRowId, targetLocale: input.target_locale, scope: input.scope, fields: input.fields,
-      productIds: input.product_ids, reviewTopN: input.review_top_n,
-    }),
+    data: (jobRowId) => restartData(tenantId, jobRowId, { target_locale: input.target_locale, fields: input.fields, scope: input.scope, product_ids: input.product_ids, review_top_n: input.review_top_n }),
   });
   return { estimate, job, joined };
+}
+
+/** The collect job of a backfill from its jobs row's params (a start, or a restart after its queued work was lost). */
+export function restartData(tenantId: string, jobRowId: string, params: Record<string, unknown>): CollectData {
+  return CollectData.parse({
+    tenantId, jobRowId, runId: jobRowId, targetLocale: params.target_locale, scope: params.scope, fields: params.fields,
+    productIds: params.product_ids ?? null, reviewTopN: params.review_top_n ?? 0,
+  });
 }

@@ -26,8 +26,8 @@ async function pool<T>(tasks: T[], limit: number, fn: (t: T) => Promise<void>): 
 
 /**
  * Translates a chunk's masked texts: identical texts once, several texts per provider call (by
- * count and characters), a few calls in flight. Sets each item's `output` (null when the provider
- * left it out) and returns what the calls cost. A failing call fails the whole chunk (retried).
+ * count and characters), a few calls in flight. Sets each item's `output` (or `skipped: left_out`
+ * when the provider left it out) and returns what the calls cost. A failing call fails the whole chunk (retried).
  */
 export async function translateItems(translator: Translator, target: string, items: ChunkItem[], opts: BatchOptions): Promise<{ items: ChunkItem[]; cost: BatchCost }> {
   const unique = new Map<string, { sourceLocale: string; text: string }>();
@@ -57,5 +57,8 @@ export async function translateItems(translator: Translator, target: string, ite
     cost.outputTokens += res.outputTokens;
     cost.calls++;
   });
-  return { items: items.map((i) => ({ ...i, output: results.get(keyOf(i)) ?? null })), cost };
+  return { items: items.map((i) => {
+    const output = results.get(keyOf(i));
+    return output === undefined ? { ...i, skipped: 'left_out' as const } : { ...i, output };
+  }), cost };
 }

@@ -24,8 +24,10 @@ export const ChunkItem = z.object({
   review: z.boolean(),
   masked: z.string().optional(),
   tokens: z.array(Token).optional(),
-  /** The provider's text; null: it left this one out; absent: not sent (written or edited since collect). */
-  output: z.string().nullable().optional(),
+  /** The provider's text (dropped once restored, as masked and tokens are: later stages carry less). */
+  output: z.string().optional(),
+  /** Not translated: written or edited since collect (`unchanged`), or left out of the provider's answer. */
+  skipped: z.enum(['unchanged', 'left_out']).optional(),
   restored: z.string().optional(),
   report: z.object({ missing: z.array(z.number()), repeated: z.array(z.number()), unknown: z.array(z.number()) }).optional(),
   notes: z.record(z.string(), Note).optional(),

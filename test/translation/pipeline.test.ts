@@ -4,6 +4,8 @@ import { loadProducts } from '../helpers/catalog.js';
 import { startFakeOpenAi } from '../helpers/openai-fake.js';
 import { translatedProducts, translationCostMicros, usageMonth } from '../../shared/translation/index.js';
 import { backfill, caller, itemsByStatus, jobDone } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+import { reconcileJobs } from '../../pipelines/jobs/reconcile-jobs.stage.js';
 
 const fake = await startFakeOpenAi();
 t.teardown(() => fake.close());
@@ -84,4 +86,25 @@ t.test('a second backfill while one is live returns the live job', async (t) => 
   t.equal(other.body.job, null, 'a dry run never starts or joins a job');
   fake.latencyMs = 0;
   t.equal((await jobDone(call, first.body.job.id)).status, 'succeeded');
+});
+
+t.test('a backfill whose queued work was lost (Redis restarted empty) starts over from collect and succeeds; a live one is left alone', async (t) => {
+  const { deps } = h.api;
+  const reconcile = async (run: string) => {
+    const jobId = await deps.queues.enqueue(reconcileJobs, { graceMs: 0, run });
+    return waitFor(async () => { const j = await deps.queues.get('maintenance').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'reconcile-jobs');
+  };
+  await loadProducts(h, shop.key, shop.id, [{ id: 'lost1', name: { en: 'Blue bag' }, price: 1, currency: 'USD' }]);
+  // The row written, its collect job never queued.
+  const { job } = await deps.repos.jobs.create(shop.id, 'translate_backfill', { target_locale: 'ar', fields: ['name'], scope: 'missing', product_ids: ['lost1'], review_top_n: 0 }, 'translate_backfill-ar');
+  t.match(await reconcile('lost-backfill'), { restarted: 1, failed: 0 });
+  const done = await jobDone(call, job.id);
+  t.equal(done.status, 'succeeded', done.error ?? '');
+  t.match(done.result, { fields: 1, translated: 1 });
+  fake.latencyMs = 1500;
+  const live = await call('POST', '/v1/translate/backfill', { target_locale: 'ar', scope: 'all', fields: ['name'], product_ids: ['lost1'] });
+  await waitFor(async () => (await deps.repos.jobs.get(live.body.job.id))?.status === 'running', 10_000, 'backfill running');
+  t.match(await reconcile('live-backfill'), { restarted: 0, failed: 0 }, 'chunks at work keep their row');
+  fake.latencyMs = 0;
+  t.equal((await jobDone(call, live.body.job.id)).status, 'succeeded');
 });
