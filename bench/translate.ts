@@ -16,6 +16,8 @@ import { peakRssMiB, startProcess, stopProcess } from './lib/processes.js';
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+/** BENCH_PROFILE_DIR: a CPU profile of each worker process (.cpuprofile) is written there. */
+const PROFILE = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 const WORDS = ['black', 'leather', 'strap', 'steel', 'watch', 'classic', 'kitchen', 'chair', 'cotton', 'dress', 'water', 'bottle', 'smart', 'phone', 'case', 'blue', 'table', 'wooden', 'running', 'shoes'];
 const word = (i: number) => WORDS[(i * 7919) % WORDS.length];
 const phrase = (seed: number, n: number) => Array.from({ length: n }, (_, k) => word(seed + k * 13)).join(' ');
@@ -44,7 +46,7 @@ async function run(latencyMs: number) {
   await migrateLatest(deps.db);
   // Ready once every worker process listens on the provider queue (the last one each opens), so start-up is not timed.
   const workers = [];
-  for (let i = 0; i < WORKERS; i++) workers.push(await startProcess('workers/main.ts', env, async () => (await deps.queues.get('translation-provider').getWorkers()).length > i));
+  for (let i = 0; i < WORKERS; i++) workers.push(await startProcess('workers/main.ts', env, async () => (await deps.queues.get('translation-provider').getWorkers()).length > i, PROFILE));
   try {
     const { tenant } = await createTenantWithKey(deps, { name: 'bench', locales: ['en', 'ar'], defaultLocale: 'en' });
     for (let i = 0; i < PRODUCTS; i += 1000) {

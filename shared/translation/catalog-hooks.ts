@@ -37,8 +37,8 @@ export async function productsChanged(deps: HookDeps, tenantId: string, rows: Ar
   const products = rows.map((r) => r.data);
   const changes = staleChanges(items, products, tenant.default_locale);
   await deps.items.markStale(tenantId, changes);
-  const staleIds = new Set(changes.map((c) => c.id));
-  const now = items.map((i) => (staleIds.has(i.id) ? { ...i, ...changes.find((c) => c.id === i.id)! } : i));
+  const changed = new Map(changes.map((c) => [c.id, c]));
+  const now = items.map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)! } : i));
   let queued = 0;
   for (const s of watched) {
     const sel = { scope: 'changed' as const, target: s.target_locale, fields: FIELDS, productIds: null };

@@ -75,20 +75,29 @@ export async function collect(
   let fields = 0;
   let created = 0;
   let buffer: ChunkItem[] = [];
+  // A page's chunks are queued while the next page is read (one page ahead, so memory stays bounded).
+  let queued: Promise<unknown> = Promise.resolve();
+  const flush = async (chunks: ChunkItem[][]) => {
+    await queued;
+    queued = Promise.all(chunks.map((c) => opts.emit(c)));
+  };
   for await (const page of productPages(deps.catalog, tenantId, sel.productIds)) {
     const ids = page.map((p) => p.id);
-    await deps.items.markStale(tenantId, staleChanges(await deps.items.forProducts(tenantId, ids), page, opts.preferred));
-    let items = await deps.items.forProducts(tenantId, ids, sel.target);
+    // One read of the page's items (every locale): stale marking first, then the selection sees the result.
+    const all = await deps.items.forProducts(tenantId, ids);
+    const changes = staleChanges(all, page, opts.preferred);
+    await deps.items.markStale(tenantId, changes);
+    const changed = new Map(changes.map((c) => [c.id, c]));
+    const items = all.filter((i) => i.target_locale === sel.target).map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)!, version: i.version + 1 } : i));
     const chosen = selectFields(page, items, sel, opts.preferred);
-    const fresh = chosen.filter((c) => !c.item).map((c) => c.source);
-    if (fresh.length) {
-      created += await deps.items.insertPending(tenantId, sel.target, fresh);
-      items = await deps.items.forProducts(tenantId, ids, sel.target);
-    }
-    const byField = new Map(items.map((i) => [fieldId({ productId: i.product_id, field: i.field, fieldKey: i.field_key }), i]));
+    const inserted = await deps.items.insertPending(tenantId, sel.target, chosen.filter((c) => !c.item).map((c) => c.source));
+    created += inserted.length;
+    // A field another run created meanwhile has no row here: the next backfill takes it.
+    const byField = new Map([...items, ...inserted].map((i) => [fieldId({ productId: i.product_id, field: i.field, fieldKey: i.field_key }), i]));
     const byProduct = new Map(page.map((p) => [p.id, p]));
     products += new Set(chosen.map((c) => c.source.productId)).size;
     fields += chosen.length;
+    const ready: ChunkItem[][] = [];
     if (opts.translate) {
       for (const { source } of chosen) {
         const item = byField.get(fieldId(source));
@@ -100,14 +109,16 @@ export async function collect(
           review: opts.reviewProducts.has(source.productId),
         });
         if (buffer.length >= opts.chunkFields) {
-          await opts.emit(buffer);
+          ready.push(buffer);
           buffer = [];
         }
       }
     }
+    await flush(ready);
     await opts.progress?.();
   }
-  if (buffer.length) await opts.emit(buffer);
+  await flush(buffer.length ? [buffer] : []);
+  await queued;
   return { products, fields, created };
 }
 

@@ -70,9 +70,9 @@ export function itemsRepo(db: Knex) {
       return db<ItemRow>('translation_items').where({ tenant_id: tenantId }).whereIn('product_id', productIds).whereNotNull('translated_text')
         .andWhere((w) => w.whereIn('status', SERVED as Status[]).orWhere((s) => s.where({ status: 'stale' }).whereIn('stale_from', SERVED as Status[])));
     },
-    /** Creates pending items for fields that have none yet; existing items are left alone. */
-    async insertPending(tenantId: string, target: string, fields: SourceField[]): Promise<number> {
-      if (!fields.length) return 0;
+    /** Creates pending items for fields that have none yet (existing items are left alone); returns the rows created. */
+    async insertPending(tenantId: string, target: string, fields: SourceField[]): Promise<ItemRow[]> {
+      if (!fields.length) return [];
       const rows = fields.map((f) => ({
         id: newId('tr'), product_id: f.productId, field: f.field, field_key: f.fieldKey, source_locale: f.sourceLocale, source_text: f.text, source_hash: f.hash,
       }));
@@ -80,10 +80,11 @@ export function itemsRepo(db: Knex) {
         `INSERT INTO translation_items (tenant_id, id, product_id, field, field_key, source_locale, target_locale, source_text, source_hash)
          SELECT ?, v.id, v.product_id, v.field, v.field_key, v.source_locale, ?, v.source_text, v.source_hash
            FROM jsonb_to_recordset(?::jsonb) AS v(id text, product_id text, field text, field_key text, source_locale text, source_text text, source_hash text)
-         ON CONFLICT (tenant_id, product_id, field, field_key, target_locale) DO NOTHING`,
+         ON CONFLICT (tenant_id, product_id, field, field_key, target_locale) DO NOTHING
+         RETURNING *`,
         [tenantId, target, JSON.stringify(rows)],
       );
-      return res.rowCount ?? 0;
+      return res.rows;
     },
     /** A changed source: new source text and hash, status per staleTarget(); the version moves so in-flight machine results are dropped. */
     async markStale(tenantId: string, changes: Array<{ id: string; source_text: string; source_hash: string; status: Status; stale_from: Status | null }>): Promise<number> {

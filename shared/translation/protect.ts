@@ -1,5 +1,5 @@
 import { PLACEHOLDER, placeholder } from '../engines/translator/index.js';
-import { findTerms, termPattern, type GlossaryRule } from './glossary-match.js';
+import { findTerms, occurrences, type GlossaryRule } from './glossary-match.js';
 
 /** Why a span was masked. */
 export type ProtectKind = 'html' | 'url' | 'glossary' | 'code' | 'number';
@@ -51,14 +51,14 @@ function spans(re: RegExp, text: string, kind: ProtectKind): Span[] {
 export function protect(text: string, ctx: ProtectContext): Protected {
   const codes = [...new Set(ctx.codes.filter((c): c is string => !!c && c.trim().length > 0).map((c) => c.trim()))].sort((a, b) => b.length - a.length);
   const candidates: Span[][] = [
-    spans(HTML, text, 'html'),
-    spans(URL, text, 'url'),
+    text.includes('<') ? spans(HTML, text, 'html') : [],
+    /https?:|www\./i.test(text) ? spans(URL, text, 'url') : [],
     findTerms(text, ctx.glossary).map((t) => ({
       start: t.start, end: t.end, kind: 'glossary' as const,
       restore: t.rule.do_not_translate || !t.rule.target_term ? text.slice(t.start, t.end) : t.rule.target_term,
     })),
-    codes.flatMap((c) => spans(termPattern(c, false), text, 'code')),
-    spans(NUMBER_UNIT, text, 'number'),
+    codes.flatMap((c) => occurrences(text, c, false).map(([start, end]) => ({ start, end, kind: 'code' as const, restore: text.slice(start, end) }))),
+    /[0-9٠-٩۰-۹]/.test(text) ? spans(NUMBER_UNIT, text, 'number') : [],
   ];
   const taken: Span[] = [];
   for (const group of candidates) {

@@ -1,4 +1,4 @@
-import { hasTerm, termPattern, type GlossaryRule } from './glossary-match.js';
+import { blankTerm, hasTerm, type GlossaryRule } from './glossary-match.js';
 import type { Restored } from './protect.js';
 import { normalizeSource } from './fields.js';
 
@@ -66,7 +66,7 @@ function htmlProblems(text: string): string[] {
 /** Text without tags, links and codes: what is left to translate. */
 function translatable(text: string, codes: string[]): string {
   let out = text.replace(/<[^<>]*>/g, ' ').replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
-  for (const c of codes) out = out.replace(termPattern(c, false), ' ');
+  for (const c of codes) out = blankTerm(out, c);
   return out;
 }
 

@@ -63,6 +63,21 @@ t.test('scope missing skips what is translated; a product counts once a month', 
   t.equal(await translatedProducts(h.api.deps.db, shop.id, usageMonth()), 6, 'p0 translated again this month counts once');
 });
 
+t.test('glossary terms reach the provider masked and come back as the glossary says', async (t) => {
+  await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: 'leather strap', target_term: 'سوار جلدي' });
+  await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: 'Classic', do_not_translate: true, case_sensitive: true });
+  const sent = fake.requests.length;
+  await backfill(call, { target_locale: 'ar', scope: 'all', product_ids: ['p1'] });
+  const texts = fake.requests.slice(sent).flatMap((r) => JSON.parse(r.messages[1].content).items.map((i: { text: string }) => i.text));
+  t.ok(texts.every((x: string) => !/leather strap|Classic/.test(x)), JSON.stringify(texts));
+  const p1 = (await itemsByStatus(call, 'machine')).filter((i) => i.product_id === 'p1');
+  const name = p1.find((i) => i.field === 'name')!;
+  const description = p1.find((i) => i.field === 'description')!;
+  t.match(name.translated_text, /أسود سوار جلدي 2/);
+  t.match(description.translated_text, /^Classic /, 'case-sensitive do-not-translate kept verbatim');
+  t.match(name.quality_notes.glossary_obeyed, { result: 'pass' });
+});
+
 t.test('auto-approve: a store policy sends clean machine translations straight to approved', async (t) => {
   const put = await call('PUT', '/v1/translate/settings', { target_locale: 'ar', auto_approve: true, auto_approve_min_score: 0.95 });
   t.match(put.body, { target_locale: 'ar', auto_approve: true, auto_approve_min_score: 0.95, watch_enabled: false });
