@@ -1,7 +1,8 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { z } from 'zod';
+import { cursorCodec } from '../../../shared/platform/cursor.js';
 import { toCsv, toJson, toOpenCartSql, toWriteItem } from '../../../shared/translation/index.js';
 import { AckBody, AckResult, ApprovedPage, ApprovedQuery, ExportContent, ExportQuery } from './translation.schema.js';
 
@@ -10,6 +11,8 @@ const WRITE = { scope: 'translations:write' as const };
 // Spec 5.6: store modules pull with a secret key; neither public keys nor dashboard sessions.
 const FEED = { ...READ, kinds: ['secret' as const] };
 
+/** A position on the feed sequence. */
+const feedCursor = cursorCodec(z.strictObject({ s: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }));
 const badCursor = () => new AppError('invalid_cursor', 400, 'since is not a cursor this API returned', [{ field: 'since', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
 
 /** Write-back for stores: the approved feed, acknowledgements and file exports. */
@@ -25,15 +28,15 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
       query: ApprovedQuery, responses: { 200: { description: 'page of rows to write into the store', schema: ApprovedPage } },
       async handle(ctx, { query }) {
         let after = 0;
-        if (query.since) {
-          const c = decodeCursor<{ s: number }>(query.since, ['s']);
-          if (!c || !Number.isSafeInteger(c.s) || c.s < 0) throw badCursor();
-          after = c.s;
+        try {
+          after = feedCursor.decode(query.since)?.s ?? 0;
+        } catch {
+          throw badCursor();
         }
         const rows = await repo.feed(ctx.state.principal.tenantId, query.locale, after, query.limit);
         const last = rows[rows.length - 1];
         // The cursor always moves to the last row returned; an empty page hands back the same position.
-        ctx.body = { data: rows.map(toWriteItem), next_cursor: encodeCursor({ s: last ? Number(last.feed_seq) : after }) };
+        ctx.body = { data: rows.map(toWriteItem), next_cursor: feedCursor.encode({ s: last ? Number(last.feed_seq) : after }) };
       },
     }),
     /** Sets written_back_at on the acknowledged approved rows (other ids are not counted). */

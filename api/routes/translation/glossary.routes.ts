@@ -1,7 +1,7 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import type { GlossaryRow } from '../../../shared/translation/index.js';
 import type { GlossaryTermInput } from '../../../shared/translation/translation.schema.js';
 import { Deleted, page } from '../../http/schemas.js';
@@ -35,14 +35,12 @@ export function glossaryRoutes(deps: Deps): RouteSpec[] {
       query: ListGlossary, responses: { 200: { description: 'page of terms', schema: page(GlossaryTermOut) } },
       async handle(ctx, { query }) {
         const tenantId = ctx.state.principal.tenantId;
-        const after = decodeCursor<{ at: string; id: string }>(query.cursor, ['at', 'id']);
-        if (after && (typeof after.at !== 'string' || typeof after.id !== 'string' || Number.isNaN(Date.parse(after.at)))) {
-          throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-        }
-        const [rows, total] = await Promise.all([repo.list(tenantId, { after, limit: query.limit + 1 }), repo.count(tenantId)]);
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = { data: data.map(toTermOut), next_cursor: rows.length > query.limit ? encodeCursor({ at: last.created_at.toISOString(), id: last.id }) : null, total };
+        const after = timeIdCursor.decode(query.cursor);
+        const [page, total] = await Promise.all([
+          cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantId, { after, limit: n }), (last) => ({ at: last.created_at.toISOString(), id: last.id }), toTermOut),
+          repo.count(tenantId),
+        ]);
+        ctx.body = { ...page, total };
       },
     }),
     /** Creates a term; 409 glossary_duplicate for the same source term and locale pair, 409 glossary_full past the cap. Applies to translations made from now on. */

@@ -1,13 +1,15 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError } from '../../../shared/platform/errors.js';
-import { decodeCursor, encodeCursor } from '../../../shared/platform/cursor.js';
+import { z } from 'zod';
+import { cursorCodec, cursorPage, CursorId } from '../../../shared/platform/cursor.js';
 import { reviewService } from '../../../shared/translation/index.js';
 import { page } from '../../http/schemas.js';
 import { BulkBody, BulkReviewResult, ReviewBody, ReviewParams, ReviewQuery, toItemOut, TranslationItem } from './translation.schema.js';
 
 const READ = { scope: 'translations:read' as const };
 const WRITE = { scope: 'translations:write' as const };
+/** The review list is ordered by (product, id). */
+const reviewCursor = cursorCodec(z.strictObject({ p: CursorId, id: CursorId }));
 
 /** The review queue (spec 4.3): list by status, decide one item or many (README "Translation states"). */
 export function reviewRoutes(deps: Deps): RouteSpec[] {
@@ -22,17 +24,12 @@ export function reviewRoutes(deps: Deps): RouteSpec[] {
       query: ReviewQuery, responses: { 200: { description: 'page of items', schema: page(TranslationItem) } },
       async handle(ctx, { query }) {
         const tenantId = ctx.state.principal.tenantId;
-        const after = decodeCursor<{ p: string; id: string }>(query.cursor, ['p', 'id']);
-        if (after && (typeof after.p !== 'string' || typeof after.id !== 'string')) {
-          throw new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [{ field: 'cursor', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
-        }
-        const [rows, total] = await Promise.all([
-          repo.list(tenantId, { status: query.status, target: query.target_locale, after, limit: query.limit + 1 }),
+        const after = reviewCursor.decode(query.cursor);
+        const [page, total] = await Promise.all([
+          cursorPage(reviewCursor, query.limit, (n) => repo.list(tenantId, { status: query.status, target: query.target_locale, after, limit: n }), (last) => ({ p: last.product_id, id: last.id }), toItemOut),
           repo.count(tenantId, query.status, query.target_locale),
         ]);
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        ctx.body = { data: data.map(toItemOut), next_cursor: rows.length > query.limit ? encodeCursor({ p: last.product_id, id: last.id }) : null, total };
+        ctx.body = { ...page, total };
       },
     }),
     /** Approves or rejects many items in one transaction; items the action does not apply to are skipped and listed. Re-indexes the products. */
