@@ -18,6 +18,8 @@ import * as maintenancePipeline from './pipelines/maintenance/index.js';
 import * as storefront from './api/routes/storefront/index.js';
 import * as merchandising from './api/routes/merchandising/index.js';
 import * as experiments from './api/routes/experiments/index.js';
+import * as translation from './api/routes/translation/index.js';
+import * as translationPipeline from './pipelines/translation/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -37,6 +39,7 @@ export const AREAS: Area[] = [
   { name: 'search', routes: search.routes, pipeline: searchPipeline },
   { name: 'events', routes: events.routes },
   { name: 'synonyms', routes: synonyms.routes, pipeline: synonymsPipeline },
+  { name: 'translation', routes: translation.routes, pipeline: translationPipeline },
   { name: 'maintenance', pipeline: maintenancePipeline },
   { name: 'storefront', routes: storefront.routes },
   { name: 'merchandising', routes: merchandising.routes },

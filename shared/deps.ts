@@ -20,12 +20,14 @@ import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
 import { UsageCounter } from './usage/index.js';
 import { StorefrontSearch } from './storefront/index.js';
+import { translationRepos } from './translation/index.js';
+import { createTranslator, type Translator } from './engines/translator/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...merchandisingRepos(db), ...experimentsRepos(db),
+    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -49,6 +51,8 @@ export interface Deps {
   queues: Queues;
   repos: Repos;
   engine: LexicalEngine;
+  /** Machine translation; null when no provider is configured (backfills then queue items for people). */
+  translator: Translator | null;
   /** Change notices between processes (index, context, vocabulary, synonyms). */
   notices: Notices;
   /** Per-process cache of what search and suggest need about each tenant (context, vocabulary, dictionary). */
@@ -118,9 +122,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
   });
+  const translator = createTranslator(config);
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

@@ -54,6 +54,9 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
         handedOn = true;
         await deps.queues.enqueue(nextStage, data, { jobRowId: rowId });
       },
+      detach() {
+        handedOn = true;
+      },
     });
     // A stage that stops for a cancel throws (signal.throwIfAborted()); one that returns did its
     // work, so the row says succeeded even when a cancel came too late to stop it. A stage that

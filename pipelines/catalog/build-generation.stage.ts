@@ -2,12 +2,14 @@ import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
 import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
 import { swapGeneration } from './swap-generation.stage.js';
+import { localize } from '../../shared/translation/index.js';
+import { translationHooks } from '../translation/hooks.js';
 
 const PAGE = 1000;
 
 /**
  * Builds a new index generation from stored products beside the serving one (searches keep
- * using the old one). Re-runnable: a re-run starts a fresh generation. Job id: reindex-<job row>.
+ * using the old one), with served translations in their locale fields. Re-runnable: a re-run starts a fresh generation. Job id: reindex-<job row>.
  */
 export const buildGeneration = defineStage({
   ...buildGenerationJob,
@@ -22,7 +24,7 @@ export const buildGeneration = defineStage({
         if (signal.aborted) throw new Error('canceled');
         const rows = await deps.repos.products.page(data.tenantId, after, PAGE);
         if (!rows.length) break;
-        await deps.engine.writeGeneration(data.tenantId, generation, ctx.toDocs(rows));
+        await deps.engine.writeGeneration(data.tenantId, generation, ctx.toDocs(await localize(translationHooks(deps), data.tenantId, rows)));
         done += rows.length;
         after = rows[rows.length - 1].id;
         await progress(total ? 0.95 * (done / total) : 0.5);

@@ -3,12 +3,16 @@ import { indexContext } from '../../shared/catalog/indexer.js';
 import { indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
 import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
+import { localize, productsChanged } from '../../shared/translation/index.js';
+import { translationHooks } from '../translation/hooks.js';
 
 /**
  * Indexes one stored batch into the lexical engine: upserts the products' current versions,
  * removes deleted ones, marks them indexed. Re-runnable: engine writes are upserts keyed by
  * product id and never regress to an older product version. Job id: index-<tenant>-<batch>.
  * The embed-products and upsert-vectors stages (VectorStore port) chain after this one via ctx.next.
+ * Translation's hooks run here: changed sources mark their translations stale (watch mode queues
+ * new ones), and served translations fill the products' locale fields.
  */
 export const indexProducts = defineStage({
   ...indexProductsJob,
@@ -19,8 +23,10 @@ export const indexProducts = defineStage({
     const found = new Set(rows.map((r) => r.id));
     const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];
     if (gone.length) await deps.engine.remove(data.tenantId, gone);
+    const hooks = translationHooks(deps);
+    await productsChanged(hooks, data.tenantId, rows, gone);
     await progress(0.2);
-    await deps.engine.upsert(data.tenantId, ctx.toDocs(rows), ctx.settings);
+    await deps.engine.upsert(data.tenantId, ctx.toDocs(await localize(hooks, data.tenantId, rows)), ctx.settings);
     await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
     await deps.notices.publish('index', data.tenantId);
     await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);

@@ -5,6 +5,7 @@ import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
 import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
+import { collectJob, PROVIDER_QUEUE, restartData, TRANSLATION_QUEUE } from '../../shared/translation/index.js';
 
 const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children'] as const;
 
@@ -13,6 +14,11 @@ const RESTARTS: Partial<Record<JobKind, { queues: string[]; restart(deps: Deps, 
   reindex: {
     queues: ['reindex'],
     restart: (deps, row) => deps.queues.enqueue(buildGenerationJob, { tenantId: row.tenant_id, jobRowId: row.id, mode: row.params.mode === 'settings_only' ? 'settings_only' : 'full' }, { jobRowId: row.id }),
+  },
+  // Collect again: items are upserts, chunk job ids and chunk marks are keyed by run and chunk.
+  translate_backfill: {
+    queues: [TRANSLATION_QUEUE, PROVIDER_QUEUE],
+    restart: (deps, row) => deps.queues.enqueue(collectJob, restartData(row.tenant_id, row.id, row.params), { jobRowId: row.id }),
   },
   synonym_mining: {
     queues: ['mining'],

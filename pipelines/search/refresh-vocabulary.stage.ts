@@ -5,11 +5,13 @@ import { CategoryProfileBuilder } from '../../shared/search/category-profile.js'
 import { categoryTargets } from '../../shared/catalog/search-doc.js';
 import { tenantBacklog } from '../../shared/platform/queue/fairness.js';
 import { analyzeChanged, flushGinPending } from '../../shared/maintenance/analyze.js';
+import { localize } from '../../shared/translation/index.js';
+import { translationHooks } from '../translation/hooks.js';
 
 const PAGE = 2000;
 
 /**
- * Rebuilds a tenant's spelling vocabulary, suggestion dictionary and category profiles from its stored products
+ * Rebuilds a tenant's spelling vocabulary, suggestion dictionary and category profiles from its stored products (with served translations)
  * (and its successful past queries). Replaces both tables' rows for the tenant in one
  * transaction, so re-runs are harmless, then tells the API processes to reload their suggestion
  * dictionaries. Job id: vocab-<tenant>-<time bucket> (debounced). While the tenant's catalog
@@ -32,8 +34,10 @@ export const refreshVocabulary = defineStage({
     let after: string | null = null;
     let done = 0;
     for (;;) {
-      const rows = await deps.repos.products.page(data.tenantId, after, PAGE);
-      if (!rows.length) break;
+      const stored = await deps.repos.products.page(data.tenantId, after, PAGE);
+      if (!stored.length) break;
+      // Served translations count like the store's own text: suggestions and spelling in every language.
+      const rows = await localize(translationHooks(deps), data.tenantId, stored);
       for (const r of rows) {
         if (r.data.visible === false) continue;
         builder.add(r.data);

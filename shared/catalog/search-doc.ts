@@ -57,6 +57,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     id: p.id,
     name: p.name,
     nameNorm,
+    langTerms: langTerms(p.name),
     // Stemmed forms of the name and the category labels: "laptop" finds a product in "Laptops".
     nameStem: tokenize(`${nameNorm} ${joinNorm(categoryLabels)}`).filter((t) => !isCodeLike(t)).map(stem).join(' '),
     brand: (p.brand as string | null | undefined) ?? null,
@@ -88,6 +89,24 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
       category: firstPath ? firstPath[firstPath.length - 1] : null,
     },
   };
+}
+
+/**
+ * `<lang>:<term>` of each language's name (and stems) with a `<lang>:` marker per language; a
+ * name in one language gets only its marker (its every match is in that language).
+ */
+export function langTerms(name: Record<string, string>): string[] {
+  const langs = Object.keys(name).filter((l) => name[l]?.trim());
+  const out = new Set(langs.map((l) => `${l.slice(0, 2)}:`));
+  if (langs.length < 2) return [...out];
+  for (const l of langs) {
+    for (const t of tokenize(normalizeText(splitCompatibility(name[l]).main))) {
+      out.add(`${l.slice(0, 2)}:${t}`);
+      const s = stem(t);
+      if (s && s !== t) out.add(`${l.slice(0, 2)}:${s}`);
+    }
+  }
+  return [...out];
 }
 
 /** A description of at most this many words is a tagline, indexed with the short attribute values (eval: nDCG@10 +0.004, judged-only nDCG +0.012). */

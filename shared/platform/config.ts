@@ -36,6 +36,16 @@ const Env = z.object({
   LLM_PRICE_OUTPUT_USD_PER_MTOK: z.coerce.number().min(0).default(0.6),
   AI_BUDGET_MICROS_USD: z.coerce.number().int().min(0).default(5_000_000),
   AI_CACHE_TTL_S: z.coerce.number().int().min(1).default(7 * 86400),
+  TRANSLATION_PROVIDER: z.enum(['auto', 'none']).default('auto'),
+  TRANSLATION_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  TRANSLATION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  TRANSLATION_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  TRANSLATION_PRICE_INPUT_PER_MTOK: z.coerce.number().min(0).default(0.15),
+  TRANSLATION_PRICE_OUTPUT_PER_MTOK: z.coerce.number().min(0).default(0.6),
+  TRANSLATION_BATCH_FIELDS: z.coerce.number().int().min(1).max(200).default(25),
+  TRANSLATION_BATCH_CHARS: z.coerce.number().int().min(200).default(8000),
+  TRANSLATION_PARALLEL_CALLS: z.coerce.number().int().min(1).max(64).default(4),
+  TRANSLATION_CHUNK_FIELDS: z.coerce.number().int().min(1).max(2000).default(200),
   WORKER_CONCURRENCY: z.string().default(''),
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
@@ -81,6 +91,23 @@ export interface Config {
   openaiBaseUrl?: string;
   /** AI query rewriting: the chat model, its hard timeout, prices (USD per million tokens), the default monthly budget per store and the cache life. */
   llm: { apiKey?: string; model: string; timeoutMs: number; priceInput: number; priceOutput: number; budgetMicros: number; cacheTtlS: number };
+  /**
+   * Machine translation (Translator port). `provider` is set when OPENAI_BASE_URL or OPENAI_API_KEY
+   * is (and TRANSLATION_PROVIDER is not `none`); without it backfills queue items for people.
+   */
+  translation: {
+    provider?: { baseUrl?: string; apiKey?: string };
+    model: string;
+    timeoutMs: number;
+    maxRetries: number;
+    /** USD per million input and output tokens (cost_month_usd, ai_cost_micros_usd, estimates). */
+    price: { input: number; output: number };
+    /** Texts and characters per provider call, calls in flight per chunk, fields per pipeline chunk. */
+    batchFields: number;
+    batchChars: number;
+    parallelCalls: number;
+    chunkFields: number;
+  };
   /** Per-queue worker concurrency, e.g. `catalog=4,jobs=2`. */
   workerConcurrency: Record<string, number>;
   /**
@@ -151,6 +178,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm: {
       apiKey: e.OPENAI_API_KEY || undefined, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, priceInput: e.LLM_PRICE_INPUT_USD_PER_MTOK,
       priceOutput: e.LLM_PRICE_OUTPUT_USD_PER_MTOK, budgetMicros: e.AI_BUDGET_MICROS_USD, cacheTtlS: e.AI_CACHE_TTL_S,
+    },
+    translation: {
+      provider: e.TRANSLATION_PROVIDER !== 'none' && (e.OPENAI_BASE_URL || e.OPENAI_API_KEY) ? { baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
+      model: e.TRANSLATION_MODEL,
+      timeoutMs: e.TRANSLATION_TIMEOUT_MS,
+      maxRetries: e.TRANSLATION_MAX_RETRIES,
+      price: { input: e.TRANSLATION_PRICE_INPUT_PER_MTOK, output: e.TRANSLATION_PRICE_OUTPUT_PER_MTOK },
+      batchFields: e.TRANSLATION_BATCH_FIELDS,
+      batchChars: e.TRANSLATION_BATCH_CHARS,
+      parallelCalls: e.TRANSLATION_PARALLEL_CALLS,
+      chunkFields: e.TRANSLATION_CHUNK_FIELDS,
     },
     workerConcurrency: parseConcurrency(e.WORKER_CONCURRENCY),
     workerLockMs: e.WORKER_LOCK_MS,

@@ -30,6 +30,11 @@ export interface SearchDoc {
   name: Record<string, string>;
   /** Normalized (Arabic layer, lower-case) text of all name languages. */
   nameNorm: string;
+  /**
+   * `<lang>:<term>` (and stems) of each name language, plus a `<lang>:` marker per language; a
+   * one-language name has only its marker. A query's own language is weighted first with it.
+   */
+  langTerms?: string[];
   /** Stemmed tokens of the name, space-joined; a lower-weighted field so exact forms rank first. */
   nameStem: string;
   brand: string | null;
@@ -96,6 +101,8 @@ export interface QueryTerm {
 
 export interface EngineQuery {
   tenantId: string;
+  /** The query's language: products whose name in that language matches rank first (engines that can). */
+  lang?: string;
   /** Normalized query tokens; all must match unless `matchAny`. Ignored when `terms` is given. */
   tokens: string[];
   /** Richer form of `tokens`: compounds and expansions as alternatives. */

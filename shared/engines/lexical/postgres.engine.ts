@@ -1,25 +1,25 @@
 import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
-import { ABOVE_DESCRIPTION, filterSql, idSql, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
+import { ABOVE_DESCRIPTION, filterSql, idSql, langHit, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
 
 /** One statement for a chunk of documents; a document never goes back to an older product version. */
 const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
-                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, tsv)
+                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, ${TSV_SQL}
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), ${TSV_SQL}
          FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb, description jsonb)
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[])
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
-         card = EXCLUDED.card, description = EXCLUDED.description, tsv = EXCLUDED.tsv
+         card = EXCLUDED.card, description = EXCLUDED.description, lang_terms = EXCLUDED.lang_terms, tsv = EXCLUDED.tsv
        WHERE search_docs.source_version <= EXCLUDED.source_version`;
 
 /**
@@ -55,7 +55,7 @@ export class PostgresEngine implements LexicalEngine {
       attribute_text: d.attributeText, description_norm: d.descriptionNorm, facets: d.facets, price: d.price,
       in_stock: d.inStock, visible: d.visible, popularity: d.popularity, margin: d.margin,
       created_at: new Date(d.createdAt).toISOString(), source_version: d.version ?? Date.now(), card: d.card,
-      description: d.description ?? null,
+      description: d.description ?? null, lang_terms: d.langTerms ?? [],
     }));
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
@@ -140,13 +140,15 @@ export class PostgresEngine implements LexicalEngine {
     const strong = perTerm.length && !q.matchAny ? tsQuery(q, ABOVE_DESCRIPTION) : null;
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
     const typ = typicality(q);
+    const lang = ranked ? langHit(q) : null;
     const all = filterSql(q.filters);
     const only = idSql(q);
-    const order = orderBy(q);
+    const order = orderBy(q, !!lang);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     if (ranked) bindings.push(...(partial.length ? [...partial, ...textBindings, ...textBindings] : textBindings) as Knex.RawBinding[]);
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
+    if (lang) bindings.push(...(lang.bindings as Knex.RawBinding[]));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(only.bindings as Knex.RawBinding[]));
@@ -162,7 +164,8 @@ export class PostgresEngine implements LexicalEngine {
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
-               ${strong ? `(tsv @@ to_tsquery('simple', ?)${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong
+               ${strong ? `(tsv @@ to_tsquery('simple', ?)${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
+               ${lang ? lang.sql : 'false'} AS lang_hit
           FROM search_docs, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}
       ),

@@ -94,14 +94,39 @@ export function idSql(q: Pick<EngineQuery, 'ids' | 'exclude'>): SqlPart {
   return { sql: sql.length ? ` AND ${sql.join(' AND ')}` : '', bindings };
 }
 
-/** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity and margin. */
-export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>): SqlPart {
+/**
+ * `lang_hit` of a document: its name in the query's language holds one of the query's words, or its
+ * name has only that language (every match of a one-language product is in it). Null without a language or words.
+ */
+export function langHit(q: Pick<EngineQuery, 'lang' | 'tokens' | 'terms'>): SqlPart | null {
+  if (!q.lang) return null;
+  const lang = q.lang;
+  const words = new Set<string>();
+  for (const term of termsOf(q)) {
+    for (const alt of term.alternatives) {
+      for (const t of alt) {
+        words.add(`${lang}:${t}`);
+        const s = stem(t);
+        if (s) words.add(`${lang}:${s}`);
+      }
+    }
+  }
+  if (!words.size) return null;
+  return { sql: '(lang_terms && ?::text[] OR lang_terms = ?::text[])', bindings: [[...words], [`${lang}:`]] };
+}
+
+/** A match in the query's own language outranks one through another language's text. */
+const LANG_BOOST = 2;
+
+/** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity, margin and the query's language. */
+export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
   const pop = q.boost?.popularity ?? 0;
   const margin = q.boost?.margin ?? 0;
   const categories = q.boost?.categories ?? [];
   // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
-  let relevance = q.boost?.shifts?.length ? '(score + 1e-6)' : 'score';
+  const base = q.boost?.shifts?.length ? '(score + 1e-6)' : 'score';
+  let relevance = lang ? `${base} * (CASE WHEN lang_hit THEN ${LANG_BOOST} ELSE 1 END)` : base;
   const bindings: unknown[] = [];
   if (pop || margin) {
     relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;

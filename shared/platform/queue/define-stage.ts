@@ -16,6 +16,11 @@ export interface StageContext<T, D> {
   progress(fraction: number): Promise<void>;
   /** Hands the pipeline to the next stage; the jobs row stays running until the last stage ends. */
   next<N>(job: JobSpec<N>, data: N): Promise<void>;
+  /**
+   * Leaves the jobs row running when this stage ends: work it fanned out (chunks) will finish the
+   * row. Without it, a stage that returns without `next` marks the row succeeded.
+   */
+  detach(): void;
 }
 
 /** A job contract with the work that runs it. */

@@ -15,7 +15,7 @@ export const plan: SearchStep = {
     const intent = narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles);
     const typical = typicalWords(tokens, intent, ctx.profiles);
     s.query = {
-      tenantId: s.tenantId, tokens, terms: s.plan.terms, preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
+      tenantId: s.tenantId, lang: s.lang, tokens, terms: s.plan.terms, preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix (an intent word left out is not one).
       prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]) && !s.plan.intents.includes(tokens[tokens.length - 1]),
       filters: s.filters, sort: s.sort, offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: s.facetNames,

@@ -8,6 +8,7 @@ import * as m006 from './006-index-state.js';
 import * as m007 from './007-category-profiles.js';
 import * as m008 from './008-mark-products-indexed.js';
 import * as m009 from './009-access-session-parents.js';
+import * as m010 from './010-translation.js';
 import * as m012 from './012-merchandising.js';
 
 interface Migration {
@@ -26,6 +27,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['007-category-profiles', m007],
   ['008-mark-products-indexed', m008],
   ['009-access-session-parents', m009],
+  ['010-translation', m010],
   ['012-merchandising', m012],
 ];
 

@@ -1,0 +1,57 @@
+import { AppError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import type { Queues } from '../platform/queue/queues.js';
+import type { ProductSource } from './fields.js';
+import type { GlossaryRow } from './glossary.repo.js';
+import type { ItemRow } from './items.repo.js';
+import { checkTranslation, qualityScore } from './quality-checks.js';
+import { reindexProducts } from './reindex.js';
+import type { ReviewRepo } from './review.repo.js';
+import type { ReviewAction } from './state-machine.js';
+
+export interface ReviewDeps {
+  queues: Pick<Queues, 'enqueue'>;
+  review: ReviewRepo;
+  items: { find(tenantId: string, id: string): Promise<ItemRow | undefined> };
+  glossary: { forPair(tenantId: string, source: string, target: string): Promise<GlossaryRow[]> };
+  products: { findMany(tenantId: string, ids: string[]): Promise<Array<{ data: ProductSource }>> };
+}
+
+/**
+ * Review decisions (spec 4.3, README "Translation states"): approve, reject and edit one item, or
+ * approve/reject many. What search serves may change, so the products are re-indexed.
+ */
+export function reviewService(deps: ReviewDeps) {
+  return {
+    async decide(tenantId: string, id: string, action: ReviewAction, text: string | null | undefined): Promise<ItemRow> {
+      if (action === 'edit' && (text == null || !text.trim())) {
+        throw new AppError('validation_failed', 400, 'invalid body: text: required for edit', [{ in: 'body', field: 'text', code: 'required', message: 'edit needs the new text' }]);
+      }
+      if (action !== 'edit' && text != null) {
+        throw new AppError('validation_failed', 400, 'invalid body: text: only edit takes a text', [{ in: 'body', field: 'text', code: 'not_allowed', message: 'only edit takes a text' }]);
+      }
+      let edit;
+      if (action === 'edit') {
+        // A person's text gets the same checks as the machine's, for the record (it is never routed).
+        const item = await deps.items.find(tenantId, id);
+        if (item) {
+          const [product] = await deps.products.findMany(tenantId, [item.product_id]);
+          const p = product?.data;
+          const notes = checkTranslation({
+            source: item.source_text, translated: text!, targetLocale: item.target_locale, codes: p ? [p.brand, p.model, p.sku, p.gtin] : [],
+            glossary: await deps.glossary.forPair(tenantId, item.source_locale, item.target_locale),
+          });
+          edit = { text: text!, notes, score: qualityScore(notes) };
+        }
+      }
+      const row = await deps.review.decide(tenantId, id, action, edit);
+      await reindexProducts(deps.queues, tenantId, [row.product_id], newId('rv'));
+      return row;
+    },
+    async bulk(tenantId: string, ids: string[], action: 'approve' | 'reject') {
+      const { updated, skipped } = await deps.review.bulk(tenantId, ids, action);
+      if (updated.length) await reindexProducts(deps.queues, tenantId, updated.map((r) => r.product_id), newId('rv'));
+      return { updated: updated.length, skipped: skipped.length, skipped_ids: skipped };
+    },
+  };
+}

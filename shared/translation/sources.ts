@@ -1,0 +1,74 @@
+import { fieldId, sourceFields, type ProductSource } from './fields.js';
+import type { ItemRow } from './items.repo.js';
+import { staleTarget } from './state-machine.js';
+import { FIELDS, type Status } from './translation.schema.js';
+
+export interface StaleChange {
+  id: string;
+  source_text: string;
+  source_hash: string;
+  status: Status;
+  stale_from: Status | null;
+}
+
+/**
+ * Items whose source text no longer matches the product (its hash moved): they go stale (or,
+ * pending, just take the new source). Items whose field is gone from the product are left as they are.
+ */
+export function staleChanges(items: ItemRow[], products: ProductSource[], preferred: string): StaleChange[] {
+  const byProduct = new Map(products.map((p) => [p.id, p]));
+  const current = new Map<string, Map<string, { text: string; hash: string }>>();
+  const sources = (p: ProductSource, target: string) => {
+    const key = `${p.id}\u0000${target}`;
+    let map = current.get(key);
+    if (!map) current.set(key, (map = new Map(sourceFields(p, target, preferred, FIELDS).map((f) => [fieldId(f), f]))));
+    return map;
+  };
+  const out: StaleChange[] = [];
+  for (const item of items) {
+    const product = byProduct.get(item.product_id);
+    if (!product) continue;
+    const now = sources(product, item.target_locale).get(fieldId({ productId: item.product_id, field: item.field, fieldKey: item.field_key }));
+    if (!now || now.hash === item.source_hash) continue;
+    out.push({ id: item.id, source_text: now.text, source_hash: now.hash, ...staleTarget(item) });
+  }
+  return out;
+}
+
+type LangMap = Record<string, string>;
+
+/**
+ * The product with served translations filled into its locale fields (name, description, category
+ * leaf labels; attribute values as `<name>@<locale>` attributes). The store's own text always wins.
+ */
+export function overlay<P extends ProductSource>(product: P, items: ItemRow[]): P {
+  if (!items.length) return product;
+  const p: ProductSource = { ...product, name: { ...product.name } };
+  const fill = (map: LangMap, locale: string, text: string) => {
+    if (!map[locale]?.trim()) map[locale] = text;
+  };
+  for (const item of items) {
+    const text = item.translated_text;
+    if (text == null) continue;
+    const locale = item.target_locale;
+    if (item.field === 'name') fill(p.name, locale, text);
+    else if (item.field === 'description') fill((p.description = { ...(p.description ?? {}) }), locale, text);
+    else if (item.field === 'category') {
+      p.categories = (p.categories ?? []).map((c) => {
+        if (c.id !== item.field_key) return c;
+        const path = [...c.path];
+        const leaf = { ...path[path.length - 1] };
+        fill(leaf, locale, text);
+        path[path.length - 1] = leaf;
+        return { ...c, path };
+      });
+    } else if (item.field === 'attribute_value') {
+      const attrs = (p.attributes = { ...(p.attributes ?? {}) });
+      const [name, index] = item.field_key.split('#');
+      const key = `${name}@${locale}`;
+      if (index === undefined) attrs[key] = text;
+      else attrs[key] = [...(Array.isArray(attrs[key]) ? (attrs[key] as string[]) : []), text];
+    }
+  }
+  return p as P;
+}
