@@ -8,9 +8,10 @@ import { watchRedis } from './redis-link.js';
  * - vocabulary: its vocabulary and suggestion dictionary were rebuilt;
  * - synonyms: its synonym rules changed (`*`: the global rules);
  * - rules: its merchandising rules changed;
- * - experiments: an experiment of it was started, stopped or changed.
+ * - experiments: an experiment of it was started, stopped or changed;
+ * - subscription: its subscription (plan, status, limits) changed.
  */
-export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms', 'rules', 'experiments'] as const;
+export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms', 'rules', 'experiments', 'subscription'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 type Handler = (tenantId: string) => void;
