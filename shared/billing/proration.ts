@@ -4,9 +4,9 @@ import type { Interval } from './states.js';
 /**
  * Proration in integer minor units. One rounding rule: a prorated amount is
  * `amount * remaining / period`, computed exactly (BigInt) and rounded half up to the minor unit,
- * once per line. Upgrades (more per month, or the same plan from monthly to yearly) take effect
- * now; downgrades (less per month, or yearly to monthly) take effect at the period end, with no
- * charge and no credit now.
+ * once per line. Upgrades (a plan with a higher monthly price, or the same plan from monthly to
+ * yearly) take effect now; downgrades (a lower monthly price, or the same plan from yearly to
+ * monthly) take effect at the period end, with no charge and no credit now.
  */
 export function prorate(amountMinor: number, remainingMs: number, periodMs: number): number {
   if (periodMs <= 0 || remainingMs <= 0) return 0;
@@ -34,12 +34,6 @@ export interface ChangeQuote {
   lines: Array<{ description: string; amountMinor: number }>;
 }
 
-/** A plan's price over a year on an interval: how plans are compared. */
-const yearlyValue = (plan: Plan, interval: Interval) => {
-  const price = planPrice(plan, interval) ?? 0;
-  return interval === 'month' ? price * 12 : price;
-};
-
 export function addInterval(from: Date, interval: Interval): Date {
   const d = new Date(from);
   if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
@@ -56,8 +50,9 @@ export function quoteChange(current: CurrentTerm, to: { plan: string; interval: 
   for (const a of addons) lines.push({ description: `${a.quantity} x ${a.code}`, amountMinor: a.priceMinor * a.quantity });
   const addonTotal = lines.reduce((s, l) => s + l.amountMinor, 0);
   const same = from.code === target.code && current.interval === to.interval;
-  const upgrade = !same && (yearlyValue(target, to.interval) > yearlyValue(from, current.interval)
-    || (yearlyValue(target, to.interval) === yearlyValue(from, current.interval) && to.interval === 'year' && current.interval === 'month'));
+  // Tiers rank by monthly price; on the same plan, monthly -> yearly is the upgrade (a longer commitment now).
+  const tier = (p: Plan) => p.price_month_cents ?? Number.MAX_SAFE_INTEGER;
+  const upgrade = !same && (tier(target) > tier(from) || (tier(target) === tier(from) && to.interval === 'year' && current.interval === 'month'));
   const remaining = current.periodEnd.getTime() - now.getTime();
   const period = current.periodEnd.getTime() - current.periodStart.getTime();
   if (same) {
