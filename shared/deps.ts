@@ -78,6 +78,8 @@ export interface Deps {
   meter: SearchMeter;
   /** Outbound hook: usage 80/100 % and subscription changes (the notifications area subscribes). */
   billingNotifications: BillingNotifications;
+  /** The plan's products_limit of a tenant (null: none); batch upserts refuse new products past it. */
+  productsLimit(tenantId: string): Promise<number | null>;
   /** Shopper events, buffered and written in batches off the request path. */
   events: EventWriter;
   auth: Authenticator;
@@ -120,9 +122,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     return plan ? planPrice(plan, interval) : null;
   });
   const billingNotifications = new BillingNotifications(logger);
-  const entitlements = new Entitlements({ subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') }, notices);
+  const entitlements = new Entitlements({ subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') }, notices, config.billing.defaultPlan);
   const meter = new SearchMeter(usage, entitlements, config.usage.metering);
   const billing = billingService({ provider: payments, subscriptions: repos.subscriptions, addons: repos.addonPurchases, notices, notifications: billingNotifications });
+  const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
   const contexts = new TenantContexts({
     engine,
@@ -145,7 +148,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
     config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
-    payments, billing, entitlements, meter, billingNotifications,
+    payments, billing, entitlements, meter, billingNotifications, productsLimit,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

@@ -22,7 +22,7 @@ export const rollupUsageStage = defineStage({
     for (const tenantId of tenants) {
       const report = await usageReport({
         db: deps.db, redis: deps.redis, prefix: deps.config.queuePrefix, usage: repos.usage, subscription: repos.subscriptions.get,
-        addonUnits: repos.addonPurchases.units, productsCount: repos.products.count,
+        addonUnits: repos.addonPurchases.units, productsCount: repos.products.count, defaultPlan: deps.config.billing.defaultPlan,
       }, tenantId);
       for (const m of report.metrics) {
         for (const [percent, notice] of THRESHOLDS) {

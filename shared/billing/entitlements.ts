@@ -16,8 +16,8 @@ export interface Entitlement {
  * plan until the provider gives up and cancels); paused, canceled and incomplete fall back to
  * the free plan's limits.
  */
-export function effectivePlan(sub: Pick<SubscriptionRow, 'plan_code' | 'status'> | undefined): Plan {
-  const free = findPlan(DEFAULT_PLAN)!;
+export function effectivePlan(sub: Pick<SubscriptionRow, 'plan_code' | 'status'> | undefined, defaultPlan = DEFAULT_PLAN): Plan {
+  const free = findPlan(defaultPlan) ?? findPlan(DEFAULT_PLAN)!;
   if (!sub || !['trialing', 'active', 'past_due'].includes(sub.status)) return free;
   return findPlan(sub.plan_code) ?? free;
 }
@@ -32,6 +32,7 @@ export class Entitlements {
   constructor(
     private load: { subscription(tenantId: string): Promise<SubscriptionRow | undefined>; searchesThisMonth(tenantId: string): Promise<number> },
     notices: Pick<Notices, 'on'>,
+    private defaultPlan = DEFAULT_PLAN,
     private ttlMs = 30_000,
   ) {
     notices.on('subscription', (tenantId) => (tenantId === '*' ? this.cache.clear() : this.cache.delete(tenantId)));
@@ -42,7 +43,7 @@ export class Entitlements {
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
     const value = (async () => {
       const [sub, rolled] = await Promise.all([this.load.subscription(tenantId), this.load.searchesThisMonth(tenantId)]);
-      return { plan: effectivePlan(sub), status: sub?.status ?? 'active', searchesRolled: rolled };
+      return { plan: effectivePlan(sub, this.defaultPlan), status: sub?.status ?? 'active', searchesRolled: rolled };
     })();
     this.cache.set(tenantId, { at: Date.now(), value });
     value.catch(() => this.cache.delete(tenantId));

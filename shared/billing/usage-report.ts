@@ -23,6 +23,8 @@ export interface UsageReportDeps {
   subscription(tenantId: string): Promise<SubscriptionRow | undefined>;
   addonUnits(tenantId: string, at: Date): Promise<Array<{ code: string; units: number }>>;
   productsCount(tenantId: string): Promise<number>;
+  /** The plan of a tenant without a subscription (BILLING_DEFAULT_PLAN). */
+  defaultPlan?: string;
 }
 
 /** The usage period: the calendar month in UTC (searches_limit is per month, whatever the billing anchor). */
@@ -50,7 +52,7 @@ export function overageCents(plan: Plan, searches: number): number {
 export async function usageReport(deps: UsageReportDeps, tenantId: string, now = new Date()) {
   const { start, end, month } = monthBounds(now);
   const sub = await deps.subscription(tenantId);
-  const plan = effectivePlan(sub);
+  const plan = effectivePlan(sub, deps.defaultPlan);
   const [days, products, translated, translationCost, aiRewrite, addons, notices] = await Promise.all([
     deps.usage.days(tenantId, start, end), deps.productsCount(tenantId), translatedProducts(deps.db, tenantId, month),
     translationCostMicros(deps.db, tenantId, month), deps.redis.get(usageKeys(deps.prefix).count('ai_cost_micros_usd', tenantId, month)),

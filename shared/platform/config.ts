@@ -58,6 +58,7 @@ const Env = z.object({
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
   BILLING_PROVIDER: z.enum(['mock', 'stripe', 'paddle']).default('mock'),
+  BILLING_DEFAULT_PLAN: z.string().min(1).max(32).default('free'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   MOCK_WEBHOOK_SECRET: z.string().min(16).optional(),
   STRIPE_API_KEY: z.string().optional(),
@@ -153,6 +154,8 @@ export interface Config {
    */
   billing: {
     provider: 'mock' | 'stripe' | 'paddle';
+    /** The plan of a tenant without a subscription (free; tests and the demo use enterprise so nothing caps them). */
+    defaultPlan: string;
     publicBaseUrl?: string;
     mockWebhookSecret: string;
     stripe: { apiKey?: string; apiUrl?: string; webhookSecret?: string; prices: Record<string, string> };
@@ -239,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sharedDataDir: e.SHARED_DATA_DIR,
     billing: {
       provider: e.BILLING_PROVIDER,
+      defaultPlan: e.BILLING_DEFAULT_PLAN,
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
       mockWebhookSecret: e.MOCK_WEBHOOK_SECRET ?? 'mock_whsec_development_only',
       stripe: { apiKey: e.STRIPE_API_KEY, apiUrl: e.STRIPE_API_URL, webhookSecret: e.STRIPE_WEBHOOK_SECRET, prices: parsePairs(e.STRIPE_PRICES, 'STRIPE_PRICES') },

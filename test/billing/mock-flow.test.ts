@@ -4,7 +4,7 @@ import { call } from '../helpers/harness.js';
 import { endBillingPeriods } from '../../pipelines/billing/end-billing-periods.stage.js';
 
 // Everything below goes through HTTP: the API, the mock provider's pages, its signed webhooks, the apply stage in a real worker.
-const { h, workers } = await setupWithWorkers();
+const { h, workers } = await setupWithWorkers({ BILLING_DEFAULT_PLAN: 'free' });
 const tenant = await h.tenant();
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
 const page = (url: string, method = 'GET') => call('', method, url);

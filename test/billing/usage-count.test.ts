@@ -3,7 +3,7 @@ import { setup } from '../helpers/harness.js';
 import { rollupUsageStage } from '../../pipelines/usage/rollup-usage.stage.js';
 import type { Deps } from '../../shared/deps.js';
 
-const h = await setup({ RATE_LIMIT_SECRET_PER_S: '1000000', SEARCH_CACHE_TTL_MS: '60000' });
+const h = await setup({ RATE_LIMIT_SECRET_PER_S: '1000000', SEARCH_CACHE_TTL_MS: '60000', BILLING_DEFAULT_PLAN: 'free' });
 t.teardown(() => h.close());
 const deps = h.api.deps;
 const tenants = await Promise.all([1, 2, 3, 4].map((i) => h.tenant(`Store ${i}`)));

@@ -20,7 +20,7 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
       repos.subscriptions.get(tenantId), repos.addonPurchases.units(tenantId, now), repos.usage.days(tenantId, start, end),
     ]);
     const conversations = days.filter((d) => d.metric === 'assistant_conversation').reduce((s, d) => s + d.value, 0);
-    return toSubscriptionOut(row, units, conversations);
+    return toSubscriptionOut(row, units, conversations, deps.config.billing.defaultPlan);
   }
   const tenantOf = (ctx: Context): string => ctx.state.principal.tenantId;
 

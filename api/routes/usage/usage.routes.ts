@@ -14,7 +14,7 @@ export function usageRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx) {
         ctx.body = await usageReport({
           db: deps.db, redis: deps.redis, prefix: deps.config.queuePrefix, usage: repos.usage, subscription: repos.subscriptions.get,
-          addonUnits: repos.addonPurchases.units, productsCount: repos.products.count,
+          addonUnits: repos.addonPurchases.units, productsCount: repos.products.count, defaultPlan: deps.config.billing.defaultPlan,
         }, ctx.state.principal.tenantId);
       },
     }),
