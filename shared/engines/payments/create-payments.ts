@@ -2,10 +2,15 @@ import type { Knex } from 'knex';
 import type { Config } from '../../platform/config.js';
 import type { Interval, PaymentProvider } from './port.js';
 import { MockPayments } from './mock.payments.js';
+import { StripePayments } from './stripe.payments.js';
 
 /** The configured provider (BILLING_PROVIDER; `mock` by default, which runs on one box). */
 export function createPayments(config: Config, db: Knex, priceOf: (planCode: string, interval: Interval) => number | null): PaymentProvider {
-  switch (config.billing.provider) {
+  const b = config.billing;
+  switch (b.provider) {
+    case 'stripe':
+      if (!b.stripe.apiKey) throw new Error('BILLING_PROVIDER=stripe needs STRIPE_API_KEY');
+      return new StripePayments({ apiKey: b.stripe.apiKey, apiUrl: b.stripe.apiUrl, prices: b.stripe.prices });
     default:
       return new MockPayments(db, config.billing.mockWebhookSecret, priceOf);
   }
