@@ -112,7 +112,8 @@ export function billingService(deps: BillingServiceDeps) {
       const [{ addon, quantity }] = allowedAddons(findPlan(sub.plan_code)!, [input]);
       const amount = addon.price_cents! * quantity;
       const { providerRef } = await provider.charge({
-        tenantId, customerId: sub.provider_customer_id, amountMinor: amount, currency: addon.currency, description: `${quantity} x ${addon.name}`, baseUrl, idempotencyKey,
+        tenantId, customerId: sub.provider_customer_id, subscriptionId: sub.provider_subscription_id, amountMinor: amount, currency: addon.currency,
+        description: `${quantity} x ${addon.name}`, item: { key: `addon:${addon.code}`, quantity }, baseUrl, idempotencyKey,
       });
       await deps.addons.record({
         id: newId('adp'), tenant_id: tenantId, code: addon.code, bundles: quantity, units: quantity * addon.bundle_size, amount_minor: String(amount),

@@ -73,7 +73,12 @@ export interface PaymentProvider {
   portal(input: { tenantId: string; customerId: string | null; baseUrl: string }): Promise<{ url: string }>;
   changePlan(input: ChangeInput): Promise<void>;
   /** A one-time charge on the customer's saved payment method; returns the provider's charge id. */
-  charge(input: { tenantId: string; customerId: string | null; amountMinor: number; currency: string; description: string; baseUrl: string; idempotencyKey: string }): Promise<{ providerRef: string }>;
+  charge(input: {
+    tenantId: string; customerId: string | null; subscriptionId: string | null; amountMinor: number; currency: string; description: string;
+    /** The catalog item charged: price key (`addon:<code>`) and quantity, for providers that charge by price id. */
+    item: { key: string; quantity: number };
+    baseUrl: string; idempotencyKey: string;
+  }): Promise<{ providerRef: string }>;
   cancel(input: { tenantId: string; subscriptionId: string; atPeriodEnd: boolean; baseUrl: string }): Promise<void>;
   invoices(input: { tenantId: string; customerId: string | null }): Promise<Invoice[]>;
   /** The provider's current state of a subscription (daily reconcile); null when it has none. */
