@@ -13,6 +13,7 @@ import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
+import { keptStore, reusedDatabase } from './lib/kept-database.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
@@ -22,7 +23,8 @@ import { merchComparison } from './lib/merch-compare.js';
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const base = loadConfig();
-const db = await freshDatabase(base.databaseUrl, 'pss_bench_search');
+// BENCH_REUSE=<database url>: a database a BENCH_KEEP=1 run kept (its stores are found by name, not loaded again).
+const db = process.env.BENCH_REUSE ? reusedDatabase(process.env.BENCH_REUSE) : await freshDatabase(base.databaseUrl, 'pss_bench_search');
 // Each API runs as API_PROCESSES processes, one per core as README advises (BENCH_API_PROCESSES, default 2).
 const env = {
   DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
@@ -46,6 +48,8 @@ const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283,
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
   const loadStore = async (name: string) => {
+    const kept = process.env.BENCH_REUSE ? await keptStore(deps, name) : null;
+    if (kept) return kept;
     const made = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
     await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
     await sendPrepared({ url: nocache, key: made.key, bodies, inFlight: 4, runId: name, progress: true });
@@ -111,6 +115,6 @@ try {
   await stopProcess(api2);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP) process.stdout.write(`kept database ${db.url}\n`);
+  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
   else await db.drop();
 }
