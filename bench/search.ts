@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Koa from 'koa';
 import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
@@ -8,7 +6,7 @@ import { createTenantWithKey } from '../shared/access/tenants.js';
 import { normalizeText, tokenize } from '../shared/text/normalize.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
-import { parseJudgments } from '../scripts/eval/metrics.js';
+import { queryMix } from './lib/query-mix.js';
 import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
@@ -66,12 +64,7 @@ try {
   await deps.db.raw('VACUUM (ANALYZE)');
   await deps.db.raw('CHECKPOINT');
 
-  const chorus = [...parseJudgments(readFileSync(join(base.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()];
-  const typos = chorus.filter((q) => q.length > 5).map((q) => q.slice(0, 2) + q[3] + q[2] + q.slice(4));
-  const arabic = ['ساعة', 'حذاء رياضي', 'قميص قطن', 'سماعة بلوتوث', 'هاتف سامسونج', 'شاشه تحت ٥٠٠'];
-  const filtered = ['laptop&filter[price][lte]=500&facets=brand,price,category_tree', 'cable&filter[brand]=StarTech.com,C2G&facets=brand,color', 'watch&sort=price_asc', 'shirt&filter[in_stock]=true&facets=brand,category_tree'];
-  const mix = [...chorus.map(encodeURIComponent), ...typos.map(encodeURIComponent), ...arabic.map(encodeURIComponent), ...filtered];
-  const prefixes = chorus.flatMap((q) => [q.slice(0, 2), q.slice(0, 4), q]).map(encodeURIComponent);
+  const { mix, prefixes } = queryMix(base.sharedDataDir);
   const auth = { authorization: `Bearer ${key}` };
   const lines: string[] = [`catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
