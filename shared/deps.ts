@@ -116,8 +116,9 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
   const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
-  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, config.searchCacheTtlMs);
-  const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
+  const cacheBytes = config.searchCacheMaxMb * 2 ** 20;
+  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes });
+  const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),

@@ -1,4 +1,4 @@
-import { ResultCache } from './result-cache.js';
+import { ResultCache, type CacheBudget } from './result-cache.js';
 
 /** A key's fixed place in [0, 1). */
 function spread(key: string): number {
@@ -19,9 +19,14 @@ export class RefreshingCache<T> {
   private pending = new Map<string, Promise<T>>();
   private refreshing = 0;
 
-  /** `ttlMs` 0: nothing is kept and every get loads. */
-  constructor(private ttlMs: number) {
-    this.cache = new ResultCache();
+  /** `ttlMs` 0: nothing is kept and every get loads. Without a budget: 16 MiB, each value sized as twice its JSON text. */
+  constructor(private ttlMs: number, budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes }) {
+    this.cache = new ResultCache(budget);
+  }
+
+  /** Bytes held now (estimated) and how many values. */
+  size(): { bytes: number; entries: number } {
+    return this.cache.size();
   }
 
   /**
@@ -72,4 +77,9 @@ export class RefreshingCache<T> {
     // Requests from now on must not join a query that may have read the old index.
     for (const id of this.pending.keys()) if (tenantId === '*' || id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
   }
+}
+
+/** A value's size estimate: twice its JSON text (V8 keeps the objects, not the text; about that much). */
+export function jsonBytes(value: unknown): number {
+  return 2 * (JSON.stringify(value)?.length ?? 0);
 }
