@@ -9,13 +9,14 @@ import { readCollectionJudgments, selectCollections } from '../scripts/eval/coll
  * a price filter, every facet) through SearchService on a database `npm run eval -- --keep` kept,
  * written as one JSON line per search (ids, scores, total, facets, help, did-you-mean). Run it from
  * two checkouts on the same database and diff the files: a change of statement shape must not
- * change a single answer.
+ * change a single answer. IDENTITY_CACHE_TTL_MS=600000 runs with the caches on (the result cache
+ * never answers: every search differs; facet counts made by earlier searches do).
  *   npx tsx bench/search-identity.ts <database url> <out file>
  */
 const [url, out] = process.argv.slice(2);
 if (!url || !out) throw new Error('usage: tsx bench/search-identity.ts <database url> <out file>');
 const base = loadConfig();
-const deps = createDeps(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssidentity${process.pid}` }));
+const deps = createDeps(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: process.env.IDENTITY_CACHE_TTL_MS ?? '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssidentity${process.pid}` }));
 const lines: string[] = [];
 try {
   for (const c of selectCollections(undefined, false)) {
@@ -25,6 +26,7 @@ try {
     const variants = queries.flatMap((q) => [
       { q }, { q, page: 2 }, { q: q.length > 5 ? q.slice(0, 2) + q[3] + q[2] + q.slice(4) : `${q}x` },
       { q, filters: { price: { lte: 100 } } }, { q, facets: ['brand', 'category', 'category_tree', 'price', 'in_stock'] },
+      { q, filters: { price: { lte: 100 } }, facets: ['brand'] }, { q, filters: { price: { lte: 100 } }, page: 2 },
     ]);
     for (const v of variants) {
       const { body } = await deps.search.search(tenant.id, {

@@ -6,6 +6,7 @@ import { resolveRanking } from './ranking-config.js';
 import { BUILTIN_FACETS } from './facets.js';
 import { checkFacets, checkFilters } from './search-checks.js';
 import { RefreshingCache } from './refreshing-cache.js';
+import { FacetCache } from './facet-cache.js';
 import { SEARCH_STEPS, type SearchInput, type SearchState, type SearchStep } from './steps/index.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
@@ -34,10 +35,21 @@ export interface SearchServiceDeps {
 export class SearchService {
   /** Cached results; dropped per tenant on index, synonym, context and vocabulary changes. */
   readonly results: RefreshingCache<CachedSearch>;
+  /** Facet counts by match set and filters, for the searches the result cache misses (facet-cache.ts). */
+  readonly facetCounts: FacetCache;
+  /** The engine the steps use: facet counts made before come from `facetCounts`. */
+  private engine: LexicalEngine;
 
-  constructor(private deps: SearchServiceDeps, resultTtlMs: number, private steps: readonly SearchStep[] = SEARCH_STEPS) {
-    this.results = new RefreshingCache(resultTtlMs);
-    const clear = (tenantId: string) => this.results.clear(tenantId);
+  /** `cache.maxBytes`: the result cache's budget, all tenants together; facet counts get a quarter of it beside it. */
+  constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
+    // A cached search is its JSON text and its body's objects: about three times the text.
+    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) });
+    this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
+    this.engine = this.facetCounts.wrap(deps.engine);
+    const clear = (tenantId: string) => {
+      this.results.clear(tenantId);
+      this.facetCounts.clear(tenantId);
+    };
     deps.notices.on('index', clear);
     deps.notices.on('synonyms', clear);
     deps.notices.on('rules', clear);
@@ -103,7 +115,7 @@ export class SearchService {
     const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
     checkFacets(facetNames, ctx);
     const s = { tenantId, input, ctx, vocab, ranking, facetNames, merch, assignment } as SearchState;
-    const env = { engine: this.deps.engine, rewriter: this.deps.rewriter };
+    const env = { engine: this.engine, rewriter: this.deps.rewriter };
     const trace: Array<Record<string, unknown>> | null = input.debug ? [] : null;
     for (const step of this.steps) {
       const t0 = trace ? performance.now() : 0;
