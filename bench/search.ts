@@ -7,7 +7,9 @@ import { normalizeText, tokenize } from '../shared/text/normalize.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { queryMix } from './lib/query-mix.js';
-import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
@@ -41,6 +43,13 @@ const api = await startProcess('api/main.ts', { ...env, SEARCH_CACHE_TTL_MS: '60
 // against 7.8 ms), so storefront traffic gets processes of its own (README, "Running it").
 const nocache = 'http://127.0.0.1:18284';
 const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+// BENCH_COMPARE_DIR=<checkout>: the same two APIs from another checkout's code (e.g. main) on the same database, measured in the same run.
+const compareDir = process.env.BENCH_COMPARE_DIR ? resolve(process.env.BENCH_COMPARE_DIR) : null;
+const before = compareDir ? { origin: 'http://127.0.0.1:18285', nocache: 'http://127.0.0.1:18286' } : null;
+const beforeApis = before ? [
+  await startProcess('api/main.ts', { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' }, async () => (await fetch(`${before.origin}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
+  await startProcess('api/main.ts', { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${before.nocache}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
+] : [];
 const worker = await startProcess('workers/main.ts', env, async () => true);
 const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
 try {
@@ -69,8 +78,14 @@ try {
   const lines: string[] = [`catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
   // whole pipeline (40-250 ms), enough to set the p99 of a 10 s run.
-  const warm = await httpLoad({ origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
-  await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
+  const sides = [...(before ? [{ label: 'before: ', ...before }] : []), { label: before ? 'after: ' : '', origin, nocache }];
+  let warm = { requests: 0 };
+  for (const side of sides) {
+    warm = await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
+    await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
+    // The uncached process loads the store's vocabulary and dictionary on its first searches.
+    await httpLoad({ origin: side.nocache, concurrency: 8, durationMs: 3000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
+  }
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
   // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
   if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
@@ -79,9 +94,16 @@ try {
     lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
     lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
-    lines.push(formatLoad(`search c=${c} (cache warm)`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-    lines.push(formatLoad(`search c=${c} (no cache)`, await httpLoad({ origin: nocache, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-    lines.push(formatLoad(`suggest c=${c}`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) })));
+    for (const side of sides) {
+      const l = side.label;
+      lines.push(formatLoad(`${l}search c=${c} (cache warm)`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
+      lines.push(formatLoad(`${l}search c=${c} (no cache)`, await httpLoad({ origin: side.nocache, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
+      lines.push(formatLoad(`${l}suggest c=${c}`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) })));
+    }
+    lines.push(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+  }
+  for (const [label, p] of [...(before ? [['before', beforeApis[0]], ['before (no cache)', beforeApis[1]]] as const : []), ['after', api], ['after (no cache)', api2]] as const) {
+    lines.push(`API memory ${label}: ${rssTree(p.pid).map((x) => `rss ${x.rss.toFixed(0)} MiB (peak ${x.peak.toFixed(0)})`).join(', ')}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
 
@@ -104,6 +126,7 @@ try {
   }
 } finally {
   hello.close();
+  for (const p of beforeApis) await stopProcess(p);
   await stopProcess(api);
   await stopProcess(api2);
   await stopProcess(worker);
