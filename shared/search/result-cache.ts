@@ -37,7 +37,8 @@ export class ResultCache<T> {
 
   /** An entry, with the time it was stored. */
   entry(tenantId: string, key: string): { value: T; at: number } | undefined {
-    return this.entries.get(`${tenantId}\u0000${key}`);
+    const e = this.entries.get(`${tenantId}\u0000${key}`);
+    return e && { value: e.value, at: e.at };
   }
 
   /** Taken before computing a result; `set` refuses it if the tenant's entries were cleared since. */
