@@ -23,6 +23,7 @@ import { queriesFrom, TrafficMix } from './lib/traffic-mix.js';
  * (X-Search-Cache), the load average and the API processes' memory.
  *   BENCH_REUSE=<url>       a database BENCH_KEEP=1 kept (stores found by name)
  *   BENCH_COMPARE_DIR=<dir> first the same traffic against another checkout's API (e.g. main), same run
+ *   BENCH_GRACE_MS=2000     then again with SEARCH_CACHE_WRITE_GRACE_MS at that (0: not)
  *   BENCH_SOAK=1            the mixed soak instead: the 20k store only, 60 % searches, 30 % suggests,
  *                           10 % catalog writes (5 products each) in the same closed loop (BENCH_SECONDS=120)
  */
@@ -67,11 +68,17 @@ try {
   const queries = queriesFrom(products, queryMix(base.sharedDataDir).chorus);
   const lines = [`stores: ${stores.map((s) => `${s.name} ${s.size}`).join(', ')}; ${queries.length} distinct queries (Zipf s=1: the first 100 get ${(100 * new TrafficMix({ queries, brands }).headShare(100)).toFixed(0)} % of requests); c=${CONCURRENCY}, ${SECONDS} s; writes: 20 products every ${WRITE_MS} ms`];
 
-  const phases = process.env.BENCH_COMPARE_DIR ? [{ label: `before (${process.env.BENCH_COMPARE_DIR})`, dir: resolve(process.env.BENCH_COMPARE_DIR) }, { label: 'after (this checkout)', dir: process.cwd() }] : [{ label: 'this checkout', dir: process.cwd() }];
+  // Each phase its own API processes: another checkout's (BENCH_COMPARE_DIR), this one's as configured, and this one's with a write grace.
+  const grace = process.env.BENCH_GRACE_MS ?? '2000';
+  const phases: Array<{ label: string; dir: string; env?: Record<string, string> }> = [
+    ...(process.env.BENCH_COMPARE_DIR ? [{ label: `before (${process.env.BENCH_COMPARE_DIR})`, dir: resolve(process.env.BENCH_COMPARE_DIR) }] : []),
+    { label: 'this checkout', dir: process.cwd() },
+    ...(grace !== '0' ? [{ label: `this checkout, SEARCH_CACHE_WRITE_GRACE_MS=${grace}`, dir: process.cwd(), env: { SEARCH_CACHE_WRITE_GRACE_MS: grace } }] : []),
+  ];
   for (const [i, phase] of phases.entries()) {
     if (i > 0 || phase.dir !== process.cwd()) {
       await stopProcess(api);
-      api = await startProcess('api/main.ts', env, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS, phase.dir);
+      api = await startProcess('api/main.ts', { ...env, ...phase.env }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS, phase.dir);
     }
     // A store's first search loads its vocabulary and dictionary (a deployment's processes have them).
     await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (n) => trafficRequest(new TrafficMix({ queries, brands, seed: 1000 + n }), stores[n % stores.length]) });

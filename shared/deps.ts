@@ -117,7 +117,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
   const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
   const cacheBytes = config.searchCacheMaxMb * 2 ** 20;
-  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes });
+  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs });
   const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),

@@ -41,16 +41,20 @@ export class SearchService {
   private engine: LexicalEngine;
 
   /** `cache.maxBytes`: the result cache's budget, all tenants together; facet counts get a quarter of it beside it. */
-  constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
+  constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
     // A cached search is its JSON text and its body's objects: about three times the text.
-    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) });
+    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0);
     this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
     this.engine = this.facetCounts.wrap(deps.engine);
     const clear = (tenantId: string) => {
       this.results.clear(tenantId);
       this.facetCounts.clear(tenantId);
     };
-    deps.notices.on('index', clear);
+    // A catalog write: with SEARCH_CACHE_WRITE_GRACE_MS the results stay answerable for that long while refreshed.
+    deps.notices.on('index', (tenantId) => {
+      this.results.changed(tenantId);
+      this.facetCounts.clear(tenantId);
+    });
     deps.notices.on('synonyms', clear);
     deps.notices.on('rules', clear);
     deps.notices.on('experiments', clear);
