@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
-import { formatLoad, httpLoad } from './lib/http-load.js';
+import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
 
@@ -94,18 +94,34 @@ try {
     lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
     lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
-    for (const side of sides) {
-      const l = side.label;
-      lines.push(formatLoad(`${l}search c=${c} (cache warm)`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-      lines.push(formatLoad(`${l}search c=${c} (no cache)`, await httpLoad({ origin: side.nocache, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-      lines.push(formatLoad(`${l}suggest c=${c}`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) })));
+    // With a baseline, each figure is the median of BENCH_ROUNDS short runs taken in turns (before, after, after, before, ...):
+    // on a shared machine the load moves within seconds, and turns expose both sides to the same moves.
+    const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;
+    const runs = new Map<string, LoadResult[]>();
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 ? [...sides].reverse() : sides) {
+        const l = side.label;
+        const keep = (label: string, res: LoadResult) => runs.set(label, [...(runs.get(label) ?? []), res]);
+        keep(`${l}search c=${c} (cache warm)`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
+        keep(`${l}search c=${c} (no cache)`, await httpLoad({ origin: side.nocache, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
+        keep(`${l}suggest c=${c}`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) }));
+      }
     }
+    const kind = (label: string) => label.replace(/^\w+: /, '');
+    // Each figure's before beside its after.
+    for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1))) lines.push(formatLoad(label, medianOf(list)));
     lines.push(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
   }
   for (const [label, p] of [...(before ? [['before', beforeApis[0]], ['before (no cache)', beforeApis[1]]] as const : []), ['after', api], ['after (no cache)', api2]] as const) {
     lines.push(`API memory ${label}: ${rssTree(p.pid).map((x) => `rss ${x.rss.toFixed(0)} MiB (peak ${x.peak.toFixed(0)})`).join(', ')}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
+
+  /** Median throughput, p50 and p99 of several runs; requests and errors summed. */
+  function medianOf(list: LoadResult[]): LoadResult {
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    return { requests: list.reduce((a, r) => a + r.requests, 0), errors: list.reduce((a, r) => a + r.errors, 0), rps: med(list.map((r) => r.rps)), p50: med(list.map((r) => r.p50)), p99: med(list.map((r) => r.p99)) };
+  }
 
   /** The floor under search: the same engine query straight from this process, no HTTP, no pipeline. */
   async function engineLoad(concurrency: number, durationMs: number, queries: string[]) {
