@@ -1,0 +1,155 @@
+import type { Knex } from 'knex';
+import { fromBytes, toBytes, type VectorFilter, type VectorGeneration, type VectorHit, type VectorItem, type VectorStore } from './port.js';
+import { MemoryIndex } from './memory-index.js';
+
+interface Held {
+  index: Promise<MemoryIndex | null>;
+  stale: boolean;
+  usedAt: number;
+  bytes: number;
+}
+
+/**
+ * The built-in vector store: Postgres (`product_vectors`) is the system of record; each API
+ * process loads a store's serving generation into memory on its first vector query, reloads it
+ * in the background after a `vectors` notice (the old copy answers meanwhile), and drops the
+ * least recently used stores beyond `maxBytes`. About 26 MB per 100k products at 64 dimensions.
+ */
+export class PostgresVectorStore implements VectorStore {
+  readonly name = 'postgres';
+  private held = new Map<string, Held>();
+
+  constructor(private db: Knex, private maxBytes = 512 * 1024 * 1024) {}
+
+  async generations(tenantId: string): Promise<{ active: VectorGeneration | null; building: VectorGeneration | null }> {
+    const row = await this.db('vector_generations').where({ tenant_id: tenantId }).first();
+    if (!row) return { active: null, building: null };
+    return {
+      active: row.active == null ? null : { generation: row.active, embedderId: row.active_embedder, dims: row.dims },
+      building: row.building == null ? null : { generation: row.building, embedderId: row.building_embedder, dims: row.dims },
+    };
+  }
+
+  async beginGeneration(tenantId: string, embedderId: string, dims: number): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const row = await trx('vector_generations').where({ tenant_id: tenantId }).forUpdate().first();
+      if (!row) {
+        await trx('vector_generations').insert({ tenant_id: tenantId, active: 1, active_embedder: embedderId, dims });
+        return 1;
+      }
+      const next = Math.max(row.active ?? 0, row.building ?? 0) + 1;
+      if (row.building != null) await trx('product_vectors').where({ tenant_id: tenantId, generation: row.building }).delete();
+      await trx('vector_generations').where({ tenant_id: tenantId }).update({ building: next, building_embedder: embedderId, dims, updated_at: trx.fn.now() });
+      return next;
+    });
+  }
+
+  async upsert(tenantId: string, generation: number, items: VectorItem[]): Promise<void> {
+    if (!items.length) return;
+    const gens = await this.generations(tenantId);
+    const gen = [gens.active, gens.building].find((g) => g?.generation === generation);
+    if (!gen) return; // dropped meanwhile (a newer rebuild): nothing to write to
+    for (const it of items) if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
+    const rows = items.map((it) => ({
+      tenant_id: tenantId, generation, product_id: it.id, embedder_id: gen.embedderId, dims: gen.dims, vector: toBytes(it.vector),
+      payload: JSON.stringify(it.payload), source_version: it.version ?? 0,
+    }));
+    await this.db('product_vectors').insert(rows).onConflict(['tenant_id', 'generation', 'product_id']).merge(['embedder_id', 'dims', 'vector', 'payload', 'source_version', 'updated_at'])
+      .where('product_vectors.source_version', '<=', this.db.raw('excluded.source_version'));
+  }
+
+  async remove(tenantId: string, ids: string[]): Promise<void> {
+    if (ids.length) await this.db('product_vectors').where({ tenant_id: tenantId }).whereIn('product_id', ids).delete();
+  }
+
+  async activate(tenantId: string, generation: number): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const row = await trx('vector_generations').where({ tenant_id: tenantId }).forUpdate().first();
+      if (!row || (row.building !== generation && row.active !== generation)) throw new Error(`vector generation ${generation} of ${tenantId} is not live`);
+      if (row.active === generation) return;
+      await trx('vector_generations').where({ tenant_id: tenantId }).update({ active: generation, active_embedder: row.building_embedder, building: null, building_embedder: null, updated_at: trx.fn.now() });
+      await trx('product_vectors').where({ tenant_id: tenantId }).andWhere('generation', '<>', generation).delete();
+    });
+  }
+
+  async dropGeneration(tenantId: string, generation: number): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('vector_generations').where({ tenant_id: tenantId, building: generation }).update({ building: null, building_embedder: null });
+      await trx('product_vectors').where({ tenant_id: tenantId, generation }).delete();
+    });
+  }
+
+  async nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {
+    const index = await this.index(tenantId);
+    return index ? index.nearest(vector, limit, filter) : [];
+  }
+
+  async vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    const index = await this.index(tenantId);
+    const out = new Map<string, Float32Array>();
+    for (const id of ids) {
+      const v = index?.vector(id);
+      if (v) out.set(id, v);
+    }
+    return out;
+  }
+
+  async count(tenantId: string): Promise<number> {
+    const [{ n }] = await this.db('product_vectors as v').join('vector_generations as g', function () {
+      this.on('g.tenant_id', 'v.tenant_id').andOn('g.active', 'v.generation');
+    }).where('v.tenant_id', tenantId).count({ n: '*' });
+    return Number(n);
+  }
+
+  changed(tenantId: string): void {
+    const h = this.held.get(tenantId);
+    if (h) h.stale = true;
+  }
+
+  async dropTenant(tenantId: string): Promise<void> {
+    await this.db('product_vectors').where({ tenant_id: tenantId }).delete();
+    await this.db('vector_generations').where({ tenant_id: tenantId }).delete();
+    this.held.delete(tenantId);
+  }
+
+  /** The store's in-memory index: loaded on first use, reloaded in the background when stale. */
+  private async index(tenantId: string): Promise<MemoryIndex | null> {
+    let h = this.held.get(tenantId);
+    if (!h) {
+      h = { index: this.load(tenantId), stale: false, usedAt: Date.now(), bytes: 0 };
+      this.held.set(tenantId, h);
+      h.index.then((ix) => this.loaded(tenantId, h!, ix), () => this.held.delete(tenantId));
+    } else if (h.stale) {
+      h.stale = false;
+      const entry = h;
+      const next = this.load(tenantId);
+      next.then((ix) => {
+        entry.index = Promise.resolve(ix);
+        this.loaded(tenantId, entry, ix);
+      }, () => { entry.stale = true; });
+    }
+    h.usedAt = Date.now();
+    return h.index;
+  }
+
+  private loaded(tenantId: string, h: Held, ix: MemoryIndex | null): void {
+    h.bytes = ix?.bytes ?? 0;
+    let total = 0;
+    for (const x of this.held.values()) total += x.bytes;
+    // Least recently used stores leave memory first; the one just loaded stays.
+    for (const [id, x] of [...this.held].sort((a, b) => a[1].usedAt - b[1].usedAt)) {
+      if (total <= this.maxBytes) break;
+      if (id === tenantId) continue;
+      total -= x.bytes;
+      this.held.delete(id);
+    }
+  }
+
+  private async load(tenantId: string): Promise<MemoryIndex | null> {
+    const { active } = await this.generations(tenantId);
+    if (!active) return null;
+    const rows: Array<{ product_id: string; vector: Buffer; payload: any }> = await this.db('product_vectors')
+      .where({ tenant_id: tenantId, generation: active.generation }).select('product_id', 'vector', 'payload');
+    return new MemoryIndex(active.generation, active.dims, rows.map((r) => r.product_id), rows.map((r) => fromBytes(r.vector)), rows.map((r) => r.payload));
+  }
+}
