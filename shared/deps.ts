@@ -150,6 +150,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     clicks.changed(id);
     recommender.clear(id);
   });
+  vectors.onReplaced?.((id) => {
+    recommender.clear(id);
+    search.results.clear(id);
+  });
   notices.on('index', (id) => {
     cards.clear(id);
     recommender.clear(id);

@@ -84,6 +84,8 @@ export class Recommender {
         products.push(c);
       }
       if (cards.length && !source) source = step.source;
+      // The session's own list is the answer when it has any (no database read to top it up).
+      if (cards.length && step.source === 'session') break;
     }
     return { type: input.type, ids, products, source: source ?? this.fallbackSource(input.type) };
   }

@@ -64,6 +64,8 @@ export interface VectorStore {
   count(tenantId: string): Promise<number>;
   /** Tells this process the store's vectors changed (a version notice): reload what is held in memory. */
   changed(tenantId: string): void;
+  /** Called once a store's reloaded vectors answer (what was computed from the old ones is stale). */
+  onReplaced?(listener: (tenantId: string) => void): void;
   dropTenant(tenantId: string): Promise<void>;
 }
 

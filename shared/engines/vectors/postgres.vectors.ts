@@ -18,6 +18,7 @@ interface Held {
 export class PostgresVectorStore implements VectorStore {
   readonly name = 'postgres';
   private held = new Map<string, Held>();
+  private listeners: Array<(tenantId: string) => void> = [];
 
   constructor(private db: Knex, private maxBytes = 512 * 1024 * 1024) {}
 
@@ -101,6 +102,10 @@ export class PostgresVectorStore implements VectorStore {
     return Number(n);
   }
 
+  onReplaced(listener: (tenantId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
   changed(tenantId: string): void {
     const h = this.held.get(tenantId);
     if (h) h.stale = true;
@@ -126,6 +131,7 @@ export class PostgresVectorStore implements VectorStore {
       next.then((ix) => {
         entry.index = Promise.resolve(ix);
         this.loaded(tenantId, entry, ix);
+        for (const fn of this.listeners) fn(tenantId);
       }, () => { entry.stale = true; });
     }
     h.usedAt = Date.now();
