@@ -3,6 +3,8 @@ import { indexContext } from '../../shared/catalog/index.js';
 import { buildVectorsJob, embedInto, vectorText } from '../../shared/vectors/index.js';
 
 const PAGE = 1000;
+/** A catalog still being loaded (products waiting for lexical indexing) is waited for this long at most before training. */
+const SETTLE_MS = 60_000;
 
 /**
  * The `embed` job: prepares the embedder (the catalog embedder trains a new version on the
@@ -13,6 +15,11 @@ const PAGE = 1000;
 export const buildVectors = defineStage({
   ...buildVectorsJob,
   async run({ data, deps, progress, signal }) {
+    // Training on the first batches of a bulk load would soon need a retrain: let the load settle first.
+    const settleUntil = Date.now() + SETTLE_MS;
+    while (Date.now() < settleUntil && !signal.aborted && (await deps.repos.products.countUnindexed(data.tenantId)) > 0) {
+      await new Promise((r) => setTimeout(r, 1000));
+    }
     const ctx = await indexContext(deps, data.tenantId);
     const products = deps.repos.products;
     const total = await products.count(data.tenantId);

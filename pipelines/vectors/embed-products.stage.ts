@@ -2,8 +2,8 @@ import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/index.js';
 import { embedLive, embedProductsJob, startEmbed } from '../../shared/vectors/index.js';
 
-/** Retrain when the catalog grew or shrank by more than this share since the model was trained. */
-const RETRAIN_SHARE = 0.25;
+/** Retrain when the catalog doubled or halved since the model was trained (a bulk load trains a few times, not per batch). */
+const RETRAIN_FACTOR = 2;
 
 /**
  * Embeds one indexed batch into every live vector generation and removes deleted products from
@@ -24,7 +24,7 @@ export const embedProducts = defineStage({
     await deps.notices.publish('vectors', data.tenantId);
     const trained = (await deps.embedders.trainedOn?.(data.tenantId)) ?? null;
     const count = served && trained !== null ? await deps.repos.products.count(data.tenantId) : 0;
-    if (!served || (trained !== null && Math.abs(count - trained) > RETRAIN_SHARE * trained + 50)) {
+    if (!served || (trained !== null && (count > RETRAIN_FACTOR * trained + 50 || count < trained / RETRAIN_FACTOR - 50))) {
       await startEmbed(deps, data.tenantId, served ? 'catalog changed' : 'first vectors');
     }
     return { embedded: rows.length, removed: gone.length, served };

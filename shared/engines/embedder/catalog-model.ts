@@ -1,6 +1,6 @@
 import { normalize } from './port.js';
 import { textFeatures } from './features.js';
-import { truncatedSvd, type Sparse } from './svd.js';
+import { tick, truncatedSvd, type Sparse } from './svd.js';
 
 /** Limits that bound training memory and model size (about 13 MB at 50k features x 64 dims). */
 export const MODEL_LIMITS = { maxFeatures: 50_000, minDf: 2, maxDfShare: 0.5 };
@@ -58,8 +58,12 @@ export class CatalogModel {
  * Trains a model on a store's product texts: feature x product PPMI matrix, truncated SVD; a
  * feature's vector is its left singular vector row (so fold-ins give V x Sigma coordinates).
  */
-export function trainCatalogModel(texts: string[], dims: number): CatalogModel {
-  const docs = texts.map((t) => textFeatures(t));
+export async function trainCatalogModel(texts: string[], dims: number): Promise<CatalogModel> {
+  const docs: string[][] = [];
+  for (let i = 0; i < texts.length; i++) {
+    if (i % 2000 === 0) await tick();
+    docs.push(textFeatures(texts[i]));
+  }
   const df = new Map<string, number>();
   for (const d of docs) for (const f of new Set(d)) df.set(f, (df.get(f) ?? 0) + 1);
   const maxDf = Math.max(MODEL_LIMITS.minDf, docs.length * MODEL_LIMITS.maxDfShare);
@@ -96,7 +100,7 @@ export function trainCatalogModel(texts: string[], dims: number): CatalogModel {
   }
   const a: Sparse = { rows: kept.length, cols: docs.length, r: r.subarray(0, n), c: c.subarray(0, n), v: v.subarray(0, n) };
   const k = Math.min(dims, kept.length, docs.length);
-  const { u } = truncatedSvd(a, k);
+  const { u } = await truncatedSvd(a, k);
   const vectors = new Float32Array(kept.length * dims);
   for (let i = 0; i < kept.length; i++) for (let j = 0; j < k; j++) vectors[i * dims + j] = u[i * k + j];
   return new CatalogModel(kept, dims, total, counts, vectors);

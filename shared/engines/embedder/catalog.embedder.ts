@@ -53,7 +53,7 @@ export class CatalogEmbedderSource implements EmbedderSource {
         }
       }
     }
-    const model = trainCatalogModel(all, this.dims);
+    const model = await trainCatalogModel(all, this.dims);
     const version = await this.db.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`embedder-${tenantId}`]);
       const [{ max }] = await trx('embedder_models').where({ tenant_id: tenantId }).max({ max: 'version' });

@@ -1,3 +1,6 @@
+/** Lets the event loop run (lock renewals, other jobs) between the long steps of training. */
+export const tick = () => new Promise<void>((r) => setImmediate(r));
+
 /** A sparse matrix as coordinate lists (rows x cols). */
 export interface Sparse {
   rows: number;
@@ -22,8 +25,9 @@ function multiply(a: Sparse, x: Float64Array, l: number, transpose: boolean): Fl
 }
 
 /** Orthonormal columns of an n x l row-major matrix, in place (modified Gram-Schmidt). */
-function orthonormalize(m: Float64Array, n: number, l: number): void {
+async function orthonormalize(m: Float64Array, n: number, l: number): Promise<void> {
   for (let j = 0; j < l; j++) {
+    if (j % 8 === 0) await tick();
     for (let p = 0; p < j; p++) {
       let dot = 0;
       for (let i = 0; i < n; i++) dot += m[i * l + j] * m[i * l + p];
@@ -95,19 +99,22 @@ function random(seed: number): () => number {
  * Truncated SVD by randomized range finding (Halko et al.): the top `k` left singular vectors
  * of A (rows x k, row-major) and singular values. `power` iterations sharpen the spectrum.
  */
-export function truncatedSvd(a: Sparse, k: number, oversample = 16, power = 2): { u: Float64Array; sigma: Float64Array } {
+export async function truncatedSvd(a: Sparse, k: number, oversample = 16, power = 2): Promise<{ u: Float64Array; sigma: Float64Array }> {
   const l = Math.min(k + oversample, a.rows, a.cols);
   const rnd = random(42);
   const omega = new Float64Array(a.cols * l).map(() => rnd());
   let y = multiply(a, omega, l, false);
-  orthonormalize(y, a.rows, l);
+  await orthonormalize(y, a.rows, l);
   for (let i = 0; i < power; i++) {
+    await tick();
     const z = multiply(a, y, l, true);
-    orthonormalize(z, a.cols, l);
+    await orthonormalize(z, a.cols, l);
+    await tick();
     y = multiply(a, z, l, false);
-    orthonormalize(y, a.rows, l);
+    await orthonormalize(y, a.rows, l);
   }
   // B' = A'Q (cols x l); BB' = (A'Q)'(A'Q) is l x l.
+  await tick();
   const bt = multiply(a, y, l, true);
   const bbt = new Float64Array(l * l);
   for (let i = 0; i < a.cols; i++) {
@@ -118,11 +125,13 @@ export function truncatedSvd(a: Sparse, k: number, oversample = 16, power = 2): 
       for (let q = 0; q < l; q++) bbt[p * l + q] += x * bt[o + q];
     }
   }
+  await tick();
   const { values, vectors } = symmetricEigen(bbt, l);
   const order = [...values.keys()].sort((x, z) => values[z] - values[x]).slice(0, Math.min(k, l));
   const kk = order.length;
   const u = new Float64Array(a.rows * kk);
   for (let i = 0; i < a.rows; i++) {
+    if (i % 5000 === 0) await tick();
     for (let j = 0; j < kk; j++) {
       let s = 0;
       const col = order[j];

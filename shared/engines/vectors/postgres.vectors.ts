@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { fromBytes, toBytes, type VectorFilter, type VectorGeneration, type VectorHit, type VectorItem, type VectorStore } from './port.js';
 import { MemoryIndex } from './memory-index.js';
+import { PostgresGenerations } from './generations.js';
 
 interface Held {
   index: Promise<MemoryIndex | null>;
@@ -20,35 +21,25 @@ export class PostgresVectorStore implements VectorStore {
   private held = new Map<string, Held>();
   private listeners: Array<(tenantId: string) => void> = [];
 
-  constructor(private db: Knex, private maxBytes = 512 * 1024 * 1024) {}
+  private gens: PostgresGenerations;
 
-  async generations(tenantId: string): Promise<{ active: VectorGeneration | null; building: VectorGeneration | null }> {
-    const row = await this.db('vector_generations').where({ tenant_id: tenantId }).first();
-    if (!row) return { active: null, building: null };
-    return {
-      active: row.active == null ? null : { generation: row.active, embedderId: row.active_embedder, dims: row.dims },
-      building: row.building == null ? null : { generation: row.building, embedderId: row.building_embedder, dims: row.dims },
-    };
+  constructor(private db: Knex, private maxBytes = 512 * 1024 * 1024) {
+    this.gens = new PostgresGenerations(db);
+  }
+
+  generations(tenantId: string): Promise<{ active: VectorGeneration | null; building: VectorGeneration | null }> {
+    return this.gens.get(tenantId);
   }
 
   async beginGeneration(tenantId: string, embedderId: string, dims: number): Promise<number> {
-    return this.db.transaction(async (trx) => {
-      const row = await trx('vector_generations').where({ tenant_id: tenantId }).forUpdate().first();
-      if (!row) {
-        await trx('vector_generations').insert({ tenant_id: tenantId, active: 1, active_embedder: embedderId, dims });
-        return 1;
-      }
-      const next = Math.max(row.active ?? 0, row.building ?? 0) + 1;
-      if (row.building != null) await trx('product_vectors').where({ tenant_id: tenantId, generation: row.building }).delete();
-      await trx('vector_generations').where({ tenant_id: tenantId }).update({ building: next, building_embedder: embedderId, dims, updated_at: trx.fn.now() });
-      return next;
-    });
+    const { generation, dropped } = await this.gens.begin(tenantId, embedderId, dims);
+    if (dropped != null) await this.db('product_vectors').where({ tenant_id: tenantId, generation: dropped }).delete();
+    return generation;
   }
 
   async upsert(tenantId: string, generation: number, items: VectorItem[]): Promise<void> {
     if (!items.length) return;
-    const gens = await this.generations(tenantId);
-    const gen = [gens.active, gens.building].find((g) => g?.generation === generation);
+    const gen = await this.gens.live(tenantId, generation);
     if (!gen) return; // dropped meanwhile (a newer rebuild): nothing to write to
     for (const it of items) if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
     const rows = items.map((it) => ({
@@ -64,20 +55,13 @@ export class PostgresVectorStore implements VectorStore {
   }
 
   async activate(tenantId: string, generation: number): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      const row = await trx('vector_generations').where({ tenant_id: tenantId }).forUpdate().first();
-      if (!row || (row.building !== generation && row.active !== generation)) throw new Error(`vector generation ${generation} of ${tenantId} is not live`);
-      if (row.active === generation) return;
-      await trx('vector_generations').where({ tenant_id: tenantId }).update({ active: generation, active_embedder: row.building_embedder, building: null, building_embedder: null, updated_at: trx.fn.now() });
-      await trx('product_vectors').where({ tenant_id: tenantId }).andWhere('generation', '<>', generation).delete();
-    });
+    if ((await this.gens.activate(tenantId, generation)) === null) return;
+    await this.db('product_vectors').where({ tenant_id: tenantId }).andWhere('generation', '<>', generation).delete();
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx('vector_generations').where({ tenant_id: tenantId, building: generation }).update({ building: null, building_embedder: null });
-      await trx('product_vectors').where({ tenant_id: tenantId, generation }).delete();
-    });
+    await this.gens.drop(tenantId, generation);
+    await this.db('product_vectors').where({ tenant_id: tenantId, generation }).delete();
   }
 
   async nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {
@@ -113,7 +97,7 @@ export class PostgresVectorStore implements VectorStore {
 
   async dropTenant(tenantId: string): Promise<void> {
     await this.db('product_vectors').where({ tenant_id: tenantId }).delete();
-    await this.db('vector_generations').where({ tenant_id: tenantId }).delete();
+    await this.gens.forget(tenantId);
     this.held.delete(tenantId);
   }
 

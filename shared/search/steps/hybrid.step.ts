@@ -5,7 +5,7 @@ import type { SearchState, SearchStep } from './state.js';
 const CANDIDATES = 50;
 /** Reciprocal rank fusion constant and the vector side's weight beside the lexical one (1). */
 const RRF_K = 60;
-const VECTOR_WEIGHT = 0.5;
+const VECTOR_WEIGHT = 0.1;
 /** Cosine below which a vector-only candidate does not enter a page of lexical matches. */
 const MIN_ADD_COSINE = 0.75;
 /** Cosine below which a vector candidate does not rescue a zero-result query. */
@@ -17,7 +17,9 @@ const MIN_RESCUE_COSINE = 0.35;
  * filters, so a vector candidate is shown only if it passes every filter. A zero-result query is
  * answered by the vector candidates (before the any-word relaxation); otherwise page 1 is the
  * reciprocal rank fusion of the lexical hits and the vector candidates (lexical weight 1, vector
- * 0.5), a vector-only candidate entering only when close to the query (cosine >= 0.75).
+ * 0.1: on Chorus a weight of 0.5 lowered nDCG@10 by 0.01, the catalog embedder knows relatedness,
+ * not relevance), and a vector-only candidate enters only to fill a page the lexical side could
+ * not fill, and only when close to the query (cosine >= 0.75).
  * Sorted searches (price, newest) and pages after the first are left lexical.
  */
 export const hybrid: SearchStep = {
@@ -59,8 +61,9 @@ function fuse(s: SearchState, vec: EngineHit[], cosine: Map<string, number>) {
   const lexIds = new Set(lexical.map((h) => h.id));
   const pool = new Map(lexical.map((h) => [h.id, h]));
   let added = 0;
+  const fill = lexical.length < s.query.limit;
   vec.forEach((h, i) => {
-    if (!lexIds.has(h.id) && (cosine.get(h.id) ?? 0) < MIN_ADD_COSINE) return;
+    if (!lexIds.has(h.id) && (!fill || (cosine.get(h.id) ?? 0) < MIN_ADD_COSINE)) return;
     score.set(h.id, (score.get(h.id) ?? 0) + VECTOR_WEIGHT / (RRF_K + i + 1));
     if (!pool.has(h.id)) {
       pool.set(h.id, { ...h, strong: false });
