@@ -127,9 +127,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   }, notices);
   // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
+  // Embedding calls to a provider count into the same ai_cost_micros_usd metric as AI rewriting.
+  const embedders = createEmbedderSource(config, db, (tenantId, micros) => aiBudget.add(tenantId, micros));
   const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
   const vectors = createVectorStore(config, db);
-  const embedders = createEmbedderSource(config, db);
   const queryVectors = new QueryVectors(vectors, embedders);
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);

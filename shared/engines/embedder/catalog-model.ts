@@ -65,15 +65,24 @@ export async function trainCatalogModel(texts: string[], dims: number): Promise<
     docs.push(textFeatures(texts[i]));
   }
   const df = new Map<string, number>();
-  for (const d of docs) for (const f of new Set(d)) df.set(f, (df.get(f) ?? 0) + 1);
+  for (let j = 0; j < docs.length; j++) {
+    if (j % 2000 === 0) await tick();
+    for (const f of new Set(docs[j])) df.set(f, (df.get(f) ?? 0) + 1);
+  }
+  await tick();
   const maxDf = Math.max(MODEL_LIMITS.minDf, docs.length * MODEL_LIMITS.maxDfShare);
   const kept = [...df].filter(([, n]) => n >= MODEL_LIMITS.minDf && n <= maxDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MODEL_LIMITS.maxFeatures).map(([f]) => f);
   const index = new Map(kept.map((f, i) => [f, i]));
   const counts = new Float32Array(kept.length);
-  const cells: Array<[number, number, number]> = [];
+  const cr: number[] = [];
+  const cc: number[] = [];
+  const cv: number[] = [];
   const lens = new Float64Array(docs.length);
-  docs.forEach((d, j) => {
+  await tick();
+  for (let j = 0; j < docs.length; j++) {
+    if (j % 2000 === 0) await tick();
+    const d = docs[j];
     const tf = new Map<number, number>();
     for (const f of d) {
       const i = index.get(f);
@@ -82,16 +91,22 @@ export async function trainCatalogModel(texts: string[], dims: number): Promise<
     for (const [i, c] of tf) {
       counts[i] += c;
       lens[j] += c;
-      cells.push([i, j, c]);
+      cr.push(i);
+      cc.push(j);
+      cv.push(c);
     }
-  });
+  }
   let total = 0;
   for (const c of counts) total += c;
-  const r = new Uint32Array(cells.length);
-  const c = new Uint32Array(cells.length);
-  const v = new Float32Array(cells.length);
+  const r = new Uint32Array(cr.length);
+  const c = new Uint32Array(cr.length);
+  const v = new Float32Array(cr.length);
   let n = 0;
-  for (const [i, j, cnt] of cells) {
+  for (let x = 0; x < cr.length; x++) {
+    if (x % 200_000 === 0) await tick();
+    const i = cr[x];
+    const j = cc[x];
+    const cnt = cv[x];
     const pmi = Math.log((cnt * total) / (counts[i] * lens[j]));
     if (pmi <= 0) continue;
     r[n] = i;

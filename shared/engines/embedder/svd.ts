@@ -11,11 +11,12 @@ export interface Sparse {
 }
 
 /** A (rows x cols) times X (cols x l, row-major) -> rows x l; with `transpose`, A' times X. */
-function multiply(a: Sparse, x: Float64Array, l: number, transpose: boolean): Float64Array {
+async function multiply(a: Sparse, x: Float64Array, l: number, transpose: boolean): Promise<Float64Array> {
   const out = new Float64Array((transpose ? a.cols : a.rows) * l);
   const from = transpose ? a.r : a.c;
   const to = transpose ? a.c : a.r;
   for (let k = 0; k < a.v.length; k++) {
+    if (k % 100_000 === 0) await tick();
     const v = a.v[k];
     const xo = from[k] * l;
     const oo = to[k] * l;
@@ -41,11 +42,12 @@ async function orthonormalize(m: Float64Array, n: number, l: number): Promise<vo
 }
 
 /** Eigenvalues and vectors (columns of `vectors`) of a symmetric l x l matrix, cyclic Jacobi. */
-function symmetricEigen(s: Float64Array, l: number): { values: Float64Array; vectors: Float64Array } {
+async function symmetricEigen(s: Float64Array, l: number): Promise<{ values: Float64Array; vectors: Float64Array }> {
   const a = Float64Array.from(s);
   const v = new Float64Array(l * l);
   for (let i = 0; i < l; i++) v[i * l + i] = 1;
   for (let sweep = 0; sweep < 30; sweep++) {
+    await tick();
     let off = 0;
     for (let p = 0; p < l; p++) for (let q = p + 1; q < l; q++) off += a[p * l + q] ** 2;
     if (off < 1e-18) break;
@@ -103,21 +105,22 @@ export async function truncatedSvd(a: Sparse, k: number, oversample = 16, power 
   const l = Math.min(k + oversample, a.rows, a.cols);
   const rnd = random(42);
   const omega = new Float64Array(a.cols * l).map(() => rnd());
-  let y = multiply(a, omega, l, false);
+  let y = await multiply(a, omega, l, false);
   await orthonormalize(y, a.rows, l);
   for (let i = 0; i < power; i++) {
     await tick();
-    const z = multiply(a, y, l, true);
+    const z = await multiply(a, y, l, true);
     await orthonormalize(z, a.cols, l);
     await tick();
-    y = multiply(a, z, l, false);
+    y = await multiply(a, z, l, false);
     await orthonormalize(y, a.rows, l);
   }
   // B' = A'Q (cols x l); BB' = (A'Q)'(A'Q) is l x l.
   await tick();
-  const bt = multiply(a, y, l, true);
+  const bt = await multiply(a, y, l, true);
   const bbt = new Float64Array(l * l);
   for (let i = 0; i < a.cols; i++) {
+    if (i % 5000 === 0) await tick();
     const o = i * l;
     for (let p = 0; p < l; p++) {
       const x = bt[o + p];
@@ -126,7 +129,7 @@ export async function truncatedSvd(a: Sparse, k: number, oversample = 16, power 
     }
   }
   await tick();
-  const { values, vectors } = symmetricEigen(bbt, l);
+  const { values, vectors } = await symmetricEigen(bbt, l);
   const order = [...values.keys()].sort((x, z) => values[z] - values[x]).slice(0, Math.min(k, l));
   const kk = order.length;
   const u = new Float64Array(a.rows * kk);
