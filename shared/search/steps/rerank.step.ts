@@ -17,6 +17,7 @@ export const rerank: SearchStep = {
     if (s.input.page > 1 || (s.query.sort && s.query.sort !== 'relevance') || !s.result.hits.length) return;
     const n = Math.min(s.ranking.cheap_rerank_top_n, s.query.limit);
     let top = s.result.hits.slice(0, n);
+    const before = top.map((h) => h.id);
     const rest = s.result.hits.slice(n);
     let clicked = 0;
     let promoted = 0;
@@ -34,9 +35,8 @@ export const rerank: SearchStep = {
       promoted = ordered.slice(0, n).filter((h) => !shown.has(h.id)).length;
       top = ordered.slice(0, n);
     }
-    const before = top.map((h) => h.id).join();
     if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
-    const moved = top.filter((h, i) => before.split(',')[i] !== h.id).length;
+    const moved = top.filter((h, i) => before[i] !== h.id).length;
     s.result = { ...s.result, hits: [...top, ...rest.filter((h) => !top.some((t) => t.id === h.id))].slice(0, s.query.limit) };
     s.rerank = { considered: n, clicked, promoted, moved };
   },
