@@ -159,8 +159,9 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     cards.clear(id);
     recommender.clear(id);
   });
-  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks }, config.searchCacheTtlMs);
-  const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
+  const cacheBytes = config.searchCacheMaxMb * 2 ** 20;
+  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs });
+  const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),

@@ -50,6 +50,8 @@ const Env = z.object({
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  SEARCH_CACHE_MAX_MB: z.coerce.number().min(1).default(64),
+  SEARCH_CACHE_WRITE_GRACE_MS: z.coerce.number().int().min(0).default(0),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   MINING_CRON: z.string().min(1).default('0 3 * * *'),
@@ -133,6 +135,10 @@ export interface Config {
   mining: { cron: string; tz?: string };
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
   searchCacheTtlMs: number;
+  /** Bytes (MiB) the result cache of one API process may hold, all tenants together; suggest previews and facet counts a quarter each beside it. */
+  searchCacheMaxMb: number;
+  /** After a catalog write, how long a tenant's cached results are still answered while refreshed (0: dropped at once). */
+  searchCacheWriteGraceMs: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
   faultStageDelayMs: number;
   visibleWithinS: number;
@@ -222,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sweepEveryMs: e.SWEEP_EVERY_MS,
     mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
+    searchCacheMaxMb: e.SEARCH_CACHE_MAX_MB,
+    searchCacheWriteGraceMs: e.SEARCH_CACHE_WRITE_GRACE_MS,
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
