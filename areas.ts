@@ -24,6 +24,8 @@ import * as billing from './api/routes/billing/index.js';
 import * as billingPipeline from './pipelines/billing/index.js';
 import * as usage from './api/routes/usage/index.js';
 import * as usagePipeline from './pipelines/usage/index.js';
+import * as recommend from './api/routes/recommend/index.js';
+import * as vectorsPipeline from './pipelines/vectors/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -50,4 +52,6 @@ export const AREAS: Area[] = [
   { name: 'experiments', routes: experiments.routes },
   { name: 'billing', routes: billing.routes, pipeline: billingPipeline },
   { name: 'usage', routes: usage.routes, pipeline: usagePipeline },
+  { name: 'vectors', pipeline: vectorsPipeline },
+  { name: 'recommend', routes: recommend.routes },
 ];

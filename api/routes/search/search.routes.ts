@@ -25,6 +25,8 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     await deps.meter.admit(p.tenantId, billed);
     const { body, text } = await service.search(p.tenantId, input);
     ctx.set('X-Service-Usage', await deps.meter.record(p.tenantId, billed));
+    // hit: answered from the result cache (or by a run another request had started), no engine work of its own.
+    ctx.set('X-Search-Cache', text ? 'hit' : 'miss');
     ctx.type = 'application/json';
     ctx.body = text ?? body;
   }

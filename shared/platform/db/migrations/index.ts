@@ -11,6 +11,8 @@ import * as m009 from './009-access-session-parents.js';
 import * as m010 from './010-translation.js';
 import * as m012 from './012-merchandising.js';
 import * as m013 from './013-billing.js';
+import * as m014 from './014-vectors.js';
+import * as m017 from './017-search-speed.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +33,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['010-translation', m010],
   ['012-merchandising', m012],
   ['013-billing', m013],
+  ['014-vectors', m014],
+  ['017-search-speed', m017],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
