@@ -59,6 +59,14 @@ const Env = z.object({
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
+  VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
+  QDRANT_API_KEY: z.string().optional(),
+  EMBEDDER: z.enum(['catalog', 'openai']).default('catalog'),
+  EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  EMBEDDING_PRICE_USD_PER_MTOK: z.coerce.number().min(0).default(0.02),
+  EMBEDDING_BATCH: z.coerce.number().int().min(1).max(2048).default(128),
+  VECTOR_MEMORY_MB: z.coerce.number().int().min(1).default(512),
+  CO_VIEWS_EVERY_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
 });
 
 export interface Config {
@@ -135,6 +143,22 @@ export interface Config {
   faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
+  /**
+   * Vectors: the store (`postgres`: vectors in Postgres searched in the API process; `qdrant`), the
+   * embedder (`catalog`: trained per store; `openai`: an OpenAI-compatible /embeddings server), its
+   * model, price and batch size, the memory the in-process store may hold, and how often the
+   * recommendation and click-learning stages recompute.
+   */
+  vectors: {
+    store: 'postgres' | 'qdrant';
+    qdrant?: { url: string; apiKey?: string };
+    embedder: 'catalog' | 'openai';
+    embeddingModel: string;
+    embeddingPricePerMtok: number;
+    embeddingBatch: number;
+    memoryBytes: number;
+    recomputeEveryMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!sealingKey && e.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)');
   }
+  if (e.VECTOR_STORE === 'qdrant' && !e.QDRANT_URL) throw new ConfigError('invalid configuration:\n  VECTOR_STORE=qdrant needs QDRANT_URL');
   if (e.SEARCH_ENGINE === 'typesense' && (!e.TYPESENSE_URL || !e.TYPESENSE_API_KEY)) {
     throw new ConfigError('invalid configuration:\n  SEARCH_ENGINE=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
   }
@@ -208,6 +233,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
+    vectors: {
+      store: e.VECTOR_STORE,
+      qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY } : undefined,
+      embedder: e.EMBEDDER,
+      embeddingModel: e.EMBEDDING_MODEL,
+      embeddingPricePerMtok: e.EMBEDDING_PRICE_USD_PER_MTOK,
+      embeddingBatch: e.EMBEDDING_BATCH,
+      memoryBytes: e.VECTOR_MEMORY_MB * 1024 * 1024,
+      recomputeEveryMs: e.CO_VIEWS_EVERY_MS,
+    },
   };
 }
 

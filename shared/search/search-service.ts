@@ -12,6 +12,8 @@ import type { TenantContexts } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
 import { assignmentOf, type Assignment, type MerchSnapshot, type MerchState } from './merch-state.js';
 import type { Rewriter } from './rewrite/rewriter.js';
+import type { QueryVectors } from '../vectors/index.js';
+import type { ClickBoosts } from '../recommend/index.js';
 
 export type { SearchInput } from './steps/index.js';
 export type SearchBody = ReturnType<typeof respond>;
@@ -29,6 +31,9 @@ export interface SearchServiceDeps {
   notices: Notices;
   merch: MerchState;
   rewriter: Rewriter;
+  /** Hybrid search's vector side and click learning (absent: neither). */
+  vectors?: QueryVectors;
+  clicks?: ClickBoosts;
 }
 
 /** Search (spec 4.6): the step list over one state, a result cache per process, a log row per shopper search. */
@@ -58,6 +63,7 @@ export class SearchService {
     deps.notices.on('synonyms', clear);
     deps.notices.on('rules', clear);
     deps.notices.on('experiments', clear);
+    deps.notices.on('vectors', clear);
     deps.contexts.onReplaced(clear);
   }
 
@@ -119,7 +125,7 @@ export class SearchService {
     const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
     checkFacets(facetNames, ctx);
     const s = { tenantId, input, ctx, vocab, ranking, facetNames, merch, assignment } as SearchState;
-    const env = { engine: this.engine, rewriter: this.deps.rewriter };
+    const env = { engine: this.engine, rewriter: this.deps.rewriter, vectors: this.deps.vectors, clicks: this.deps.clicks };
     const trace: Array<Record<string, unknown>> | null = input.debug ? [] : null;
     for (const step of this.steps) {
       const t0 = trace ? performance.now() : 0;
