@@ -172,6 +172,7 @@ try {
   if (api3) await stopProcess(api3);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
+  // A reused database stays; its run's Redis keys go.
+  if (process.env.BENCH_KEEP && !process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
   else await db.drop();
 }
