@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
 import type { Stage, StageJobData } from '../shared/platform/queue/define-stage.js';
 import { runStage } from './run-stage.js';
+import { withLogScope } from '../shared/platform/logger.js';
 import { stagesByQueue } from './registry.js';
 
 export interface Workers {
@@ -19,7 +20,7 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
       async (job) => {
         const stage = byName.get(job.name);
         if (!stage) throw new UnrecoverableError(`no stage named ${job.name} on queue ${queue}`);
-        return runStage(stage, job, deps);
+        return withLogScope({ job_id: job.id }, () => runStage(stage, job, deps));
       },
       {
         // Back within 2 s of Redis answering again (BullMQ's own default backs off to 20 s).
