@@ -4,6 +4,8 @@ import type { Deps } from '../shared/deps.js';
 import { AppError } from '../shared/platform/errors.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { requestId } from './http/middleware/request-id.js';
+import { metricsEndpoint, requestMetrics } from './http/middleware/metrics.js';
+import { watchQueues } from '../shared/platform/metrics.js';
 import { cors } from './http/middleware/cors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { jsonBody } from './http/middleware/json-body.js';
@@ -37,9 +39,13 @@ export function createApp(deps: Deps): Koa {
     ctx.type = 'application/json';
     ctx.body = openapi;
   });
+  router.get('/metrics', metricsEndpoint(deps.config.ops.metricsToken));
   mountRoutes(router, deps, routes);
+  const queueNames = [...new Set(AREAS.flatMap((a) => a.pipeline?.stages.map((s) => s.queue) ?? []))];
+  watchQueues({ alive: () => !deps.queues.closed, names: () => queueNames, counts: (q) => deps.queues.get(q).getJobCounts() });
 
   app.use(requestId);
+  app.use(requestMetrics);
   app.use(errorHandler(deps.logger));
   app.use(cors);
   app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`]));

@@ -57,6 +57,19 @@ const Env = z.object({
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  QUEUE_DASHBOARD_WRITE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).default(64 * 1024),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(12),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(3),
+  EXPORT_DIR: z.string().default('./var/exports'),
+  EXPORT_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
 });
 
 export interface Config {
@@ -129,6 +142,20 @@ export interface Config {
   faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
+  /** Operations (README, Operations): /metrics access, the queue dashboard, outbound notifications, tenant data exports. */
+  ops: {
+    /** Bearer token for GET /metrics on the API port; without it (and without metricsPort) /metrics answers 404. */
+    metricsToken?: string;
+    /** An admin listener serving only /metrics, without token, on metricsHost (the API's; with API_PROCESSES > 1 the primary's, aggregated). */
+    metricsPort?: number;
+    metricsHost: string;
+    workerMetricsPort?: number;
+    /** The queue dashboard may retry, remove and promote jobs (otherwise it only shows them). */
+    queueDashboardWrite: boolean;
+    webhooks: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; retryBaseMs: number; maxAttempts: number; disableAfter: number };
+    exportDir: string;
+    exportLinkTtlHours: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -200,6 +227,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
+    ops: {
+      metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, workerMetricsPort: e.WORKER_METRICS_PORT,
+      queueDashboardWrite: e.QUEUE_DASHBOARD_WRITE === 'true',
+      webhooks: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+        retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      },
+      exportDir: e.EXPORT_DIR, exportLinkTtlHours: e.EXPORT_LINK_TTL_HOURS,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { ResultCache } from './result-cache.js';
+import { cacheLookups } from '../platform/metrics.js';
 
 /** A key's fixed place in [0, 1). */
 function spread(key: string): number {
@@ -19,9 +20,12 @@ export class RefreshingCache<T> {
   private pending = new Map<string, Promise<T>>();
   private refreshing = 0;
 
-  /** `ttlMs` 0: nothing is kept and every get loads. */
-  constructor(private ttlMs: number) {
+  private counts: Record<'hit' | 'stale' | 'miss', { inc(): void }>;
+
+  /** `ttlMs` 0: nothing is kept and every get loads. `name` labels its hit and miss counts on /metrics. */
+  constructor(private ttlMs: number, name = 'results') {
     this.cache = new ResultCache();
+    this.counts = { hit: cacheLookups.labels(name, 'hit'), stale: cacheLookups.labels(name, 'stale'), miss: cacheLookups.labels(name, 'miss') };
   }
 
   /**
@@ -34,7 +38,10 @@ export class RefreshingCache<T> {
     const hit = this.cache.entry(tenantId, key);
     const age = hit ? now - hit.at : Infinity;
     // Each key keeps its own ttl, 80-100 % of ttlMs, so values made together do not all expire together.
-    if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) return hit!.value;
+    if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) {
+      this.counts.hit.inc();
+      return hit!.value;
+    }
     const id = `${tenantId}\u0000${key}`;
     if (age <= 2 * this.ttlMs) {
       // Refresh a few at a time, not one engine query per expiring key at once.
@@ -42,8 +49,10 @@ export class RefreshingCache<T> {
         this.refreshing++;
         this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
       }
+      this.counts.stale.inc();
       return hit!.value;
     }
+    this.counts.miss.inc();
     return this.fetch(id, tenantId, key, load);
   }
 

@@ -36,7 +36,7 @@ export class SearchService {
   readonly results: RefreshingCache<CachedSearch>;
 
   constructor(private deps: SearchServiceDeps, resultTtlMs: number, private steps: readonly SearchStep[] = SEARCH_STEPS) {
-    this.results = new RefreshingCache(resultTtlMs);
+    this.results = new RefreshingCache(resultTtlMs, 'search');
     const clear = (tenantId: string) => this.results.clear(tenantId);
     deps.notices.on('index', clear);
     deps.notices.on('synonyms', clear);

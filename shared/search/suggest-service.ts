@@ -27,7 +27,7 @@ export class SuggestService {
 
   constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, resultTtlMs: number) {
     // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
-    this.previews = new RefreshingCache(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
+    this.previews = new RefreshingCache(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0, 'suggest_previews');
     deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
   }
 

@@ -1,11 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../platform/logger.js';
+import { usageCount } from '../platform/metrics.js';
 
 /** UTC day and month of a time, as used in usage keys and the usage header. */
 export function usagePeriod(now = new Date()): { day: string; month: string } {
   const iso = now.toISOString();
   return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
 }
+
+const searchesCounted = usageCount.labels('searches');
 
 /**
  * Billed-search counters per tenant per day in Redis, without a round trip per search: counts
@@ -26,6 +29,7 @@ export class UsageCounter {
 
   /** Counts one billed search; returns this month's count as far as this process knows. */
   countSearch(tenantId: string): number {
+    searchesCounted.inc();
     this.pending.set(tenantId, (this.pending.get(tenantId) ?? 0) + 1);
     return this.used(tenantId);
   }
