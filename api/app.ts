@@ -6,6 +6,7 @@ import { errorHandler } from './http/middleware/error-handler.js';
 import { requestId } from './http/middleware/request-id.js';
 import { metricsEndpoint, requestMetrics } from './http/middleware/metrics.js';
 import { watchQueues } from '../shared/platform/metrics.js';
+import { queueDashboard } from './http/queue-dashboard.js';
 import { cors } from './http/middleware/cors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { jsonBody } from './http/middleware/json-body.js';
@@ -47,6 +48,7 @@ export function createApp(deps: Deps): Koa {
   app.use(requestId);
   app.use(requestMetrics);
   app.use(errorHandler(deps.logger));
+  app.use(queueDashboard(deps, queueNames));
   app.use(cors);
   app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`]));
   app.use(router.routes());

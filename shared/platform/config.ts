@@ -62,6 +62,7 @@ const Env = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   QUEUE_DASHBOARD_WRITE: z.enum(['true', 'false']).default('false'),
+  OPERATOR_TENANT_IDS: z.string().default(''),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).default(64 * 1024),
@@ -152,6 +153,8 @@ export interface Config {
     workerMetricsPort?: number;
     /** The queue dashboard may retry, remove and promote jobs (otherwise it only shows them). */
     queueDashboardWrite: boolean;
+    /** Stores whose admin keys and dashboard sessions may open the queue dashboard (it shows every store's jobs). */
+    operatorTenantIds: string[];
     webhooks: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; retryBaseMs: number; maxAttempts: number; disableAfter: number };
     exportDir: string;
     exportLinkTtlHours: number;
@@ -230,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ops: {
       metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, workerMetricsPort: e.WORKER_METRICS_PORT,
       queueDashboardWrite: e.QUEUE_DASHBOARD_WRITE === 'true',
+      operatorTenantIds: e.OPERATOR_TENANT_IDS.split(',').map((x) => x.trim()).filter(Boolean),
       webhooks: {
         allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
         retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, disableAfter: e.WEBHOOK_DISABLE_AFTER,
