@@ -20,6 +20,8 @@ import * as merchandising from './api/routes/merchandising/index.js';
 import * as experiments from './api/routes/experiments/index.js';
 import * as translation from './api/routes/translation/index.js';
 import * as translationPipeline from './pipelines/translation/index.js';
+import * as notifications from './api/routes/notifications/index.js';
+import * as notificationsPipeline from './pipelines/notifications/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -44,4 +46,5 @@ export const AREAS: Area[] = [
   { name: 'storefront', routes: storefront.routes },
   { name: 'merchandising', routes: merchandising.routes },
   { name: 'experiments', routes: experiments.routes },
+  { name: 'notifications', routes: notifications.routes, pipeline: notificationsPipeline },
 ];

@@ -40,7 +40,6 @@ export function createApp(deps: Deps): Koa {
     ctx.type = 'application/json';
     ctx.body = openapi;
   });
-  router.get('/metrics', metricsEndpoint(deps.config.ops.metricsToken));
   mountRoutes(router, deps, routes);
   const queueNames = [...new Set(AREAS.flatMap((a) => a.pipeline?.stages.map((s) => s.queue) ?? []))];
   watchQueues({ alive: () => !deps.queues.closed, names: () => queueNames, counts: (q) => deps.queues.get(q).getJobCounts() });
@@ -49,6 +48,7 @@ export function createApp(deps: Deps): Koa {
   app.use(requestMetrics);
   app.use(errorHandler(deps.logger));
   app.use(queueDashboard(deps, queueNames));
+  app.use(metricsEndpoint(deps.config.ops.metricsToken));
   app.use(cors);
   app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`]));
   app.use(router.routes());

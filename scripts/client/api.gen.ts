@@ -921,6 +921,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification receivers */
+        get: operations["getV1Webhooks"];
+        put?: never;
+        /** Register a notification receiver */
+        post: operations["postV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification receiver */
+        get: operations["getV1WebhooksReceiver_id"];
+        put?: never;
+        post?: never;
+        /** Remove a receiver and its delivery log */
+        delete: operations["deleteV1WebhooksReceiver_id"];
+        options?: never;
+        head?: never;
+        /** Change, enable or disable a receiver */
+        patch: operations["patchV1WebhooksReceiver_id"];
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's delivery log, newest first */
+        get: operations["getV1WebhooksReceiver_idDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a receiver's signing secret */
+        post: operations["postV1WebhooksReceiver_idRotatesecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification */
+        post: operations["postV1WebhooksReceiver_idTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget.css": {
         parameters: {
             query?: never;
@@ -8208,6 +8296,699 @@ export interface operations {
                         target_locale: string;
                         total_fields: number;
                         watch_enabled: boolean;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description receivers (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            enabled: boolean;
+                            failure_streak: number;
+                            id: string;
+                            kinds: string[];
+                            secret_last4: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    enabled?: boolean;
+                    kinds: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver and its signing secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        id: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description true enables a receiver again (after it was disabled for failing) and clears its failure streak */
+                    enabled?: boolean;
+                    kinds?: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_idDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            finished_at: string | null;
+                            /** @description also the webhook-id header */
+                            id: string;
+                            kind: string;
+                            last_error: string | null;
+                            last_status_code: number | null;
+                            next_attempt_at: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed" | "skipped";
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idRotatesecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver and its new secret (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        finished_at: string | null;
+                        /** @description also the webhook-id header */
+                        id: string;
+                        kind: string;
+                        last_error: string | null;
+                        last_status_code: number | null;
+                        next_attempt_at: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "skipped";
                     };
                 };
             };

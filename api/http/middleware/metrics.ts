@@ -44,10 +44,14 @@ export async function requestMetrics(ctx: Context, next: Next) {
   }
 }
 
-/** GET /metrics on the API port: only with `Authorization: Bearer <METRICS_TOKEN>`; 404 when no token is configured. */
+/**
+ * GET /metrics on the API port: only with `Authorization: Bearer <METRICS_TOKEN>`; 404 when no
+ * token is configured. An operator endpoint, not part of the API (not in the OpenAPI document).
+ */
 export function metricsEndpoint(token: string | undefined) {
   const expected = token ? Buffer.from(`Bearer ${token}`) : null;
-  return async (ctx: Context) => {
+  return async (ctx: Context, next: Next) => {
+    if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
     if (!expected) throw new AppError('route_not_found', 404, 'metrics are not served on this port (set METRICS_TOKEN or METRICS_PORT)');
     const given = Buffer.from(ctx.get('authorization'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
