@@ -22,6 +22,8 @@ import * as translation from './api/routes/translation/index.js';
 import * as translationPipeline from './pipelines/translation/index.js';
 import * as notifications from './api/routes/notifications/index.js';
 import * as notificationsPipeline from './pipelines/notifications/index.js';
+import * as tenantData from './api/routes/tenant-data/index.js';
+import * as tenantDataPipeline from './pipelines/tenant-data/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -47,4 +49,5 @@ export const AREAS: Area[] = [
   { name: 'merchandising', routes: merchandising.routes },
   { name: 'experiments', routes: experiments.routes },
   { name: 'notifications', routes: notifications.routes, pipeline: notificationsPipeline },
+  { name: 'tenant-data', routes: tenantData.routes, pipeline: tenantDataPipeline },
 ];

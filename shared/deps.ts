@@ -23,12 +23,13 @@ import { StorefrontSearch } from './storefront/index.js';
 import { translationRepos } from './translation/index.js';
 import { createTranslator, type Translator } from './engines/translator/index.js';
 import { Notifier, notificationsRepos, notifyJobFinished } from './notifications/index.js';
+import { tenantDataRepos } from './tenant-data/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...notificationsRepos(db),
+    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...notificationsRepos(db), ...tenantDataRepos(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }

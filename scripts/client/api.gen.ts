@@ -157,6 +157,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/data/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the store and all of its data */
+        post: operations["postV1DataDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export all of the store's data */
+        post: operations["postV1DataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download an export archive */
+        get: operations["getV1DataExportsExport_idDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -412,6 +463,23 @@ export interface paths {
         put?: never;
         /** Batch upsert and delete products */
         post: operations["postV1ProductsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the catalog as JSON lines */
+        post: operations["postV1ProductsExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1890,6 +1958,252 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the store's tenant id, typed again: deletion cannot be undone */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted: the job deletes its own row with the store; the audit record remains */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true: the archive holds all of the store's data; the link in the job's result downloads it until it expires
+                     * @constant
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DataExportsExport_idDownload: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the archive (tar.gz of JSON lines) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,6 +4183,104 @@ export interface operations {
                         unchanged: number;
                         upserted: number;
                         visible_within_s: number;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ProductsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default jsonl
+                     * @constant
+                     */
+                    format?: "jsonl";
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
                     };
                 };
             };
