@@ -36,3 +36,19 @@ t.test('secrets and keys are redacted, in fields and in text', async (t) => {
   t.equal(lines[0].q, 'find sk_live_[redacted]');
 });
 
+
+t.test('the request-id middleware puts its id on every line written while serving', async (t) => {
+  const { requestId } = await import('../../api/http/middleware/request-id.js');
+  const { lines, stream } = capture();
+  const log = createLogger('info', {}, stream);
+  const headers: Record<string, string> = {};
+  const ctx = { get: (h: string) => (h === 'x-request-id' ? 'req_from_client_1' : ''), set: (k: string, v: string) => (headers[k] = v), state: {} } as never;
+  await requestId(ctx, async () => {
+    log.info('first');
+    await new Promise((r) => setTimeout(r, 5));
+    log.warn('after an await');
+  });
+  log.info('outside');
+  t.same(lines.map((l) => l.request_id), ['req_from_client_1', 'req_from_client_1', undefined]);
+  t.equal(headers['X-Request-Id'], 'req_from_client_1');
+});
