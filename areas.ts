@@ -24,6 +24,8 @@ import * as notifications from './api/routes/notifications/index.js';
 import * as notificationsPipeline from './pipelines/notifications/index.js';
 import * as tenantData from './api/routes/tenant-data/index.js';
 import * as tenantDataPipeline from './pipelines/tenant-data/index.js';
+import * as recommend from './api/routes/recommend/index.js';
+import * as vectorsPipeline from './pipelines/vectors/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -50,4 +52,6 @@ export const AREAS: Area[] = [
   { name: 'experiments', routes: experiments.routes },
   { name: 'notifications', routes: notifications.routes, pipeline: notificationsPipeline },
   { name: 'tenant-data', routes: tenantData.routes, pipeline: tenantDataPipeline },
+  { name: 'vectors', pipeline: vectorsPipeline },
+  { name: 'recommend', routes: recommend.routes },
 ];

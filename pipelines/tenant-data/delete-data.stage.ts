@@ -3,7 +3,7 @@ import { dataDeleteJob, deleteTenant } from '../../shared/tenant-data/index.js';
 import { NOTICE_KINDS } from '../../shared/platform/notices.js';
 
 /**
- * Deletes the store everywhere (credentials, engine data, queued jobs, Redis keys, export files,
+ * Deletes the store everywhere (credentials, lexical engine and vector store data, queued jobs, Redis keys, export files,
  * every row in every table with a tenant column, the tenants row) and writes the audit record in
  * tenant_deletions. Its own jobs row goes with the store: the audit record is what remains.
  * Re-runnable: every step finds nothing left the second time. Job id: delete-data-<tenant>-<job>.
@@ -14,7 +14,10 @@ export const deleteData = defineStage({
     return deleteTenant({
       db: deps.db, redis: deps.redis, prefix: deps.config.queuePrefix, exportDir: deps.config.ops.exportDir,
       queue: (name) => deps.queues.get(name),
-      dropEngineData: (t) => deps.engine.dropTenant(t),
+      dropEngineData: async (t) => {
+        await deps.engine.dropTenant(t);
+        await deps.vectors.dropTenant(t);
+      },
       invalidateCredential: (hash) => deps.auth.invalidate(hash),
       announce: async (t) => {
         for (const kind of NOTICE_KINDS) await deps.notices.publish(kind, t);

@@ -12,7 +12,7 @@ export interface DeleteTenantDeps {
   prefix: string;
   /** A queue by name (the process's BullMQ queues). */
   queue(name: string): Queue;
-  /** Removes the store's engine data (every generation of its index). */
+  /** Removes the store's engine and vector store data (every generation of each). */
   dropEngineData(tenantId: string): Promise<void>;
   /** Forgets a credential on every API process at once. */
   invalidateCredential(hash: string): Promise<void>;

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+import { waitSearchable } from '../../scripts/lib/wait-searchable.js';
 import { serveMetrics } from '../../shared/platform/metrics-server.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -26,9 +28,8 @@ t.test('/metrics is refused without the token', async (t) => {
 
 t.test('after real traffic and jobs the named series are there', async (t) => {
   const products = Array.from({ length: 30 }, (_, i) => ({ id: `m${i}`, name: { en: `Metric phone ${i}` }, price: 10 + i, currency: 'USD' }));
-  const batch = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } });
-  t.equal(batch.status, 200);
-  await eventually(async () => (await h.api.deps.repos.products.countUnindexed(tenantId)) === 0, 20_000);
+  await loadProducts(h, key, tenantId, products);
+  await waitSearchable(h.api.deps, tenantId);
   for (let i = 0; i < 3; i++) t.equal((await h.api.call('GET', '/v1/search?q=phone', { key })).status, 200);
   t.equal((await h.api.call('GET', '/v1/suggest?q=pho', { key })).status, 200);
   t.equal((await h.api.call('GET', '/v1/jobs/job_nope', { key })).status, 404);
@@ -47,9 +48,11 @@ t.test('after real traffic and jobs the named series are there', async (t) => {
   t.equal(find(all, 'pss_search_duration_seconds_count', { kind: 'suggest', part: 'engine' })[0]?.value, 1);
   t.ok(find(all, 'pss_search_duration_seconds_sum', { kind: 'search', part: 'engine' })[0]?.value > 0, 'the first search ran the engine');
   t.ok(find(all, 'pss_engine_call_duration_seconds_count', { engine: 'postgres', op: 'search' })[0]?.value >= 1);
-  t.equal(find(all, 'pss_cache_lookups_total', { cache: 'search', result: 'hit' })[0]?.value, 2, 'two of three identical searches from the cache');
-  t.equal(find(all, 'pss_cache_lookups_total', { cache: 'search', result: 'miss' })[0]?.value, 1);
-  t.ok(Math.abs(find(all, 'pss_cache_hit_ratio', { cache: 'search' })[0]?.value - 2 / 3) < 1e-9);
+  // A catalog notice arriving between the searches may drop the cache once: count, do not assume.
+  const lookups = (result: string) => find(all, 'pss_cache_lookups_total', { cache: 'search', result })[0]?.value ?? 0;
+  t.equal(lookups('hit') + lookups('stale') + lookups('miss'), 3, 'every search looked in the cache once');
+  t.ok(lookups('miss') >= 1 && lookups('hit') + lookups('stale') >= 1, 'the first missed, a repeat was answered from it');
+  t.ok(Math.abs(find(all, 'pss_cache_hit_ratio', { cache: 'search' })[0]?.value - (3 - lookups('miss')) / 3) < 1e-9, 'the ratio gauge matches the counters');
   t.ok(find(all, 'pss_job_duration_seconds_count', { queue: 'catalog', stage: 'index-products', outcome: 'succeeded' })[0]?.value >= 1, 'job durations per queue and stage');
   for (const state of ['waiting', 'active', 'failed', 'delayed']) t.equal(find(all, 'pss_queue_jobs', { queue: 'catalog', state }).length, 1, `queue ${state} count`);
   t.equal(find(all, 'pss_queue_depth', { queue: 'catalog' }).length, 1);
