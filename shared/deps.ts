@@ -206,6 +206,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     }
     return written;
   };
+  // Billing's facts reach the store's receivers: usage at 80/100 % and subscription changes.
+  billingNotifications.on(({ kind, tenantId, ...payload }) =>
+    notifications.notify(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload).then(() => undefined),
+  );
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
     config, logger, db, redis, queues, repos, auth, rateLimiter, notifications, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
