@@ -19,6 +19,8 @@ export interface DeleteTenantDeps {
   /** Tells every process the store's caches are stale. */
   announce(tenantId: string): Promise<void>;
   exportDir: string;
+  /** How long after its credentials are refused the store's Redis keys are swept (default 3 s: API processes flush usage every second). */
+  settleMs?: number;
 }
 
 const REMOVABLE_STATES = ['waiting', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
@@ -40,6 +42,9 @@ export async function deleteTenant(deps: DeleteTenantDeps, tenantId: string, aud
   ];
   // Credentials first: no request of the store gets in while the rest goes.
   for (const hash of credentials) await deps.invalidateCredential(hash);
+  // API processes flush counts gathered in memory (usage, every second) up to a flush after the
+  // store's last request: Redis is swept once no process can still hold any.
+  await new Promise((r) => setTimeout(r, deps.settleMs ?? 3000));
   await deps.dropEngineData(tenantId);
   const queuedJobs = await removeQueuedJobs(deps, tenantId, audit.jobId);
   const redisKeys = await removeRedisKeys(deps, [tenantId, ...keyIds]);
