@@ -5,7 +5,8 @@ import { waitSearchable } from '../../scripts/lib/wait-searchable.js';
 import { serveMetrics } from '../../shared/platform/metrics-server.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
-const { h } = await setupWithWorkers({ METRICS_TOKEN: TOKEN, SEARCH_CACHE_TTL_MS: '60000' });
+// A short vocabulary window: loadProducts waits for the vocabulary (the 30 s default outlasts its wait).
+const { h } = await setupWithWorkers({ METRICS_TOKEN: TOKEN, SEARCH_CACHE_TTL_MS: '60000', VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();
 
 /** `name{labels} value` lines of a scrape, as [name, labels, value]. */
