@@ -10,6 +10,7 @@ import * as m008 from './008-mark-products-indexed.js';
 import * as m009 from './009-access-session-parents.js';
 import * as m010 from './010-translation.js';
 import * as m012 from './012-merchandising.js';
+import * as m016 from './016-relevance.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['009-access-session-parents', m009],
   ['010-translation', m010],
   ['012-merchandising', m012],
+  ['016-relevance', m016],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
