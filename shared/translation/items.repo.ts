@@ -108,7 +108,8 @@ export function itemsRepo(db: Knex) {
     async writeMachine(tenantId: string, writes: MachineWrite[]): Promise<Array<Pick<ItemRow, 'id' | 'product_id' | 'status'>>> {
       if (!writes.length) return [];
       return db.transaction(async (trx) => {
-        await lockFeed(trx, tenantId);
+        // Only a write that enters the feed needs its lock (numbers in commit order); machine and review results do not.
+        if (writes.some((w) => w.status === 'approved')) await lockFeed(trx, tenantId);
         const res = await trx.raw(
           `UPDATE translation_items t SET translated_text = v.translated_text, status = v.status, stale_from = NULL, ai_translated = true,
                   quality_score = v.quality_score, quality_notes = v.quality_notes, provider = v.provider, cost_micros = t.cost_micros + v.cost_micros,
