@@ -1,7 +1,7 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
-import { productHead } from '../text/product-head.js';
+import { productHeads } from '../text/product-head.js';
 
 export interface SuggestTerm {
   kind: 'query' | 'brand' | 'category';
@@ -42,7 +42,7 @@ export class VocabularyBuilder {
         this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
       }
     }
-    const heads = new Set(Object.values(p.name).map(productHead).filter((h): h is string => !!h));
+    const heads = new Set(Object.values(p.name).flatMap(productHeads));
     for (const h of heads) this.heads.set(h, (this.heads.get(h) ?? 0) + 1);
     if (typeof p.brand === 'string' && p.brand.trim()) this.suggest('brand', p.brand, p.brand);
     for (const c of (p.categories as Array<{ id: string; path: Array<Record<string, string>> }> | undefined) ?? []) {

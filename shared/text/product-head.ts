@@ -16,7 +16,7 @@ import { stem } from './stem.js';
 import { isIntentWord } from './intent-words.js';
 
 /** What ends the part of a title that names the product ("for X", "with X", " - Black", ", 6 Bottle", "(Pack of 25)"). */
-const QUALIFIER = /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.))\s|\s[-–—|+&]\s|[,;:(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
+const QUALIFIER = /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.))\s|\s[-–—|+&]\s|[,;(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
 
 /** Unit names (general language): a title's trailing measures are not what the product is. */
 const UNITS = new Set([
@@ -45,11 +45,12 @@ const LETTERS = /^\p{L}[\p{L}'’-]*$/u;
 
 /** Words of a raw title part as written (case kept), split at spaces and slashes. */
 function rawWords(part: string): string[] {
-  const words = part.split(/[\s/]+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
-  // A last word of two capitalised words joined by a hyphen qualifies the one before: "Marbles 1 Pound-Pink", "Dress-Mossimo" ("T-Shirt" is one word).
-  const last = words.length ? /^(\p{Lu}\p{L}{2,})-\p{Lu}\p{L}{2,}$/u.exec(words[words.length - 1]) : null;
-  if (last) words[words.length - 1] = last[1];
-  return words;
+  // Two capitalised words joined by a hyphen: the second qualifies the first ("Marbles 1 Pound-Pink",
+  // "Dress-Mossimo", "Wall-Mount"); "T-Shirt" is one word.
+  return part.split(/[\s/]+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .map((w) => /^(\p{Lu}\p{L}{2,})-\p{Lu}\p{L}{2,}$/u.exec(w)?.[1] ?? w)
+    .filter(Boolean);
 }
 
 /** A raw word that can be a head: letters only, not a unit, colour or function word. */
@@ -99,6 +100,16 @@ export function productHead(title: string): string | null {
     if (c) return c;
   }
   return null;
+}
+
+/**
+ * The heads of a title: a colon may end a label ("Acme: Summer Dress") or start the qualifiers
+ * ("Kids Bike: Red, 12 in"), so each side of the first colon gives its head.
+ */
+export function productHeads(title: string): string[] {
+  const at = title.indexOf(':');
+  const sides = at > 0 ? [title.slice(0, at), title.slice(at + 1)] : [title];
+  return [...new Set(sides.map(productHead).filter((h): h is string => !!h))];
 }
 
 /** The forms a head is matched by: the word, its last part ("t-shirt" -> shirt), and their stems. */

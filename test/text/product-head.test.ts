@@ -1,5 +1,5 @@
 import t from 'tap';
-import { headForms, namingPart, productHead } from '../../shared/text/product-head.js';
+import { headForms, namingPart, productHead, productHeads } from '../../shared/text/product-head.js';
 
 // Made-up titles in each style a store writes: no collection's products.
 t.test('marketplace English: the last word of the part naming the product', async (t) => {
@@ -22,6 +22,12 @@ t.test('spec-sheet titles: the type written in lower case after the capitalised 
 t.test('Arabic puts the head noun first', async (t) => {
   t.equal(productHead('غلاية كهربائية ستانلس ستيل'), 'غلايه');
   t.equal(productHead('غطاء لغلاية كهربائية'), 'غطاء', 'a lid of a kettle is a lid');
+});
+
+t.test('a colon: each side gives its head (a label before it, or qualifiers after it)', async (t) => {
+  t.same(productHeads('Northwind: Linen Summer Dress, Dresses for Women'), ['northwind', 'dress']);
+  t.same(productHeads('Kids Scooter: Acme Glide Scooter - Red'), ['scooter']);
+  t.equal(productHead('Solid-Wood Wall-Mount Spice Rack'), 'rack', 'capitalised hyphenated words keep their first part');
 });
 
 t.test('titles without a word have no head; forms match plural and compound', async (t) => {
