@@ -21,16 +21,18 @@ import { merchComparison } from './lib/merch-compare.js';
  */
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+// BENCH_PORT: the cached API's port; the hello-world and the uncached API take the next two (two benches on one machine).
+const PORT = Number(process.env.BENCH_PORT ?? 18282);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_search');
 // Each API runs as API_PROCESSES processes, one per core as README advises (BENCH_API_PROCESSES, default 2).
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
+  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: String(PORT), LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
   API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
-const origin = 'http://127.0.0.1:18282';
+const origin = `http://127.0.0.1:${PORT}`;
 // "Cache warm" runs measure answers from the cache: entries outlive the bench (at the default 60 s
 // they would all age out together mid-run and refresh in the background, a load real traffic
 // spreads over time).
@@ -39,10 +41,10 @@ const api = await startProcess('api/main.ts', { ...env, SEARCH_CACHE_TTL_MS: '60
 // It also takes the catalog load, as a deployment's catalog-write pool would: a process that has
 // just parsed 100k products answers reads slower for a long while (suggest p99 at c=32 20-25 ms
 // against 7.8 ms), so storefront traffic gets processes of its own (README, "Running it").
-const nocache = 'http://127.0.0.1:18284';
-const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+const nocache = `http://127.0.0.1:${PORT + 2}`;
+const api2 = await startProcess('api/main.ts', { ...env, PORT: String(PORT + 2), SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
 const worker = await startProcess('workers/main.ts', env, async () => true);
-const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
+const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(PORT + 1, '127.0.0.1');
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
   const loadStore = async (name: string) => {
@@ -79,7 +81,7 @@ try {
   if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
   for (const c of twin ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
-    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
+    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: `http://127.0.0.1:${PORT + 1}`, concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
     lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
     lines.push(formatLoad(`search c=${c} (cache warm)`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
