@@ -20,6 +20,8 @@ import * as merchandising from './api/routes/merchandising/index.js';
 import * as experiments from './api/routes/experiments/index.js';
 import * as translation from './api/routes/translation/index.js';
 import * as translationPipeline from './pipelines/translation/index.js';
+import * as recommend from './api/routes/recommend/index.js';
+import * as vectorsPipeline from './pipelines/vectors/index.js';
 
 /** One area of the service: the same name in api/routes, pipelines and shared. */
 export interface Area {
@@ -44,4 +46,6 @@ export const AREAS: Area[] = [
   { name: 'storefront', routes: storefront.routes },
   { name: 'merchandising', routes: merchandising.routes },
   { name: 'experiments', routes: experiments.routes },
+  { name: 'vectors', pipeline: vectorsPipeline },
+  { name: 'recommend', routes: recommend.routes },
 ];

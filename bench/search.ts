@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Koa from 'koa';
 import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
@@ -8,11 +6,14 @@ import { createTenantWithKey } from '../shared/access/tenants.js';
 import { normalizeText, tokenize } from '../shared/text/normalize.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
-import { parseJudgments } from '../scripts/eval/metrics.js';
-import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
+import { queryMix } from './lib/query-mix.js';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
-import { formatLoad, httpLoad } from './lib/http-load.js';
+import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
+import { keptStore, reusedDatabase } from './lib/kept-database.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
@@ -21,18 +22,17 @@ import { merchComparison } from './lib/merch-compare.js';
  */
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-// BENCH_PORT: the cached API's port; the hello-world and the uncached API take the next two (two benches on one machine).
-const PORT = Number(process.env.BENCH_PORT ?? 18282);
 const base = loadConfig();
-const db = await freshDatabase(base.databaseUrl, 'pss_bench_search');
+// BENCH_REUSE=<database url>: a database a BENCH_KEEP=1 run kept (its stores are found by name, not loaded again).
+const db = process.env.BENCH_REUSE ? reusedDatabase(process.env.BENCH_REUSE) : await freshDatabase(base.databaseUrl, 'pss_bench_search');
 // Each API runs as API_PROCESSES processes, one per core as README advises (BENCH_API_PROCESSES, default 2).
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: String(PORT), LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
+  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
   API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
-const origin = `http://127.0.0.1:${PORT}`;
+const origin = 'http://127.0.0.1:18282';
 // "Cache warm" runs measure answers from the cache: entries outlive the bench (at the default 60 s
 // they would all age out together mid-run and refresh in the background, a load real traffic
 // spreads over time).
@@ -41,13 +41,22 @@ const api = await startProcess('api/main.ts', { ...env, SEARCH_CACHE_TTL_MS: '60
 // It also takes the catalog load, as a deployment's catalog-write pool would: a process that has
 // just parsed 100k products answers reads slower for a long while (suggest p99 at c=32 20-25 ms
 // against 7.8 ms), so storefront traffic gets processes of its own (README, "Running it").
-const nocache = `http://127.0.0.1:${PORT + 2}`;
-const api2 = await startProcess('api/main.ts', { ...env, PORT: String(PORT + 2), SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+const nocache = 'http://127.0.0.1:18284';
+const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+// BENCH_COMPARE_DIR=<checkout>: the same two APIs from another checkout's code (e.g. main) on the same database, measured in the same run.
+const compareDir = process.env.BENCH_COMPARE_DIR ? resolve(process.env.BENCH_COMPARE_DIR) : null;
+const before = compareDir ? { origin: 'http://127.0.0.1:18285', nocache: 'http://127.0.0.1:18286' } : null;
+const beforeApis = before ? [
+  await startProcess('api/main.ts', { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' }, async () => (await fetch(`${before.origin}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
+  await startProcess('api/main.ts', { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${before.nocache}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
+] : [];
 const worker = await startProcess('workers/main.ts', env, async () => true);
-const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(PORT + 1, '127.0.0.1');
+const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
   const loadStore = async (name: string) => {
+    const kept = process.env.BENCH_REUSE ? await keptStore(deps, name) : null;
+    if (kept) return kept;
     const made = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
     await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
     await sendPrepared({ url: nocache, key: made.key, bodies, inFlight: 4, runId: name, progress: true });
@@ -64,31 +73,55 @@ try {
   await deps.db.raw('VACUUM (ANALYZE)');
   await deps.db.raw('CHECKPOINT');
 
-  const chorus = [...parseJudgments(readFileSync(join(base.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()];
-  const typos = chorus.filter((q) => q.length > 5).map((q) => q.slice(0, 2) + q[3] + q[2] + q.slice(4));
-  const arabic = ['ساعة', 'حذاء رياضي', 'قميص قطن', 'سماعة بلوتوث', 'هاتف سامسونج', 'شاشه تحت ٥٠٠'];
-  const filtered = ['laptop&filter[price][lte]=500&facets=brand,price,category_tree', 'cable&filter[brand]=StarTech.com,C2G&facets=brand,color', 'watch&sort=price_asc', 'shirt&filter[in_stock]=true&facets=brand,category_tree'];
-  const mix = [...chorus.map(encodeURIComponent), ...typos.map(encodeURIComponent), ...arabic.map(encodeURIComponent), ...filtered];
-  const prefixes = chorus.flatMap((q) => [q.slice(0, 2), q.slice(0, 4), q]).map(encodeURIComponent);
+  const { mix, prefixes } = queryMix(base.sharedDataDir);
   const auth = { authorization: `Bearer ${key}` };
   const lines: string[] = [`catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
   // whole pipeline (40-250 ms), enough to set the p99 of a 10 s run.
-  const warm = await httpLoad({ origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
-  await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
+  const sides = [...(before ? [{ label: 'before: ', ...before }] : []), { label: before ? 'after: ' : '', origin, nocache }];
+  let warm = { requests: 0 };
+  for (const side of sides) {
+    warm = await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
+    await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
+    // The uncached process loads the store's vocabulary and dictionary on its first searches.
+    await httpLoad({ origin: side.nocache, concurrency: 8, durationMs: 3000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
+  }
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
   // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
   if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
   for (const c of twin ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
-    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: `http://127.0.0.1:${PORT + 1}`, concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
+    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
     lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
-    lines.push(formatLoad(`search c=${c} (cache warm)`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-    lines.push(formatLoad(`search c=${c} (no cache)`, await httpLoad({ origin: nocache, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) })));
-    lines.push(formatLoad(`suggest c=${c}`, await httpLoad({ origin, concurrency: c, durationMs: ms, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) })));
+    // With a baseline, each figure is the median of BENCH_ROUNDS short runs taken in turns (before, after, after, before, ...):
+    // on a shared machine the load moves within seconds, and turns expose both sides to the same moves.
+    const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;
+    const runs = new Map<string, LoadResult[]>();
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 ? [...sides].reverse() : sides) {
+        const l = side.label;
+        const keep = (label: string, res: LoadResult) => runs.set(label, [...(runs.get(label) ?? []), res]);
+        keep(`${l}search c=${c} (cache warm)`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
+        keep(`${l}search c=${c} (no cache)`, await httpLoad({ origin: side.nocache, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
+        keep(`${l}suggest c=${c}`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) }));
+      }
+    }
+    const kind = (label: string) => label.replace(/^\w+: /, '');
+    // Each figure's before beside its after.
+    for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1))) lines.push(formatLoad(label, medianOf(list)));
+    lines.push(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+  }
+  for (const [label, p] of [...(before ? [['before', beforeApis[0]], ['before (no cache)', beforeApis[1]]] as const : []), ['after', api], ['after (no cache)', api2]] as const) {
+    lines.push(`API memory ${label}: ${rssTree(p.pid).map((x) => `rss ${x.rss.toFixed(0)} MiB (peak ${x.peak.toFixed(0)})`).join(', ')}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
+
+  /** Median throughput, p50 and p99 of several runs; requests and errors summed. */
+  function medianOf(list: LoadResult[]): LoadResult {
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    return { requests: list.reduce((a, r) => a + r.requests, 0), errors: list.reduce((a, r) => a + r.errors, 0), rps: med(list.map((r) => r.rps)), p50: med(list.map((r) => r.p50)), p99: med(list.map((r) => r.p99)) };
+  }
 
   /** The floor under search: the same engine query straight from this process, no HTTP, no pipeline. */
   async function engineLoad(concurrency: number, durationMs: number, queries: string[]) {
@@ -109,10 +142,11 @@ try {
   }
 } finally {
   hello.close();
+  for (const p of beforeApis) await stopProcess(p);
   await stopProcess(api);
   await stopProcess(api2);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP) process.stdout.write(`kept database ${db.url}\n`);
+  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
   else await db.drop();
 }

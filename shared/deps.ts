@@ -22,12 +22,18 @@ import { UsageCounter } from './usage/index.js';
 import { StorefrontSearch } from './storefront/index.js';
 import { translationRepos } from './translation/index.js';
 import { createTranslator, type Translator } from './engines/translator/index.js';
+import { createVectorStore } from './engines/vectors/create-vectors.js';
+import type { VectorStore } from './engines/vectors/port.js';
+import { createEmbedderSource } from './engines/embedder/create-embedder.js';
+import type { EmbedderSource } from './engines/embedder/port.js';
+import { QueryVectors } from './vectors/index.js';
+import { CardCache, ClickBoosts, RecentViews, Recommender, recommendRepos } from './recommend/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db),
+    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -71,6 +77,12 @@ export interface Deps {
   events: EventWriter;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  /** Vectors (VectorStore port) and the embedders that make them (Embedder port). */
+  vectors: VectorStore;
+  embedders: EmbedderSource;
+  /** The four recommendation types; each session's recently viewed products (Redis). */
+  recommender: Recommender;
+  recentViews: RecentViews;
   /** Starts background parts (notices, auth invalidation, buffered writers); the API calls it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -115,9 +127,41 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   }, notices);
   // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
+  // Embedding calls to a provider count into the same ai_cost_micros_usd metric as AI rewriting.
+  const embedders = createEmbedderSource(config, db, (tenantId, micros) => aiBudget.add(tenantId, micros));
   const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
-  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter }, config.searchCacheTtlMs);
-  const suggest = new SuggestService({ engine, contexts, notices }, config.searchCacheTtlMs);
+  const vectors = createVectorStore(config, db);
+  const queryVectors = new QueryVectors(vectors, embedders);
+  const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
+  const recentViews = new RecentViews(redis, config.queuePrefix);
+  const cards = new CardCache(engine);
+  const recommender = new Recommender({
+    engine, vectors, signals: repos.signals, recent: recentViews, cards,
+    attributesOf: async (tenantId, productId) => {
+      const row = await repos.products.find(tenantId, productId);
+      if (!row) return null;
+      const data = row.data as { categories?: Array<{ id?: string } | string>; brand?: string | null };
+      const categoryIds = (data.categories ?? []).map((c) => (typeof c === 'string' ? c : c.id ?? '')).filter(Boolean);
+      return { categoryIds, brand: data.brand ?? null };
+    },
+  });
+  notices.on('vectors', (id) => {
+    vectors.changed(id);
+    queryVectors.changed(id);
+    clicks.changed(id);
+    recommender.clear(id);
+  });
+  vectors.onReplaced?.((id) => {
+    recommender.clear(id);
+    search.results.clear(id);
+  });
+  notices.on('index', (id) => {
+    cards.clear(id);
+    recommender.clear(id);
+  });
+  const cacheBytes = config.searchCacheMaxMb * 2 ** 20;
+  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs });
+  const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
@@ -125,7 +169,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const translator = createTranslator(config);
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

@@ -16,6 +16,8 @@ export async function httpLoad(opts: {
   concurrency: number;
   durationMs: number;
   next: (i: number) => { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; group?: string };
+  /** Sees every answer's status and headers (e.g. to count cache hits). */
+  observe?: (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }, group: string | undefined) => void;
 }): Promise<LoadResult> {
   const agent = new Agent({ connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
@@ -33,6 +35,7 @@ export async function httpLoad(opts: {
         const res = await request(opts.origin + r.path, { method: r.method ?? 'GET', body: r.body, headers: r.headers, dispatcher: agent });
         await res.body.dump();
         failed = res.statusCode >= 400;
+        opts.observe?.(res, r.group);
       } catch {
         failed = true;
       }

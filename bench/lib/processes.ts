@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
  */
 export const API_NODE_FLAGS = ['--max-semi-space-size=64'];
 
-/** Starts `node [flags] --import tsx <script>` with env; resolves when `ready()` says so. */
-export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>, nodeFlags: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Starts `node [flags] --import tsx <script>` with env (in `cwd`: another checkout's code); resolves when `ready()` says so. */
+export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>, nodeFlags: string[] = [], cwd?: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], cwd });
   const deadline = Date.now() + 60_000;
   while (!(await ready().catch(() => false))) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -37,4 +37,25 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** Resident set size now and at peak (VmRSS, VmHWM) in MiB of a process and each of its children (node:cluster workers), by pid. */
+export function rssTree(pid: number | undefined): Array<{ pid: number; rss: number; peak: number }> {
+  if (!pid) return [];
+  const one = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+      return { pid: p, rss: kb('VmRSS'), peak: kb('VmHWM') };
+    } catch {
+      return { pid: p, rss: 0, peak: 0 };
+    }
+  };
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    children = [];
+  }
+  return [one(pid), ...children.map(one)];
 }

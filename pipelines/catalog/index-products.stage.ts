@@ -5,6 +5,7 @@ import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
 import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
 import { localize, productsChanged } from '../../shared/translation/index.js';
 import { translationHooks } from '../translation/hooks.js';
+import { embedProducts } from '../vectors/embed-products.stage.js';
 
 /**
  * Indexes one stored batch into the lexical engine: upserts the products' current versions,
@@ -34,6 +35,8 @@ export const indexProducts = defineStage({
     const window = deps.config.vocabDebounceMs;
     const bucket = Math.floor(Date.now() / window);
     await deps.queues.enqueue(refreshVocabulary, { tenantId: data.tenantId, bucket }, { delayMs: (bucket + 1) * window - Date.now() + 200 });
+    // Vectors follow in their own queue: lexical visibility never waits for embedding.
+    await deps.queues.enqueue(embedProducts, { tenantId: data.tenantId, batchId: data.batchId, ids: data.ids, deletes: data.deletes });
     return { indexed: rows.length, removed: gone.length };
   },
 });

@@ -418,6 +418,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Product recommendations */
+        get: operations["getV1Recommend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reindex": {
         parameters: {
             query?: never;
@@ -2834,6 +2851,12 @@ export interface operations {
                         }[];
                         next_cursor: string | null;
                         total?: number | null;
+                        vector_lag: {
+                            /** @description seconds the oldest of them has waited */
+                            oldest_s: number | null;
+                            /** @description products whose latest version has no vector yet */
+                            pending: number;
+                        };
                     };
                 };
             };
@@ -3781,6 +3804,109 @@ export interface operations {
                         unchanged: number;
                         upserted: number;
                         visible_within_s: number;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Recommend: {
+        parameters: {
+            query: {
+                /** @description only products of this category (trending per category) */
+                category_id?: string | null;
+                limit?: number;
+                /** @description required for similar and also_viewed */
+                product_id?: string | null;
+                /** @description the shopper session (recently_viewed) */
+                session?: string | null;
+                type: "similar" | "also_viewed" | "trending" | "recently_viewed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description recommended products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ids: string[];
+                        products: {
+                            brand: string | null;
+                            category: {
+                                [key: string]: string;
+                            } | null;
+                            currency: string;
+                            id: string;
+                            image_url: string | null;
+                            in_stock: boolean;
+                            name: {
+                                [key: string]: string;
+                            };
+                            price: string;
+                            sale_price: string | null;
+                            url: string | null;
+                        }[];
+                        /**
+                         * @description the first source of the fallback chain that gave products
+                         * @enum {string}
+                         */
+                        source: "attributes" | "vectors" | "co_views" | "popularity" | "session";
+                        /** @enum {string} */
+                        type: "similar" | "also_viewed" | "trending" | "recently_viewed";
                     };
                 };
             };

@@ -50,6 +50,8 @@ const Env = z.object({
   WORKER_LOCK_MS: z.coerce.number().int().min(500).default(10_000),
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(2_000),
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  SEARCH_CACHE_MAX_MB: z.coerce.number().min(1).default(64),
+  SEARCH_CACHE_WRITE_GRACE_MS: z.coerce.number().int().min(0).default(0),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   MINING_CRON: z.string().min(1).default('0 3 * * *'),
@@ -57,6 +59,14 @@ const Env = z.object({
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
+  VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
+  QDRANT_API_KEY: z.string().optional(),
+  EMBEDDER: z.enum(['catalog', 'openai']).default('catalog'),
+  EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  EMBEDDING_PRICE_USD_PER_MTOK: z.coerce.number().min(0).default(0.02),
+  EMBEDDING_BATCH: z.coerce.number().int().min(1).max(2048).default(128),
+  VECTOR_MEMORY_MB: z.coerce.number().int().min(1).default(512),
+  CO_VIEWS_EVERY_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
 });
 
 export interface Config {
@@ -125,10 +135,30 @@ export interface Config {
   mining: { cron: string; tz?: string };
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
   searchCacheTtlMs: number;
+  /** Bytes (MiB) the result cache of one API process may hold, all tenants together; suggest previews and facet counts a quarter each beside it. */
+  searchCacheMaxMb: number;
+  /** After a catalog write, how long a tenant's cached results are still answered while refreshed (0: dropped at once). */
+  searchCacheWriteGraceMs: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
   faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
+  /**
+   * Vectors: the store (`postgres`: vectors in Postgres searched in the API process; `qdrant`), the
+   * embedder (`catalog`: trained per store; `openai`: an OpenAI-compatible /embeddings server), its
+   * model, price and batch size, the memory the in-process store may hold, and how often the
+   * recommendation and click-learning stages recompute.
+   */
+  vectors: {
+    store: 'postgres' | 'qdrant';
+    qdrant?: { url: string; apiKey?: string };
+    embedder: 'catalog' | 'openai';
+    embeddingModel: string;
+    embeddingPricePerMtok: number;
+    embeddingBatch: number;
+    memoryBytes: number;
+    recomputeEveryMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!sealingKey && e.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)');
   }
+  if (e.VECTOR_STORE === 'qdrant' && !e.QDRANT_URL) throw new ConfigError('invalid configuration:\n  VECTOR_STORE=qdrant needs QDRANT_URL');
   if (e.SEARCH_ENGINE === 'typesense' && (!e.TYPESENSE_URL || !e.TYPESENSE_API_KEY)) {
     throw new ConfigError('invalid configuration:\n  SEARCH_ENGINE=typesense needs TYPESENSE_URL and TYPESENSE_API_KEY');
   }
@@ -197,9 +228,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sweepEveryMs: e.SWEEP_EVERY_MS,
     mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
+    searchCacheMaxMb: e.SEARCH_CACHE_MAX_MB,
+    searchCacheWriteGraceMs: e.SEARCH_CACHE_WRITE_GRACE_MS,
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
+    vectors: {
+      store: e.VECTOR_STORE,
+      qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY } : undefined,
+      embedder: e.EMBEDDER,
+      embeddingModel: e.EMBEDDING_MODEL,
+      embeddingPricePerMtok: e.EMBEDDING_PRICE_USD_PER_MTOK,
+      embeddingBatch: e.EMBEDDING_BATCH,
+      memoryBytes: e.VECTOR_MEMORY_MB * 1024 * 1024,
+      recomputeEveryMs: e.CO_VIEWS_EVERY_MS,
+    },
   };
 }
 

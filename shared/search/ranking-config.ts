@@ -11,6 +11,8 @@ export interface Ranking {
   disabled_rule_ids: string[];
   synonym_sets: string[];
   global_synonyms: boolean;
+  /** Click learning in the cheap rerank (not in the spec's RankingConfig; a store's saved setting turns it off). */
+  click_learning: boolean;
 }
 
 export const DEFAULT_RANKING: Ranking = {
@@ -25,6 +27,7 @@ export const DEFAULT_RANKING: Ranking = {
   disabled_rule_ids: [],
   synonym_sets: ['default'],
   global_synonyms: true,
+  click_learning: true,
 };
 
 /** Defaults, then the tenant's saved values, then a per-request override; null or missing means "not set". */

@@ -1,4 +1,4 @@
-import { ResultCache } from './result-cache.js';
+import { ResultCache, type CacheBudget } from './result-cache.js';
 
 /** A key's fixed place in [0, 1). */
 function spread(key: string): number {
@@ -19,9 +19,34 @@ export class RefreshingCache<T> {
   private pending = new Map<string, Promise<T>>();
   private refreshing = 0;
 
-  /** `ttlMs` 0: nothing is kept and every get loads. */
-  constructor(private ttlMs: number) {
-    this.cache = new ResultCache();
+  /** When each tenant's data last changed (`changed` with a grace): values stored before are stale. */
+  private staleSince = new Map<string, number>();
+
+  /**
+   * `ttlMs` 0: nothing is kept and every get loads. Without a budget: 16 MiB, each value sized as
+   * twice its JSON text. `writeGraceMs`: how long after a `changed` the values made before it are
+   * still answered while refreshed (0: `changed` drops them at once).
+   */
+  constructor(private ttlMs: number, budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes }, private writeGraceMs = 0) {
+    this.cache = new ResultCache(budget);
+  }
+
+  /**
+   * A tenant's data changed (a catalog write). Without a grace its values are dropped (`clear`);
+   * with one they are stale: for `writeGraceMs` each is still answered while one refresh runs in
+   * the background (as an aging entry is), then a request waits for a new one. A store writing
+   * every second keeps a warm cache, and no answer is older than the write by more than the grace.
+   */
+  changed(tenantId: string, now = Date.now()): void {
+    if (this.writeGraceMs <= 0) return this.clear(tenantId);
+    this.staleSince.set(tenantId, now);
+    // Requests from now on must not join a load that may have read the data before the change.
+    for (const id of this.pending.keys()) if (id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
+  }
+
+  /** Bytes held now (estimated) and how many values. */
+  size(): { bytes: number; entries: number } {
+    return this.cache.size();
   }
 
   /**
@@ -31,7 +56,19 @@ export class RefreshingCache<T> {
    */
   async get(tenantId: string, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
     if (this.ttlMs <= 0) return load();
-    const hit = this.cache.entry(tenantId, key);
+    let hit = this.cache.entry(tenantId, key);
+    const stale = this.staleSince.get(tenantId);
+    if (hit && stale !== undefined && hit.at <= stale) {
+      const id = `${tenantId}\u0000${key}`;
+      if (now - stale > this.writeGraceMs) hit = undefined;
+      else {
+        if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
+          this.refreshing++;
+          this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
+        }
+        return hit.value;
+      }
+    }
     const age = hit ? now - hit.at : Infinity;
     // Each key keeps its own ttl, 80-100 % of ttlMs, so values made together do not all expire together.
     if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) return hit!.value;
@@ -52,10 +89,12 @@ export class RefreshingCache<T> {
     if (!p) {
       // A query that started before a clear does not fill the cache after it.
       const since = this.cache.mark();
+      // Stored as of its start: a load that began before a change is stale after it.
+      const startedAt = Date.now();
       // load() runs a microtask later, so even one that throws at once ends in the promise (and frees its refresh slot).
       const query: Promise<T> = Promise.resolve().then(load)
         .then((value) => {
-          this.cache.set(tenantId, key, value, since);
+          this.cache.set(tenantId, key, value, since, startedAt);
           return value;
         })
         .finally(() => {
@@ -69,7 +108,14 @@ export class RefreshingCache<T> {
   /** Forgets one tenant's values, or everyone's for '*'. */
   clear(tenantId: string): void {
     this.cache.clear(tenantId);
+    if (tenantId === '*') this.staleSince.clear();
+    else this.staleSince.delete(tenantId);
     // Requests from now on must not join a query that may have read the old index.
     for (const id of this.pending.keys()) if (tenantId === '*' || id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
   }
+}
+
+/** A value's size estimate: twice its JSON text (V8 keeps the objects, not the text; about that much). */
+export function jsonBytes(value: unknown): number {
+  return 2 * (JSON.stringify(value)?.length ?? 0);
 }

@@ -6,11 +6,14 @@ import { resolveRanking } from './ranking-config.js';
 import { BUILTIN_FACETS } from './facets.js';
 import { checkFacets, checkFilters } from './search-checks.js';
 import { RefreshingCache } from './refreshing-cache.js';
+import { FacetCache } from './facet-cache.js';
 import { SEARCH_STEPS, type SearchInput, type SearchState, type SearchStep } from './steps/index.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
 import { assignmentOf, type Assignment, type MerchSnapshot, type MerchState } from './merch-state.js';
 import type { Rewriter } from './rewrite/rewriter.js';
+import type { QueryVectors } from '../vectors/index.js';
+import type { ClickBoosts } from '../recommend/index.js';
 
 export type { SearchInput } from './steps/index.js';
 export type SearchBody = ReturnType<typeof respond>;
@@ -28,20 +31,39 @@ export interface SearchServiceDeps {
   notices: Notices;
   merch: MerchState;
   rewriter: Rewriter;
+  /** Hybrid search's vector side and click learning (absent: neither). */
+  vectors?: QueryVectors;
+  clicks?: ClickBoosts;
 }
 
 /** Search (spec 4.6): the step list over one state, a result cache per process, a log row per shopper search. */
 export class SearchService {
   /** Cached results; dropped per tenant on index, synonym, context and vocabulary changes. */
   readonly results: RefreshingCache<CachedSearch>;
+  /** Facet counts by match set and filters, for the searches the result cache misses (facet-cache.ts). */
+  readonly facetCounts: FacetCache;
+  /** The engine the steps use: facet counts made before come from `facetCounts`. */
+  private engine: LexicalEngine;
 
-  constructor(private deps: SearchServiceDeps, resultTtlMs: number, private steps: readonly SearchStep[] = SEARCH_STEPS) {
-    this.results = new RefreshingCache(resultTtlMs);
-    const clear = (tenantId: string) => this.results.clear(tenantId);
-    deps.notices.on('index', clear);
+  /** `cache.maxBytes`: the result cache's budget, all tenants together; facet counts get a quarter of it beside it. */
+  constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
+    // A cached search is its JSON text and its body's objects: about three times the text.
+    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0);
+    this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
+    this.engine = this.facetCounts.wrap(deps.engine);
+    const clear = (tenantId: string) => {
+      this.results.clear(tenantId);
+      this.facetCounts.clear(tenantId);
+    };
+    // A catalog write: with SEARCH_CACHE_WRITE_GRACE_MS the results stay answerable for that long while refreshed.
+    deps.notices.on('index', (tenantId) => {
+      this.results.changed(tenantId);
+      this.facetCounts.clear(tenantId);
+    });
     deps.notices.on('synonyms', clear);
     deps.notices.on('rules', clear);
     deps.notices.on('experiments', clear);
+    deps.notices.on('vectors', clear);
     deps.contexts.onReplaced(clear);
   }
 
@@ -103,7 +125,7 @@ export class SearchService {
     const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
     checkFacets(facetNames, ctx);
     const s = { tenantId, input, ctx, vocab, ranking, facetNames, merch, assignment } as SearchState;
-    const env = { engine: this.deps.engine, rewriter: this.deps.rewriter };
+    const env = { engine: this.engine, rewriter: this.deps.rewriter, vectors: this.deps.vectors, clicks: this.deps.clicks };
     const trace: Array<Record<string, unknown>> | null = input.debug ? [] : null;
     for (const step of this.steps) {
       const t0 = trace ? performance.now() : 0;

@@ -5,7 +5,7 @@ import { labelLang, normalizeText, tokenize } from '../text/normalize.js';
 import { boundWords } from './query-bounds.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
-import { RefreshingCache } from './refreshing-cache.js';
+import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
 
 export interface SuggestInput {
   q: string;
@@ -25,9 +25,11 @@ export class SuggestService {
   /** Product previews; dropped per tenant on index changes. */
   readonly previews: RefreshingCache<ProductCard[]>;
 
-  constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, resultTtlMs: number) {
+  /** `cache.maxBytes`: the previews' budget, all tenants together. */
+  constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, cache: { ttlMs: number; maxBytes: number }) {
+    const resultTtlMs = cache.ttlMs;
     // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
-    this.previews = new RefreshingCache(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0);
+    this.previews = new RefreshingCache<ProductCard[]>(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0, { maxBytes: cache.maxBytes, sizeOf: jsonBytes });
     deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
   }
 

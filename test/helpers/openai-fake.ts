@@ -80,14 +80,52 @@ function requestProblems(body: any): string[] {
   return problems;
 }
 
+/** Dimensions of the fake's embeddings unless the request asks for others. */
+export const EMBEDDING_DIMS = 8;
+
+/**
+ * A deterministic embedding: letter counts folded into `dims` slots, so texts sharing letters are
+ * close. As base64 of float32 when asked (the openai package asks for base64 by default).
+ */
+export function fakeEmbedding(text: string, dims: number, format?: string): number[] | string {
+  const v = new Float32Array(dims);
+  for (const ch of text.toLowerCase()) if (/\p{L}/u.test(ch)) v[ch.codePointAt(0)! % dims] += 1;
+  return format === 'base64' ? Buffer.from(v.buffer).toString('base64') : Array.from(v);
+}
+
+/** What OpenAI's /v1/embeddings rejects: no model, input not a string or a non-empty array of at most 2048 non-empty strings. */
+function embeddingProblems(body: any): string[] {
+  const problems: string[] = [];
+  if (typeof body.model !== 'string' || !body.model) problems.push('model is required');
+  const input = body.input;
+  if (!(typeof input === 'string' || (Array.isArray(input) && input.length > 0 && input.length <= 2048 && input.every((x) => typeof x === 'string' && x.length > 0)))) problems.push('input must be a string or 1..2048 non-empty strings');
+  if (body.encoding_format !== undefined && !['float', 'base64'].includes(body.encoding_format)) problems.push('encoding_format must be float or base64');
+  for (const k of Object.keys(body)) if (!['model', 'input', 'encoding_format', 'dimensions', 'user'].includes(k)) problems.push(`unknown parameter ${k}`);
+  return problems;
+}
+
 export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: number; rateLimited?: number } = {}): Promise<FakeOpenAi> {
   const state: FakeOpenAi = { url: '', requests: [], rateLimitedCount: 0, mode: opts.mode ?? 'translate', latencyMs: opts.latencyMs ?? 0, close: async () => undefined };
   const hanging: ServerResponse[] = [];
   const server = createServer(async (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
+    if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && req.url !== '/v1/embeddings')) return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
     if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) return send(res, 401, { error: { message: 'missing API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
     const body = JSON.parse(await readBody(req));
     state.requests.push(body);
+    if (req.url === '/v1/embeddings') {
+      const problems = embeddingProblems(body);
+      if (problems.length) return send(res, 400, { error: { message: `invalid request: ${problems.join(', ')}`, type: 'invalid_request_error' } });
+      if (state.mode === 'rate_limit' && state.rateLimitedCount < (opts.rateLimited ?? 2)) {
+        state.rateLimitedCount++;
+        return send(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });
+      }
+      const inputs: string[] = typeof body.input === 'string' ? [body.input] : body.input;
+      const tokens = inputs.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+      return send(res, 200, {
+        object: 'list', model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens },
+        data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, body.dimensions ?? EMBEDDING_DIMS, body.encoding_format) })),
+      });
+    }
     const problems = requestProblems(body);
     if (problems.length) return send(res, 400, { error: { message: `invalid request: ${problems.join(', ')}`, type: 'invalid_request_error' } });
     if (state.mode === 'hang') return void hanging.push(res);

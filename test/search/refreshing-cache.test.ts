@@ -100,3 +100,27 @@ t.test('ttl 0 keeps nothing: every get loads, concurrent ones too', async (t) =>
   await Promise.all([cache.get('t1', 'k', load), cache.get('t1', 'k', load)]);
   t.equal(loads, 4);
 });
+
+t.test('a write with a grace: values made before it answer while refreshed, only within the grace', async (t) => {
+  const cache = new RefreshingCache<ProductCard[]>(60_000, undefined, 1000);
+  let version = 'v1';
+  let loads = 0;
+  const load = async () => { loads++; return [card(version)]; };
+  await cache.get('t1', 'a', load);
+  await cache.get('t1', 'b', load);
+  await cache.get('t2', 'a', load);
+  version = 'v2';
+  const wrote = Date.now();
+  cache.changed('t1', wrote);
+  t.same(await cache.get('t1', 'a', load, wrote + 10), [card('v1')], 'within the grace: the value from before the write, at once');
+  await settle();
+  t.equal(loads, 4, 'and one refresh behind it');
+  t.same(await cache.get('t1', 'a', load), [card('v2')], 'the refreshed value next time');
+  t.same(await cache.get('t1', 'b', load, wrote + 1500), [card('v2')], 'past the grace: a stale value is loaded before answering');
+  t.same(await cache.get('t2', 'a', load), [card('v1')], 'another store is untouched');
+  const none = new RefreshingCache<ProductCard[]>(60_000);
+  await none.get('t1', 'a', load);
+  version = 'v3';
+  none.changed('t1');
+  t.same(await none.get('t1', 'a', load), [card('v3')], 'without a grace a write drops the values at once');
+});

@@ -70,7 +70,9 @@ export function productRoutes(deps: Deps): RouteSpec[] {
         const tenantId = ctx.state.principal.tenantId;
         if (!(await products.remove(tenantId, params.product_id))) throw notFound('product');
         await deps.engine.remove(tenantId, [params.product_id]);
+        await deps.vectors.remove(tenantId, [params.product_id]);
         await deps.notices.publish('index', tenantId);
+        await deps.notices.publish('vectors', tenantId);
         ctx.body = { deleted: true, id: params.product_id };
       },
     }),

@@ -25,7 +25,10 @@ export function eventRoutes(deps: Deps): RouteSpec[] {
       body: EventsBody, responses: { 202: { description: 'taken for storage', schema: EventsAccepted } },
       async handle(ctx, { body }) {
         const receivedAt = new Date().toISOString();
-        writer.push(body.events.map((e) => toRow(ctx.state.principal.tenantId, e, receivedAt)));
+        const rows = body.events.map((e) => toRow(ctx.state.principal.tenantId, e, receivedAt));
+        writer.push(rows);
+        // recently_viewed reads these lists, never the events table; a Redis hiccup only loses the list entry.
+        await deps.recentViews.record(rows).catch((err) => deps.logger.warn('recent views not recorded', { error: String(err) }));
         ctx.status = 202;
         ctx.body = { accepted: body.events.length };
       },

@@ -5,6 +5,12 @@ import { z } from 'zod';
 import { cursorCodec, cursorPage, CursorId, CursorTime } from '../../../shared/platform/cursor.js';
 import { Job, page, toJobOut } from '../../http/schemas.js';
 import { JobParams, ListJobs } from './jobs.schema.js';
+import { vectorLag } from '../../../shared/vectors/index.js';
+
+/** The list page plus how far the vectors trail the catalog (the embed stages run after lexical indexing). */
+const JobsPage = page(Job).extend({
+  vector_lag: z.object({ pending: z.number().int().describe('products whose latest version has no vector yet'), oldest_s: z.number().nullable().describe('seconds the oldest of them has waited') }),
+});
 
 const JOBS = { scope: 'jobs' as const };
 /** Newest first by (created_at at millisecond precision, id). */
@@ -16,11 +22,12 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
   return [
     defineRoute({
       method: 'get', path: '/v1/jobs', tag: 'jobs', summary: 'List jobs, newest first', auth: JOBS,
-      query: ListJobs, responses: { 200: { description: 'page of jobs', schema: page(Job) } },
+      query: ListJobs, responses: { 200: { description: 'page of jobs', schema: JobsPage } },
       async handle(ctx, { query }) {
         const cursor = jobsCursor.decode(query.cursor);
-        ctx.body = await cursorPage(jobsCursor, query.limit, (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
+        const body = await cursorPage(jobsCursor, query.limit, (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
           (last) => ({ created_at: last.created_at.toISOString(), id: last.id }), toJobOut);
+        ctx.body = { ...body, vector_lag: await vectorLag(deps.db, ctx.state.principal.tenantId) };
       },
     }),
     defineRoute({

@@ -23,6 +23,8 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     const billed = input.page === 1;
     const used = billed ? deps.usage.countSearch(p.tenantId) : deps.usage.used(p.tenantId);
     ctx.set('X-Service-Usage', `searches=${used}; limit=unlimited; billed=${billed ? 1 : 0}; period=${usagePeriod().month}`);
+    // hit: answered from the result cache (or by a run another request had started), no engine work of its own.
+    ctx.set('X-Search-Cache', text ? 'hit' : 'miss');
     ctx.type = 'application/json';
     ctx.body = text ?? body;
   }

@@ -5,6 +5,18 @@ import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
 
+/**
+ * A query text parsed once per statement, not once per matching row: a scalar subquery without
+ * outer references is an InitPlan, evaluated once (to_tsquery is only STABLE, so the planner does
+ * not fold it). The WHERE match keeps to_tsquery itself: the planner estimates its selectivity.
+ */
+const ONCE = `(SELECT to_tsquery('simple', ?))`;
+
+/** `part` with its to_tsquery calls parsed once (ONCE). */
+function once(part: { sql: string; bindings: unknown[] }): { sql: string; bindings: unknown[] } {
+  return { ...part, sql: part.sql.replaceAll(`to_tsquery('simple', ?)`, ONCE) };
+}
+
 /** One statement for a chunk of documents; a document never goes back to an older product version. */
 const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
@@ -118,7 +130,7 @@ export class PostgresEngine implements LexicalEngine {
     const ts = tsQuery(q);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
     // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
-    const rank = `ts_rank_cd(?::float4[], tsv, to_tsquery('simple', ?), 1)`;
+    const rank = `ts_rank_cd(?::float4[], tsv, ${ONCE}, 1)`;
     const own = ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
     const ranked = ts && !q.noTextRank;
     // One tsquery per word of a several-word query.
@@ -136,33 +148,41 @@ export class PostgresEngine implements LexicalEngine {
     // makes such a match near zero.
     const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} * ?::float8`)].join(' + ');
     const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t.ts, t.weight])];
+    // Matching any word, products of the query's type come first among those covering it alike.
     const typeFactor = partial.length ? partialHeadFactor(q) : null;
-    const typed = typeFactor ? `${typeFactor.sql} * (${text})` : text;
-    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ to_tsquery('simple', ?))::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
+    const typed = typeFactor ? `${typeFactor.sql} * r.text_rank` : 'r.text_rank';
+    // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank below).
+    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
+    const textOnce = ranked && partial.length ? `CROSS JOIN LATERAL (SELECT ${text} AS text_rank) r` : '';
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
     // (see SearchService).
     const strong = perTerm.length && !q.matchAny ? tsQuery(q, ABOVE_DESCRIPTION) : null;
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
-    const typ = typicality(q);
+    const typ = once(typicality(q));
     const lang = ranked ? langHit(q) : null;
     const head = ranked ? headHit(q) : null;
-    const all = filterSql(q.filters);
+    // A filter no asked facet ignores (a facet ignores its own) narrows the matches themselves:
+    // with an index behind it ("coffee" read as a brand) the statement never reads the other rows.
+    const { early, late } = splitFilters(q);
+    const all = filterSql(late);
+    const pushed = filterSql(early);
     const only = idSql(q);
     const order = orderBy(q, !!lang, !!head);
     const bindings: Knex.RawBinding[] = [q.tenantId];
-    const typedBindings = [...(typeFactor?.bindings ?? []), ...textBindings];
-    if (ranked) bindings.push(...(partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typedBindings, ...typedBindings] : textBindings) as Knex.RawBinding[]);
+    const typeBindings = typeFactor ? [...typeFactor.bindings, ...typeFactor.bindings] : [];
+    if (ranked) bindings.push(...(partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]);
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
     if (lang) bindings.push(...(lang.bindings as Knex.RawBinding[]));
     if (head) bindings.push(...(head.bindings as Knex.RawBinding[]));
+    if (textOnce) bindings.push(...(textBindings as Knex.RawBinding[]));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
-    bindings.push(...(only.bindings as Knex.RawBinding[]));
+    bindings.push(...(only.bindings as Knex.RawBinding[]), ...(pushed.bindings as Knex.RawBinding[]));
     bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
     const facetCols = (q.facets ?? []).map((name, i) => {
-      const ownFilters = filterSql(q.filters, name === 'category_tree' ? 'category' : name);
+      const ownFilters = filterSql(late, ownFilter(name));
       bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(ownFilters.bindings as Knex.RawBinding[]));
       if (name === 'category' || name === 'category_tree') bindings.push(q.tenantId);
       return `${facetQuery(name, ownFilters.sql)} AS facet_${i}`;
@@ -172,10 +192,10 @@ export class PostgresEngine implements LexicalEngine {
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
-               ${strong ? `(tsv @@ to_tsquery('simple', ?)${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
+               ${strong ? `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
                ${lang ? lang.sql : 'false'} AS lang_hit, ${head ? head.sql : 'false'} AS head_hit
-          FROM search_docs, g
-         WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}
+          FROM search_docs ${textOnce}, g
+         WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),
       f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
       page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
@@ -205,6 +225,18 @@ export class PostgresEngine implements LexicalEngine {
   }
 }
 
+
+/** The filter a facet's counts ignore (counts are disjunctive). */
+const ownFilter = (facet: string) => (facet === 'category_tree' ? 'category' : facet);
+
+/** The query's filters that no asked facet ignores (`early`: applied with the match) and the others (`late`). */
+function splitFilters(q: Pick<EngineQuery, 'filters' | 'facets'>): { early: EngineQuery['filters']; late: EngineQuery['filters'] } {
+  const owned = new Set((q.facets ?? []).map(ownFilter));
+  const early: NonNullable<EngineQuery['filters']> = {};
+  const late: NonNullable<EngineQuery['filters']> = {};
+  for (const [name, value] of Object.entries(q.filters ?? {})) (owned.has(name) ? late : early)[name] = value;
+  return { early, late };
+}
 
 /** A facet's counts over the matches with every filter except the facet's own. */
 function facetQuery(name: string, ownFilters: string): string {

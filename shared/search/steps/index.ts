@@ -15,13 +15,15 @@ import { merchandise } from './merchandise.step.js';
 import { hits } from './hits.step.js';
 import { facets } from './facets.step.js';
 import { help } from './help.step.js';
+import { hybrid } from './hybrid.step.js';
+import { rerank } from './rerank.step.js';
 
 /**
  * The search path, in order (DESIGN.md "Search path"). A feature (AI rewrite, hybrid retrieval,
  * rerank, merchandising, experiments) adds a step here; the debug trace lists the steps that ran.
  */
 export const SEARCH_STEPS: readonly SearchStep[] = [
-  experiment, understand, rules, rewrite, merchandiseRules, synonyms, plan, merchandiseQuery, retrieve, intentCheck, fallback, rewriteRetry,
+  experiment, understand, rules, rewrite, merchandiseRules, synonyms, plan, merchandiseQuery, retrieve, hybrid, intentCheck, fallback, rewriteRetry, rerank,
   merchandise, hits, facets, help,
 ];
 

@@ -9,6 +9,8 @@ import type { FacetOut } from '../facets.js';
 import type { MerchPlan } from '../../merchandising/index.js';
 import type { Assignment, MerchSnapshot } from '../merch-state.js';
 import type { Rewriter, RewriteOutcome } from '../rewrite/rewriter.js';
+import type { QueryVectors } from '../../vectors/index.js';
+import type { ClickBoosts } from '../../recommend/index.js';
 
 export interface SearchInput {
   q: string;
@@ -75,6 +77,10 @@ export interface SearchState {
   fallbackTerms?: number;
   /** intent-check: parsed intents dropped because they emptied the results. */
   droppedIntents?: Array<{ rule: string; text: string }>;
+  /** hybrid: what the vector side did (unset when hybrid search is off). */
+  hybrid?: { candidates: number; fused: number; added: number; rescued: boolean; reason?: string };
+  /** rerank: the second pass over the first page (unset when it did not run). */
+  rerank?: { considered: number; clicked: number; promoted: number; moved: number };
   /** merchandise-query: the pinned products under the search's filters, being read beside the main query. */
   pinLookup?: Promise<EngineResult>;
   /** merchandise: pinned products that pass the filters (shown at their positions). */
@@ -91,6 +97,10 @@ export interface StepEnv {
   engine: LexicalEngine;
   /** AI query rewriting (its own checks say whether a provider is configured). */
   rewriter: Rewriter;
+  /** Query embeddings and nearest products (hybrid search); absent: no vector side. */
+  vectors?: QueryVectors;
+  /** Click learning's per-query statistics; absent: off. */
+  clicks?: ClickBoosts;
 }
 
 /**

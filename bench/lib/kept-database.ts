@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../../shared/deps.js';
+import { DEFAULT_SECRET_SCOPES } from '../../shared/access/index.js';
+
+/** A database kept by an earlier run (BENCH_KEEP=1), reused as it is: never dropped, a new Redis prefix per run. */
+export function reusedDatabase(url: string) {
+  return { url, prefix: `pssbenchreuse${randomBytes(3).toString('hex')}`, drop: async () => undefined };
+}
+
+/** The kept store named `name` with a new secret key (keys are shown once), or null when there is none. */
+export async function keptStore(deps: Deps, name: string): Promise<{ tenant: { id: string }; key: string } | null> {
+  const tenant = await deps.db('tenants').where({ name }).orderBy('created_at', 'desc').first();
+  if (!tenant) return null;
+  const { key } = await deps.repos.keys.create(tenant.id, { name: 'bench', kind: 'secret', scopes: [...DEFAULT_SECRET_SCOPES, 'admin'], allowedOrigins: [], expiresAt: null });
+  return { tenant, key };
+}

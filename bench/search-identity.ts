@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig } from '../shared/platform/config.js';
+import { createDeps } from '../shared/deps.js';
+import { readCollectionJudgments, selectCollections } from '../scripts/eval/collections.js';
+
+/**
+ * bench/search-identity: every judged query of the eval collections (and variants: a typo, page 2,
+ * a price filter, every facet) through SearchService on a database `npm run eval -- --keep` kept,
+ * written as one JSON line per search (ids, scores, total, facets, help, did-you-mean). Run it from
+ * two checkouts on the same database and diff the files: a change of statement shape must not
+ * change a single answer. IDENTITY_CACHE_TTL_MS=600000 runs with the caches on (the result cache
+ * never answers: every search differs; facet counts made by earlier searches do).
+ *   npx tsx bench/search-identity.ts <database url> <out file>
+ */
+const [url, out] = process.argv.slice(2);
+if (!url || !out) throw new Error('usage: tsx bench/search-identity.ts <database url> <out file>');
+const base = loadConfig();
+const deps = createDeps(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: process.env.IDENTITY_CACHE_TTL_MS ?? '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssidentity${process.pid}` }));
+const lines: string[] = [];
+try {
+  for (const c of selectCollections(undefined, false)) {
+    const tenant = await deps.db('tenants').where({ name: `eval-${c.name}` }).first();
+    if (!tenant) throw new Error(`no tenant eval-${c.name} in ${url}`);
+    const queries = [...(await readCollectionJudgments(resolve(base.sharedDataDir), c)).keys()];
+    const variants = queries.flatMap((q) => [
+      { q }, { q, page: 2 }, { q: q.length > 5 ? q.slice(0, 2) + q[3] + q[2] + q.slice(4) : `${q}x` },
+      { q, filters: { price: { lte: 100 } } }, { q, facets: ['brand', 'category', 'category_tree', 'price', 'in_stock'] },
+      { q, filters: { price: { lte: 100 } }, facets: ['brand'] }, { q, filters: { price: { lte: 100 } }, page: 2 },
+    ]);
+    for (const v of variants) {
+      const { body } = await deps.search.search(tenant.id, {
+        q: v.q, lang: 'en', page: v.page ?? 1, perPage: 50, filters: v.filters ?? {}, sort: null, facets: v.facets ?? null,
+        session: null, debug: false, override: null, log: false, ai: 'off',
+      });
+      lines.push(JSON.stringify({
+        c: c.name, v, total: body.total, hits: body.hits.map((h) => [h.id, h.score]), facets: body.facets,
+        help: body.zero_result_help, dym: body.did_you_mean, rewritten: body.query.rewritten, filters: body.query.filters,
+      }));
+    }
+  }
+  writeFileSync(out, `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.length} searches written to ${out}\n`);
+} finally {
+  await deps.close();
+}

@@ -1,0 +1,32 @@
+import { defineStage } from '../define-stage.js';
+import { indexContext } from '../../shared/catalog/index.js';
+import { embedLive, embedProductsJob, startEmbed } from '../../shared/vectors/index.js';
+
+/** Retrain when the catalog doubled or halved since the model was trained (a bulk load trains a few times, not per batch). */
+const RETRAIN_FACTOR = 2;
+
+/**
+ * Embeds one indexed batch into every live vector generation and removes deleted products from
+ * the vector store; runs after index-products, so lexical visibility never waits for it.
+ * Re-runnable: writes are upserts by (generation, product) that never regress a product version.
+ * A store without vectors (or whose catalog changed much since its model was trained) gets an
+ * `embed` job instead. Job id: embed-<tenant>-<batch>.
+ */
+export const embedProducts = defineStage({
+  ...embedProductsJob,
+  async run({ data, deps }) {
+    const rows = await deps.repos.products.findMany(data.tenantId, data.ids);
+    const found = new Set(rows.map((r) => r.id));
+    const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];
+    await deps.vectors.remove(data.tenantId, gone);
+    const ctx = await indexContext(deps, data.tenantId);
+    const served = await embedLive(deps, data.tenantId, ctx.toDocs(rows), deps.config.vectors.embeddingBatch);
+    await deps.notices.publish('vectors', data.tenantId);
+    const trained = (await deps.embedders.trainedOn?.(data.tenantId)) ?? null;
+    const count = served && trained !== null ? await deps.repos.products.count(data.tenantId) : 0;
+    if (!served || (trained !== null && (count > RETRAIN_FACTOR * trained + 50 || count < trained / RETRAIN_FACTOR - 50))) {
+      await startEmbed(deps, data.tenantId, served ? 'catalog changed' : 'first vectors');
+    }
+    return { embedded: rows.length, removed: gone.length, served };
+  },
+});

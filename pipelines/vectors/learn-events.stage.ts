@@ -1,0 +1,28 @@
+import { defineStage } from '../define-stage.js';
+import { learnEventsJob } from '../../shared/vectors/index.js';
+import { WINDOW_DAYS } from '../../shared/recommend/index.js';
+
+/**
+ * Recomputes one store's co-views (also_viewed), trends (trending) and position-bias-corrected
+ * click statistics (click learning) from its events, each replaced in one transaction, then tells
+ * the API processes (vectors notice). With no store (the schedule), fans out one job per store
+ * with events in the window. Re-runnable: a recompute from the same events gives the same rows.
+ * Job id: learn-<tenant>-<time bucket>.
+ */
+export const learnEvents = defineStage({
+  ...learnEventsJob,
+  async run({ data, deps }) {
+    const signals = deps.repos.signals;
+    if (!data.tenantId) {
+      const tenants = await signals.tenantsWithEvents(new Date(Date.now() - WINDOW_DAYS * 86400_000));
+      const bucket = Math.floor(Date.now() / deps.config.vectors.recomputeEveryMs);
+      for (const tenantId of tenants) await deps.queues.enqueue(learnEvents, { tenantId, bucket });
+      return { tenants: tenants.length };
+    }
+    const coViews = await signals.recomputeCoViews(data.tenantId);
+    const trends = await signals.recomputeTrends(data.tenantId);
+    const clicks = await signals.recomputeClicks(data.tenantId);
+    await deps.notices.publish('vectors', data.tenantId);
+    return { coViews, trends, clicks };
+  },
+});

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { apiClient, must } from '../client/client.js';
+import { mean, ndcgAt } from '../eval/metrics.js';
+import { learnEvents } from '../../pipelines/vectors/learn-events.stage.js';
+import { evalStore } from './eval-store.js';
+
+/**
+ * npm run simulate:clicks: shoppers on the Chorus dev queries. Each session searches a query and
+ * looks down the first page, examining position p with probability 1/p (position bias), and
+ * clicks an examined product with a probability set by its judged grade (0: 5 %, 1: 25 %,
+ * 2: 60 %, 3: 90 %; unjudged as 0). Searches and clicks go through GET /v1/search and
+ * POST /v1/events; then the learn-events stage runs, and nDCG@10 is printed before and after.
+ *   --sessions N   sessions per query (default 200)     --seed N   random seed (default 1)
+ */
+const { values } = parseArgs({ options: { sessions: { type: 'string' }, seed: { type: 'string' } } });
+const SESSIONS = Number(values.sessions ?? 200);
+const CLICK = [0.05, 0.25, 0.6, 0.9];
+let seed = Number(values.seed ?? 1) >>> 0;
+const rnd = () => {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const store = await evalStore('chorus');
+try {
+  const api = apiClient(store.app.url, store.key);
+  const queries = [...store.judgments].filter(([, j]) => [...j.values()].some((g) => g > 0));
+  const score = async () => {
+    const out = new Map<string, number>();
+    for (const [q, judged] of queries) {
+      const r = must(q, await api.GET('/v1/search', { params: { query: { q, per_page: 10, lang: 'en' } } }));
+      out.set(q, ndcgAt(10, r.ids, judged));
+    }
+    return out;
+  };
+  const before = await score();
+  const started = Date.now();
+  let clicks = 0;
+  for (const [q, judged] of queries) {
+    const events: Array<Record<string, unknown>> = [];
+    for (let s = 0; s < SESSIONS; s++) {
+      const session = `sim-${s}-${q.replace(/[^a-z0-9]/gi, '')}`.slice(0, 64);
+      const r = must(q, await api.GET('/v1/search', { params: { query: { q, per_page: 10, lang: 'en', session } } }));
+      r.ids.forEach((id, i) => {
+        if (rnd() >= 1 / (i + 1)) return;
+        if (rnd() >= CLICK[judged.get(id) ?? 0]) return;
+        events.push({ type: 'search_click', session, search_id: r.search_id, product_id: id, position: i + 1 });
+      });
+    }
+    for (let i = 0; i < events.length; i += 1000) must('events', await api.POST('/v1/events', { body: { events: events.slice(i, i + 1000) } as never }));
+    clicks += events.length;
+  }
+  await store.deps.events.flush();
+  await store.deps.searchLog.flush();
+  const jobId = await store.deps.queues.enqueue(learnEvents, { tenantId: store.tenantId, bucket: Date.now() });
+  const queue = store.deps.queues.get('embeddings');
+  for (;;) {
+    const job = await queue.getJob(jobId);
+    if (job?.finishedOn) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  process.stderr.write(`${queries.length} queries x ${SESSIONS} sessions, ${clicks} clicks, simulated and learned in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  // Let the API's statistics reload (vectors notice) before measuring.
+  await new Promise((r) => setTimeout(r, 500));
+  const after = await score();
+  process.stdout.write('query                               before   after   delta\n');
+  for (const [q] of queries) {
+    const d = after.get(q)! - before.get(q)!;
+    process.stdout.write(`${q.slice(0, 34).padEnd(34)}${before.get(q)!.toFixed(3).padStart(8)}${after.get(q)!.toFixed(3).padStart(8)}${((d >= 0 ? '+' : '') + d.toFixed(3)).padStart(8)}\n`);
+  }
+  const deltas = queries.map(([q]) => after.get(q)! - before.get(q)!);
+  process.stdout.write(`nDCG@10 before ${mean([...before.values()]).toFixed(4)} after ${mean([...after.values()]).toFixed(4)} (delta ${mean(deltas) >= 0 ? '+' : ''}${mean(deltas).toFixed(4)}); worst query ${Math.min(...deltas).toFixed(3)}; ${queries.length} queries, ${SESSIONS} sessions each\n`);
+  await store.ranking({ click_learning: false });
+  const off = await score();
+  process.stdout.write(`click_learning off again: nDCG@10 ${mean([...off.values()]).toFixed(4)}\n`);
+} finally {
+  await store.stop();
+}

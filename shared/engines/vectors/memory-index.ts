@@ -1,0 +1,64 @@
+import type { VectorFilter, VectorHit, VectorPayload } from './port.js';
+
+/**
+ * One store's serving vectors held in memory: a packed float32 matrix and the filter fields as
+ * arrays. Search is exact (every passing row scored), filters checked before the dot product.
+ */
+export class MemoryIndex {
+  readonly pos = new Map<string, number>();
+  readonly data: Float32Array;
+
+  constructor(readonly generation: number, readonly dims: number, readonly ids: string[], vectors: Float32Array[], readonly payloads: VectorPayload[]) {
+    this.data = new Float32Array(ids.length * dims);
+    vectors.forEach((v, i) => this.data.set(v.subarray(0, dims), i * dims));
+    ids.forEach((id, i) => this.pos.set(id, i));
+  }
+
+  get bytes(): number {
+    return this.data.byteLength + this.ids.length * 160;
+  }
+
+  vector(id: string): Float32Array | null {
+    const i = this.pos.get(id);
+    return i === undefined ? null : this.data.slice(i * this.dims, (i + 1) * this.dims);
+  }
+
+  nearest(q: Float32Array, limit: number, f: VectorFilter = {}): VectorHit[] {
+    if (q.length !== this.dims) throw new Error(`query has ${q.length} dimensions, the index ${this.dims}`);
+    const exclude = f.exclude?.length ? new Set(f.exclude) : null;
+    const cats = f.categoryIds?.length ? new Set(f.categoryIds) : null;
+    const brands = f.brands?.length ? new Set(f.brands.map((b) => b.toLowerCase())) : null;
+    const rows = f.ids ? f.ids.map((id) => this.pos.get(id)).filter((i): i is number => i !== undefined) : null;
+    const n = rows ? rows.length : this.ids.length;
+    const top: VectorHit[] = [];
+    let min = -Infinity;
+    const d = this.dims;
+    for (let k = 0; k < n; k++) {
+      const i = rows ? rows[k] : k;
+      const p = this.payloads[i];
+      if (!p.visible) continue;
+      if (f.inStock && !p.inStock) continue;
+      if (f.price && ((f.price.gte != null && p.price < f.price.gte) || (f.price.lte != null && p.price > f.price.lte))) continue;
+      if (brands && !(p.brand && brands.has(p.brand.toLowerCase()))) continue;
+      if (cats && !p.categoryIds.some((c) => cats.has(c))) continue;
+      if (exclude?.has(this.ids[i])) continue;
+      let s = 0;
+      const o = i * d;
+      for (let j = 0; j < d; j++) s += q[j] * this.data[o + j];
+      if (top.length < limit) {
+        top.push({ id: this.ids[i], score: s });
+        if (top.length === limit) {
+          top.sort((a, b) => b.score - a.score);
+          min = top[top.length - 1].score;
+        }
+      } else if (s > min) {
+        let at = top.length - 1;
+        while (at > 0 && top[at - 1].score < s) at--;
+        top.splice(at, 0, { id: this.ids[i], score: s });
+        top.pop();
+        min = top[top.length - 1].score;
+      }
+    }
+    return top.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  }
+}

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { VectorFilter, VectorGeneration, VectorHit, VectorItem, VectorStore } from './port.js';
+import { PostgresGenerations } from './generations.js';
+
+/** Qdrant point ids are unsigned integers or UUIDs: a product id maps to a stable UUID. */
+export function pointId(tenantId: string, productId: string): string {
+  const h = createHash('sha1').update(`${tenantId}\u0000${productId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const safe = (tenantId: string) => tenantId.replace(/[^A-Za-z0-9_-]/g, '_');
+export const aliasOf = (tenantId: string) => `pss_${safe(tenantId)}`;
+export const collectionOf = (tenantId: string, generation: number) => `pss_${safe(tenantId)}_g${generation}`;
+
+type Filter = { must: Array<Record<string, unknown>>; must_not?: Array<Record<string, unknown>> };
+
+/** A VectorFilter as a Qdrant filter over the payload written by upsert. */
+function toFilter(f: VectorFilter = {}): Filter {
+  const must: Filter['must'] = [{ key: 'visible', match: { value: true } }];
+  if (f.ids) must.push({ key: 'product_id', match: { any: f.ids } });
+  if (f.categoryIds?.length) must.push({ key: 'category_ids', match: { any: f.categoryIds } });
+  if (f.brands?.length) must.push({ key: 'brand', match: { any: f.brands } });
+  if (f.inStock) must.push({ key: 'in_stock', match: { value: true } });
+  if (f.price && (f.price.gte != null || f.price.lte != null)) {
+    must.push({ key: 'price', range: { ...(f.price.gte != null ? { gte: f.price.gte } : {}), ...(f.price.lte != null ? { lte: f.price.lte } : {}) } });
+  }
+  return f.exclude?.length ? { must, must_not: [{ key: 'product_id', match: { any: f.exclude } }] } : { must };
+}
+
+/**
+ * The Qdrant adapter (VECTOR_STORE=qdrant): one collection per store generation
+ * (`pss_<tenant>_g<n>`, cosine distance) behind the alias `pss_<tenant>`, swapped atomically on
+ * activate; nearest products through `POST /collections/{alias}/points/query`. Which generation
+ * serves and which is building is kept in Postgres (`vector_generations`), like the built-in store.
+ */
+export class QdrantVectorStore implements VectorStore {
+  readonly name = 'qdrant';
+  private gens: PostgresGenerations;
+  private client: QdrantClient;
+
+  constructor(db: Knex, opts: { url: string; apiKey?: string }) {
+    this.gens = new PostgresGenerations(db);
+    const u = new URL(opts.url);
+    this.client = new QdrantClient({ url: opts.url, port: u.port ? Number(u.port) : null, apiKey: opts.apiKey, checkCompatibility: false });
+  }
+
+  generations(tenantId: string) {
+    return this.gens.get(tenantId);
+  }
+
+  async beginGeneration(tenantId: string, embedderId: string, dims: number): Promise<number> {
+    const { generation, first, dropped } = await this.gens.begin(tenantId, embedderId, dims);
+    if (dropped != null) await this.client.deleteCollection(collectionOf(tenantId, dropped)).catch(() => undefined);
+    const name = collectionOf(tenantId, generation);
+    if (!(await this.client.collectionExists(name)).exists) {
+      await this.client.createCollection(name, { vectors: { size: dims, distance: 'Cosine' } });
+    }
+    if (first) await this.client.updateCollectionAliases({ actions: [{ create_alias: { collection_name: name, alias_name: aliasOf(tenantId) } }] });
+    return generation;
+  }
+
+  async upsert(tenantId: string, generation: number, items: VectorItem[]): Promise<void> {
+    if (!items.length) return;
+    const gen = await this.gens.live(tenantId, generation);
+    if (!gen) return;
+    for (const it of items) if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
+    await this.client.upsert(collectionOf(tenantId, generation), {
+      wait: true,
+      points: items.map((it) => ({
+        id: pointId(tenantId, it.id), vector: Array.from(it.vector),
+        payload: {
+          product_id: it.id, embedder_id: gen.embedderId, dims: gen.dims, category_ids: it.payload.categoryIds, brand: it.payload.brand,
+          price: it.payload.price, in_stock: it.payload.inStock, visible: it.payload.visible, version: it.version ?? 0,
+        },
+      })),
+    });
+  }
+
+  async remove(tenantId: string, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const { active, building } = await this.gens.get(tenantId);
+    for (const g of [active, building].filter((x): x is VectorGeneration => !!x)) {
+      await this.client.delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
+    }
+  }
+
+  async activate(tenantId: string, generation: number): Promise<void> {
+    const old = await this.gens.activate(tenantId, generation);
+    if (old === null) return;
+    const alias = aliasOf(tenantId);
+    await this.client.updateCollectionAliases({ actions: [{ delete_alias: { alias_name: alias } }, { create_alias: { collection_name: collectionOf(tenantId, generation), alias_name: alias } }] });
+    await this.client.deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
+  }
+
+  async dropGeneration(tenantId: string, generation: number): Promise<void> {
+    await this.gens.drop(tenantId, generation);
+    await this.client.deleteCollection(collectionOf(tenantId, generation)).catch(() => undefined);
+  }
+
+  async nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {
+    const { active } = await this.gens.get(tenantId);
+    if (!active) return [];
+    const res = await this.client.query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
+    return res.points.map((p) => ({ id: String((p.payload as { product_id: string }).product_id), score: p.score }));
+  }
+
+  async vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    const { active } = await this.gens.get(tenantId);
+    if (!active || !ids.length) return out;
+    const points = await this.client.retrieve(aliasOf(tenantId), { ids: ids.map((id) => pointId(tenantId, id)), with_payload: ['product_id'], with_vector: true });
+    for (const p of points) if (Array.isArray(p.vector)) out.set(String((p.payload as { product_id: string }).product_id), Float32Array.from(p.vector as number[]));
+    return out;
+  }
+
+  async count(tenantId: string): Promise<number> {
+    const { active } = await this.gens.get(tenantId);
+    if (!active) return 0;
+    return (await this.client.count(aliasOf(tenantId), { exact: true })).count;
+  }
+
+  changed(): void {
+    // Nothing held in this process: Qdrant answers from its own state.
+  }
+
+  async dropTenant(tenantId: string): Promise<void> {
+    const { active, building } = await this.gens.get(tenantId);
+    for (const g of [active, building]) if (g) await this.client.deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
+    await this.gens.forget(tenantId);
+  }
+}

@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+
+/** Half-life of an event's weight in co-views, trends and click statistics. */
+export const HALF_LIFE_DAYS = 7;
+/** Events older than this are not read at all. */
+export const WINDOW_DAYS = 60;
+/** Weights of the event types in trends. */
+const TREND_WEIGHTS = { view: 1, search_click: 2, add_to_cart: 4, purchase: 8 };
+/** A query needs this many searches before its clicks move a ranking. */
+export const MIN_SEARCHES = 10;
+const DECAY = `exp(-extract(epoch FROM now() - e.occurred_at) / 86400.0 * ln(2) / ${HALF_LIFE_DAYS})`;
+
+export interface ClickStat {
+  query: string;
+  product_id: string;
+  clicks: number;
+  searches: number;
+  attractiveness: number;
+}
+
+/**
+ * What recommendations and click learning compute from shopper events, each recomputed for a
+ * whole store in one transaction (a re-run gives the same rows): co-views, trends, click stats.
+ */
+export function signalsRepo(db: Knex) {
+  return {
+    /**
+     * Co-views: products viewed (or clicked, carted) in the same session, each pair's decayed
+     * weight divided by the square root of both products' decayed views (a cosine), so bestsellers
+     * do not fill every list; the 20 best per product kept.
+     */
+    async recomputeCoViews(tenantId: string): Promise<number> {
+      return db.transaction(async (trx) => {
+        await trx('co_views').where({ tenant_id: tenantId }).delete();
+        const { rowCount } = await trx.raw(
+          `WITH v AS (
+             SELECT e.session, e.product_id, max(${DECAY}) AS w
+               FROM events e
+              WHERE e.tenant_id = ? AND e.type IN ('view', 'search_click', 'add_to_cart') AND e.product_id IS NOT NULL
+                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+              GROUP BY e.session, e.product_id),
+           n AS (SELECT product_id, sum(w) AS w FROM v GROUP BY product_id),
+           pairs AS (
+             SELECT a.product_id, b.product_id AS other_id, sum(least(a.w, b.w)) AS w
+               FROM v a JOIN v b ON a.session = b.session AND a.product_id <> b.product_id
+              GROUP BY a.product_id, b.product_id),
+           ranked AS (
+             SELECT p.product_id, p.other_id, p.w / sqrt(na.w * nb.w) AS score,
+                    row_number() OVER (PARTITION BY p.product_id ORDER BY p.w / sqrt(na.w * nb.w) DESC, p.other_id) AS r
+               FROM pairs p JOIN n na ON na.product_id = p.product_id JOIN n nb ON nb.product_id = p.other_id)
+           INSERT INTO co_views (tenant_id, product_id, other_id, score)
+           SELECT ?, product_id, other_id, score FROM ranked WHERE r <= 20`,
+          [tenantId, tenantId],
+        );
+        return rowCount ?? 0;
+      });
+    },
+    /** Trends: decayed, weighted views, clicks, carts and purchases per product, with its categories. */
+    async recomputeTrends(tenantId: string): Promise<number> {
+      const weight = `CASE e.type ${Object.entries(TREND_WEIGHTS).map(([t, w]) => `WHEN '${t}' THEN ${w}`).join(' ')} ELSE 0 END`;
+      return db.transaction(async (trx) => {
+        await trx('product_trends').where({ tenant_id: tenantId }).delete();
+        const { rowCount } = await trx.raw(
+          `INSERT INTO product_trends (tenant_id, product_id, score, category_ids)
+           SELECT ?, t.product_id, t.score, coalesce(d.category_ids, '{}')
+             FROM (SELECT e.product_id, sum(${weight} * ${DECAY}) AS score
+                     FROM events e
+                    WHERE e.tenant_id = ? AND e.product_id IS NOT NULL AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+                    GROUP BY e.product_id) t
+             LEFT JOIN search_generations g ON g.tenant_id = ?
+             LEFT JOIN search_docs d ON d.tenant_id = ? AND d.generation = g.active AND d.product_id = t.product_id`,
+          [tenantId, tenantId, tenantId, tenantId],
+        );
+        return rowCount ?? 0;
+      });
+    },
+    /**
+     * Click statistics per normalized query and product, corrected for position bias by inverse
+     * propensity weighting: a click at position p counts 1 / examination(p), examination(p) = 1/p
+     * (shoppers look at lower results less), over the query's first-page searches. Queries with
+     * fewer than MIN_SEARCHES searches are left out.
+     */
+    async recomputeClicks(tenantId: string): Promise<number> {
+      return db.transaction(async (trx) => {
+        await trx('click_stats').where({ tenant_id: tenantId }).delete();
+        const { rowCount } = await trx.raw(
+          `WITH q AS (
+             SELECT s.normalized AS query, count(*) AS searches
+               FROM search_log s
+              WHERE s.tenant_id = ? AND s.page = 1 AND s.normalized <> '' AND s.created_at > now() - interval '${WINDOW_DAYS} days'
+              GROUP BY s.normalized HAVING count(*) >= ${MIN_SEARCHES}),
+           c AS (
+             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS ipw
+               FROM events e JOIN search_log s ON s.id = e.search_id AND s.tenant_id = e.tenant_id
+              WHERE e.tenant_id = ? AND e.type = 'search_click' AND e.product_id IS NOT NULL AND e.position IS NOT NULL
+                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+              GROUP BY s.normalized, e.product_id),
+           ranked AS (
+             SELECT c.query, c.product_id, c.clicks, q.searches, least(1.0, c.ipw / q.searches) AS a,
+                    row_number() OVER (PARTITION BY c.query ORDER BY c.ipw DESC, c.product_id) AS r
+               FROM c JOIN q ON q.query = c.query)
+           INSERT INTO click_stats (tenant_id, query, product_id, clicks, searches, attractiveness)
+           SELECT ?, query, product_id, clicks, searches, a FROM ranked WHERE r <= 30`,
+          [tenantId, tenantId, tenantId],
+        );
+        return rowCount ?? 0;
+      });
+    },
+    async coViews(tenantId: string, productId: string, limit: number): Promise<string[]> {
+      const rows = await db('co_views').where({ tenant_id: tenantId, product_id: productId }).orderBy([{ column: 'score', order: 'desc' }, 'other_id']).limit(limit).select('other_id');
+      return rows.map((r) => r.other_id);
+    },
+    async trending(tenantId: string, categoryId: string | null, limit: number): Promise<string[]> {
+      const q = db('product_trends').where({ tenant_id: tenantId });
+      if (categoryId) q.andWhereRaw('? = ANY(category_ids)', [categoryId]);
+      const rows = await q.orderBy([{ column: 'score', order: 'desc' }, 'product_id']).limit(limit).select('product_id');
+      return rows.map((r) => r.product_id);
+    },
+    async clickStats(tenantId: string): Promise<ClickStat[]> {
+      return db('click_stats').where({ tenant_id: tenantId }).select('query', 'product_id', 'clicks', 'searches', 'attractiveness');
+    },
+    /** Stores with events since `since` (the scheduled recompute's fan-out). */
+    async tenantsWithEvents(since: Date): Promise<string[]> {
+      const { rows } = await db.raw(`SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM events e WHERE e.tenant_id = t.id AND e.occurred_at >= ?) ORDER BY t.id`, [since]);
+      return rows.map((r: { id: string }) => r.id);
+    },
+  };
+}
+export type SignalsRepo = ReturnType<typeof signalsRepo>;

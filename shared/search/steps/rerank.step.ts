@@ -1,0 +1,44 @@
+import { clickOrder } from '../../recommend/index.js';
+import type { EngineHit } from '../../engines/lexical/port.js';
+import type { SearchStep } from './state.js';
+
+/**
+ * Cheap rerank (ranking `cheap_rerank_top_n`), a second pass over the first page of a relevance
+ * search: (1) click learning (ranking `click_learning`, on by default): when shoppers' clicks on
+ * this normalized query were learned, the clicked products that also match the query and its
+ * filters (read from the engine with the same query, restricted to them, so a non-matching
+ * product is never promoted) join the page's hits, and the top N are reordered by rank x a
+ * bounded click factor (at most 3x); (2) in-stock first (ranking `in_stock_first`), stable.
+ * Business signals (popularity, margin) are weighed by the engine in the first pass.
+ */
+export const rerank: SearchStep = {
+  name: 'rerank',
+  async run(s, env) {
+    if (s.input.page > 1 || (s.query.sort && s.query.sort !== 'relevance') || !s.result.hits.length) return;
+    const n = Math.min(s.ranking.cheap_rerank_top_n, s.query.limit);
+    let top = s.result.hits.slice(0, n);
+    const before = top.map((h) => h.id);
+    const rest = s.result.hits.slice(n);
+    let clicked = 0;
+    let promoted = 0;
+    const boosts = s.ranking.click_learning && env.clicks ? await env.clicks.forQuery(s.tenantId, s.normalized) : null;
+    if (boosts?.size) {
+      clicked = boosts.size;
+      const shown = new Set(s.result.hits.map((h) => h.id));
+      const outside = [...boosts.keys()].filter((id) => !shown.has(id));
+      let extra: EngineHit[] = [];
+      if (outside.length) {
+        const res = await env.engine.search({ ...s.query, ids: outside, offset: 0, limit: outside.length, facets: undefined });
+        extra = res.hits;
+      }
+      const ordered = clickOrder([...top, ...extra], boosts);
+      promoted = ordered.slice(0, n).filter((h) => !shown.has(h.id)).length;
+      top = ordered.slice(0, n);
+    }
+    if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
+    const moved = top.filter((h, i) => before[i] !== h.id).length;
+    s.result = { ...s.result, hits: [...top, ...rest.filter((h) => !top.some((t) => t.id === h.id))].slice(0, s.query.limit) };
+    s.rerank = { considered: n, clicked, promoted, moved };
+  },
+  trace: (s) => ({ ...(s.rerank ?? { skipped: true }) }),
+};

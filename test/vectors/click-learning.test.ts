@@ -1,0 +1,83 @@
+import t from 'tap';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { familyProducts } from './catalog.js';
+import { newId } from '../../shared/platform/ids.js';
+import { clickOrder, MAX_CLICK_FACTOR } from '../../shared/recommend/index.js';
+
+const { h } = await setupWithWorkers();
+const deps = h.api.deps;
+const a = await h.tenant('clicks a');
+const b = await h.tenant('clicks b');
+const products = familyProducts();
+const res = await h.api.call('POST', '/v1/products/batch', { key: a.key, body: { upsert: products } });
+if (res.status !== 200) throw new Error('load failed');
+await eventually(async () => (await deps.repos.products.countUnindexed(a.id)) === 0, 20_000);
+await deps.db('tenants').where({ id: b.id }).update({ settings: JSON.stringify({ ranking: { click_learning: false } }) });
+
+const search = async (key: string, q: string) => (await h.api.call('POST', '/v1/search', { key, body: { q, per_page: 10, debug: true } })).body;
+
+/** `n` first-page searches of `q` (as the search log stores them), each followed by clicks at the given positions. */
+async function shoppers(tenantId: string, q: string, n: number, clicks: (i: number) => Array<[string, number]>) {
+  const searches = [];
+  const events = [];
+  for (let i = 0; i < n; i++) {
+    const id = newId('srch');
+    searches.push({ id, tenant_id: tenantId, session: `s${i}`, query: q, normalized: q, lang: 'en', filters: {}, sort: 'relevance', total: 10, page: 1, took_ms: 1, zero_result: false, created_at: new Date() });
+    for (const [product, position] of clicks(i)) {
+      events.push({ id: newId('evt'), tenant_id: tenantId, client_event_id: null, type: 'search_click' as const, session: `s${i}`, search_id: id, product_id: product, position, quantity: null, value: null, currency: null, occurred_at: new Date().toISOString() });
+    }
+  }
+  await deps.repos.searchLog.insertMany(searches);
+  await deps.repos.events.insertMany(events);
+}
+
+t.test('the click order is bounded: a factor of at most 3 on the rank score', async (t) => {
+  const ranked = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}` }));
+  t.same(clickOrder(ranked, new Map([['p9', 1]])).map((x) => x.id).indexOf('p9'), 0, 'a product every searcher clicks goes first');
+  t.equal(clickOrder(ranked, new Map([['p9', 0.05]])).map((x) => x.id).indexOf('p9'), 8, 'a rarely clicked one moves one place');
+  t.equal(clickOrder(ranked, new Map([['p9', 0.3]])).map((x) => x.id).indexOf('p9'), 2, 'a factor of 1.6 over 1/(10 + rank): 0.08, between ranks 2 and 3');
+  t.equal(MAX_CLICK_FACTOR, 3);
+});
+
+t.test('position-bias-corrected statistics, a bounded boost, never a non-matching product', async (t) => {
+  const before = await search(a.key, 'laptop');
+  const last = before.ids[before.ids.length - 1];
+  t.ok(before.ids.length >= 5);
+  // Shoppers pick the last laptop shown (a deep position counts more than its raw clicks), and a
+  // coffee machine that never matches "laptop" gets clicks attributed to the same searches.
+  await shoppers(a.id, 'laptop', 30, (i) => [[last, before.ids.length], ...(i % 2 ? [['coffee-0-0', 3] as [string, number]] : [])]);
+  await shoppers(a.id, 'rare', 3, () => [['phones-0-0', 1]]);
+  const n1 = await deps.repos.signals.recomputeClicks(a.id);
+  const n2 = await deps.repos.signals.recomputeClicks(a.id);
+  t.equal(n1, n2, 'a recompute from the same events gives the same rows');
+  const stats = await deps.repos.signals.clickStats(a.id);
+  t.notOk(stats.some((s) => s.query === 'rare'), 'a query searched fewer than 10 times is left out');
+  const top = stats.find((s) => s.product_id === last)!;
+  t.equal(top.attractiveness, 1, `clicked at position ${before.ids.length} by every searcher: capped at 1`);
+  await deps.notices.publish('vectors', a.id);
+  const after = await eventually(async () => {
+    const r = await search(a.key, 'laptop');
+    return r.ids[0] === last ? r : null;
+  });
+  t.equal(after.ids[0], last, 'the product shoppers choose rises to the top');
+  t.notOk(after.ids.includes('coffee-0-0'), 'a clicked product that does not match is never promoted');
+  const step = after.debug.steps.find((s: { step: string }) => s.step === 'rerank');
+  t.ok(step.clicked >= 1 && step.moved > 0, JSON.stringify(step));
+  t.equal(after.total, before.total, 'the total is the lexical one');
+});
+
+t.test('a store can turn it off', async (t) => {
+  const load = await h.api.call('POST', '/v1/products/batch', { key: b.key, body: { upsert: products } });
+  t.equal(load.status, 200);
+  await eventually(async () => (await deps.repos.products.countUnindexed(b.id)) === 0, 20_000);
+  const before = await search(b.key, 'laptop');
+  const last = before.ids[before.ids.length - 1];
+  await shoppers(b.id, 'laptop', 30, () => [[last, before.ids.length]]);
+  await deps.repos.signals.recomputeClicks(b.id);
+  await deps.notices.publish('vectors', b.id);
+  const after = await search(b.key, 'laptop');
+  t.same(after.ids, before.ids, 'order unchanged');
+  t.equal(after.debug.steps.find((s: { step: string }) => s.step === 'rerank').clicked, 0);
+  t.ok((await deps.repos.signals.clickStats(b.id)).every((s) => s.query === 'laptop'), 'statistics stay per store');
+  t.notOk((await deps.repos.signals.clickStats(a.id)).some((s) => s.product_id === last && s.searches === 60), 'never mixed with another store');
+});

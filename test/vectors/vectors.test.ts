@@ -1,0 +1,96 @@
+import t from 'tap';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { familyProducts } from './catalog.js';
+import { startEmbed } from '../../shared/vectors/index.js';
+
+const { h } = await setupWithWorkers();
+const deps = h.api.deps;
+const a = await h.tenant('vectors a');
+const b = await h.tenant('vectors b');
+const products = familyProducts();
+
+async function load(key: string, tenantId: string, items: unknown[]) {
+  const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: items } });
+  if (res.status !== 200) throw new Error(`load failed: ${res.status}`);
+  await eventually(async () => (await deps.vectors.count(tenantId)) === items.length, 30_000, 100);
+}
+await load(a.key, a.id, products);
+await load(b.key, b.id, familyProducts('b-').slice(0, 20));
+
+t.test('an embed job trained the catalog embedder and filled the first generation', async (t) => {
+  const jobs = await h.api.call('GET', '/v1/jobs?kind=embed', { key: a.key });
+  t.equal(jobs.status, 200);
+  t.ok(jobs.body.data.some((j: { status: string }) => j.status === 'succeeded'), 'embed job succeeded');
+  const rows = await deps.db('product_vectors').where({ tenant_id: a.id }).select('embedder_id', 'dims', 'generation');
+  t.equal(rows.length, products.length);
+  t.ok(rows.every((r) => r.embedder_id === 'catalog-v1' && r.dims === 64 && r.generation === 1), 'embedder id and dims on every vector');
+  t.same(jobs.body.vector_lag, { pending: 0, oldest_s: null }, 'no lag once embedded');
+});
+
+t.test('similar: nearest by vector in the same family, Arabic too', async (t) => {
+  const res = await h.api.call('GET', '/v1/recommend?type=similar&product_id=phones-0-0&limit=5', { key: a.key });
+  t.equal(res.status, 200);
+  t.equal(res.body.source, 'vectors');
+  t.equal(res.body.ids.length, 5);
+  t.notOk(res.body.ids.includes('phones-0-0'), 'not the product itself');
+  t.ok(res.body.ids.filter((id: string) => id.startsWith('phones-')).length >= 4, `mostly phones: ${res.body.ids}`);
+  const ar = await h.api.call('GET', '/v1/recommend?type=similar&product_id=dress-0&limit=3', { key: a.key });
+  t.ok(ar.body.ids.filter((id: string) => id.startsWith('dress-')).length >= 2, `Arabic dresses: ${ar.body.ids}`);
+  t.equal(res.body.products[0].id, res.body.ids[0], 'cards in id order');
+});
+
+t.test('tenant isolation: another store never sees these vectors', async (t) => {
+  const res = await h.api.call('GET', '/v1/recommend?type=similar&product_id=phones-0-0&limit=10', { key: b.key });
+  t.equal(res.status, 200);
+  t.ok(res.body.ids.length > 0);
+  t.ok(res.body.ids.every((id: string) => id.startsWith('b-')), 'only its own products');
+  t.not(res.body.source, 'vectors', 'no vector for a foreign id: fallback chain');
+});
+
+t.test('deletes reach the vector store', async (t) => {
+  const del = await h.api.call('DELETE', '/v1/products/phones-1-0', { key: a.key });
+  t.equal(del.status, 200);
+  t.equal(await deps.db('product_vectors').where({ tenant_id: a.id, product_id: 'phones-1-0' }).count().first().then((r: any) => Number(r.count)), 0);
+  const batch = await h.api.call('POST', '/v1/products/batch', { key: a.key, body: { delete: ['phones-2-0'] } });
+  t.equal(batch.status, 200);
+  await eventually(async () => (await deps.vectors.count(a.id)) === products.length - 2, 20_000, 100);
+  const res = await h.api.call('GET', '/v1/recommend?type=similar&product_id=phones-0-0&limit=20', { key: a.key });
+  t.notOk(res.body.ids.includes('phones-1-0'));
+  t.notOk(res.body.ids.includes('phones-2-0'));
+});
+
+t.test('a rebuild fills a new generation with a new model version and drops the old one', async (t) => {
+  const { job } = await startEmbed(deps, a.id, 'test');
+  const done = await eventually(async () => {
+    const r = await h.api.call('GET', `/v1/jobs/${job.id}`, { key: a.key });
+    return r.body.status === 'succeeded' ? r.body : null;
+  }, 30_000, 100);
+  t.equal(done.progress, 1);
+  const gens = await deps.vectors.generations(a.id);
+  t.equal(gens.active?.generation, 2);
+  t.equal(gens.active?.embedderId, 'catalog-v2');
+  t.equal(gens.building, null);
+  const old = await deps.db('product_vectors').where({ tenant_id: a.id, generation: 1 }).count().first();
+  t.equal(Number((old as any).count), 0, 'old generation dropped');
+  const res = await h.api.call('GET', '/v1/recommend?type=similar&product_id=laptops-0-0&limit=5', { key: a.key });
+  t.equal(res.body.source, 'vectors');
+  t.ok(res.body.ids.filter((id: string) => id.startsWith('laptops-')).length >= 4, `${res.body.ids}`);
+});
+
+t.test('hybrid search: zero-result rescue and fusion, each step in the trace', async (t) => {
+  const ses = (await h.api.call('POST', '/v1/sessions', { key: a.key, body: {} })).body.token;
+  const off = await h.api.call('POST', '/v1/search', { key: a.key, body: { q: 'espreso machin', debug: true } });
+  const on = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'espreso machin', debug: true, config_override: { hybrid_search: true } } });
+  t.equal(on.status, 200, JSON.stringify(on.body).slice(0, 300));
+  const steps = on.body.debug.steps.map((s: { step: string }) => s.step);
+  t.ok(steps.includes('hybrid') && steps.includes('rerank'), `${steps}`);
+  const hy = on.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
+  if (off.body.total === 0) t.ok(hy.rescued, 'zero-result query rescued by vectors');
+  t.ok(on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')), `coffee first: ${on.body.ids}`);
+  const fused = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone', debug: true, config_override: { hybrid_search: true } } });
+  const step = fused.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
+  t.ok(step.candidates > 0 && step.fused > 0, JSON.stringify(step));
+  t.ok(fused.body.ids.every((id: string) => !id.startsWith('b-')));
+  const filtered = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'espreso machin', filters: { brand: ['Philips'] }, config_override: { hybrid_search: true } } });
+  t.ok(filtered.body.hits.every((x: { product: { brand: string } }) => x.product.brand === 'Philips'), 'filters apply to vector candidates');
+});
