@@ -20,6 +20,10 @@ import * as merchandising from './api/routes/merchandising/index.js';
 import * as experiments from './api/routes/experiments/index.js';
 import * as translation from './api/routes/translation/index.js';
 import * as translationPipeline from './pipelines/translation/index.js';
+import * as billing from './api/routes/billing/index.js';
+import * as billingPipeline from './pipelines/billing/index.js';
+import * as usage from './api/routes/usage/index.js';
+import * as usagePipeline from './pipelines/usage/index.js';
 import * as recommend from './api/routes/recommend/index.js';
 import * as vectorsPipeline from './pipelines/vectors/index.js';
 
@@ -46,6 +50,8 @@ export const AREAS: Area[] = [
   { name: 'storefront', routes: storefront.routes },
   { name: 'merchandising', routes: merchandising.routes },
   { name: 'experiments', routes: experiments.routes },
+  { name: 'billing', routes: billing.routes, pipeline: billingPipeline },
+  { name: 'usage', routes: usage.routes, pipeline: usagePipeline },
   { name: 'vectors', pipeline: vectorsPipeline },
   { name: 'recommend', routes: recommend.routes },
 ];

@@ -11,6 +11,7 @@ import { mountRoutes, type RouteSpec } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
 import { AREAS } from '../areas.js';
 import { ALGOLIA_PREFIX } from '../shared/storefront/index.js';
+import { WEBHOOKS_PREFIX } from './routes/billing/webhooks.routes.js';
 
 /** Every area's routes; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
@@ -42,7 +43,7 @@ export function createApp(deps: Deps): Koa {
   app.use(requestId);
   app.use(errorHandler(deps.logger));
   app.use(cors);
-  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`]));
+  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX]));
   app.use(router.routes());
   // Only reached when no route handled the request.
   app.use(async (ctx) => {

@@ -174,7 +174,8 @@ try {
   await stopProcess(api);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url}\n`);
+  // A reused database stays; its run's Redis keys go.
+  if (process.env.BENCH_KEEP && !process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url}\n`);
   else await db.drop();
 }
 

@@ -10,6 +10,7 @@ import * as m008 from './008-mark-products-indexed.js';
 import * as m009 from './009-access-session-parents.js';
 import * as m010 from './010-translation.js';
 import * as m012 from './012-merchandising.js';
+import * as m013 from './013-billing.js';
 import * as m014 from './014-vectors.js';
 import * as m016 from './016-relevance.js';
 import * as m017 from './017-search-speed.js';
@@ -32,6 +33,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['009-access-session-parents', m009],
   ['010-translation', m010],
   ['012-merchandising', m012],
+  ['013-billing', m013],
   ['014-vectors', m014],
   ['016-relevance', m016],
   ['017-search-speed', m017],
