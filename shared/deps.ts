@@ -24,6 +24,8 @@ import { createPayments, type PaymentProvider } from './engines/payments/index.j
 import { StorefrontSearch } from './storefront/index.js';
 import { translationRepos } from './translation/index.js';
 import { createTranslator, type Translator } from './engines/translator/index.js';
+import { Notifier, notificationsRepos, notifyJobFinished } from './notifications/index.js';
+import { tenantDataRepos } from './tenant-data/index.js';
 import { createVectorStore } from './engines/vectors/create-vectors.js';
 import type { VectorStore } from './engines/vectors/port.js';
 import { createEmbedderSource } from './engines/embedder/create-embedder.js';
@@ -35,7 +37,7 @@ import { CardCache, ClickBoosts, RecentViews, Recommender, recommendRepos } from
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db), ...billingRepos(db), usage: usageRepo(db),
+    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db), ...billingRepos(db), ...notificationsRepos(db), ...tenantDataRepos(db), usage: usageRepo(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -90,6 +92,8 @@ export interface Deps {
   events: EventWriter;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  /** Outbound notifications: `notifications.notify(tenantId, kind, payload)` tells the store's subscribed receivers. */
+  notifications: Notifier;
   /** Vectors (VectorStore port) and the embedders that make them (Embedder port). */
   vectors: VectorStore;
   embedders: EmbedderSource;
@@ -189,9 +193,26 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
   });
   const translator = createTranslator(config);
+  const notifications = new Notifier({
+    receivers: repos.webhookReceivers, deliveries: repos.webhookDeliveries, queues, sealer: new Sealer(config.secretEncryptionKey), logger, config: config.ops.webhooks,
+  });
+  // Every end of a job row (whichever stage, reconcile or start failure writes it) tells the store once: finish() writes a row once.
+  const finishJob = repos.jobs.finish;
+  repos.jobs.finish = async (id, status, fields) => {
+    const written = await finishJob(id, status, fields);
+    if (written && status !== 'canceled') {
+      const row = await repos.jobs.get(id);
+      if (row) await notifyJobFinished((t, k, p) => notifications.notify(t, k, p), row).catch((err) => logger.warn('job notification not queued', { jobId: id, err }));
+    }
+    return written;
+  };
+  // Billing's facts reach the store's receivers: usage at 80/100 % and subscription changes.
+  billingNotifications.on(({ kind, tenantId, ...payload }) =>
+    notifications.notify(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload).then(() => undefined),
+  );
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, notifications, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
     payments, billing, entitlements, meter, billingNotifications, productsLimit,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });

@@ -9,7 +9,7 @@ import { THRESHOLDS, usageReport } from '../../shared/billing/index.js';
  * then sends each tenant's 80 % and 100 % notices once per metric per month (usage_notices key).
  */
 export const rollupUsageStage = defineStage({
-  queue: 'usage',
+  queue: 'usage-rollup',
   name: 'rollup-usage',
   schema: z.object({ run: z.string().optional() }),
   jobId: (d) => `rollup-usage-${d.run ?? newId('run')}`,

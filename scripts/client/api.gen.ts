@@ -395,6 +395,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/data/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the store and all of its data */
+        post: operations["postV1DataDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export all of the store's data */
+        post: operations["postV1DataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download an export archive */
+        get: operations["getV1DataExportsExport_idDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -650,6 +701,23 @@ export interface paths {
         put?: never;
         /** Batch upsert and delete products */
         post: operations["postV1ProductsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the catalog as JSON lines */
+        post: operations["postV1ProductsExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1187,6 +1255,94 @@ export interface paths {
         get: operations["getV1Usage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification receivers */
+        get: operations["getV1Webhooks"];
+        put?: never;
+        /** Register a notification receiver */
+        post: operations["postV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification receiver */
+        get: operations["getV1WebhooksReceiver_id"];
+        put?: never;
+        post?: never;
+        /** Remove a receiver and its delivery log */
+        delete: operations["deleteV1WebhooksReceiver_id"];
+        options?: never;
+        head?: never;
+        /** Change, enable or disable a receiver */
+        patch: operations["patchV1WebhooksReceiver_id"];
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's delivery log, newest first */
+        get: operations["getV1WebhooksReceiver_idDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a receiver's signing secret */
+        post: operations["postV1WebhooksReceiver_idRotatesecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification */
+        post: operations["postV1WebhooksReceiver_idTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3034,6 +3190,252 @@ export interface operations {
                     "application/json": {
                         [key: string]: boolean;
                     };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the store's tenant id, typed again: deletion cannot be undone */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted: the job deletes its own row with the store; the audit record remains */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true: the archive holds all of the store's data; the link in the job's result downloads it until it expires
+                     * @constant
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DataExportsExport_idDownload: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the archive (tar.gz of JSON lines) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
@@ -5024,6 +5426,104 @@ export interface operations {
                         unchanged: number;
                         upserted: number;
                         visible_within_s: number;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1ProductsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default jsonl
+                     * @constant
+                     */
+                    format?: "jsonl";
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
                     };
                 };
             };
@@ -9645,6 +10145,699 @@ export interface operations {
                         period_start: string;
                         plan_code: string;
                     };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description receivers (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            enabled: boolean;
+                            failure_streak: number;
+                            id: string;
+                            kinds: string[];
+                            secret_last4: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    enabled?: boolean;
+                    kinds: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver and its signing secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        id: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description true enables a receiver again (after it was disabled for failing) and clears its failure streak */
+                    enabled?: boolean;
+                    kinds?: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_idDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            finished_at: string | null;
+                            /** @description also the webhook-id header */
+                            id: string;
+                            kind: string;
+                            last_error: string | null;
+                            last_status_code: number | null;
+                            next_attempt_at: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed" | "skipped";
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idRotatesecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver and its new secret (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        finished_at: string | null;
+                        /** @description also the webhook-id header */
+                        id: string;
+                        kind: string;
+                        last_error: string | null;
+                        last_status_code: number | null;
+                        next_attempt_at: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "skipped";
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */

@@ -77,6 +77,20 @@ const Env = z.object({
   BILLING_RECONCILE_CRON: z.string().min(1).default('30 4 * * *'),
   USAGE_METERING: z.enum(['on', 'off']).default('on'),
   USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).default(10_000),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  QUEUE_DASHBOARD_WRITE: z.enum(['true', 'false']).default('false'),
+  OPERATOR_TENANT_IDS: z.string().default(''),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).default(64 * 1024),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(12),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(3),
+  EXPORT_DIR: z.string().default('./var/exports'),
+  EXPORT_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
   QDRANT_API_KEY: z.string().optional(),
   EMBEDDER: z.enum(['catalog', 'openai']).default('catalog'),
@@ -161,6 +175,22 @@ export interface Config {
   faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
+  /** Operations (README, Operations): /metrics access, the queue dashboard, outbound notifications, tenant data exports. */
+  ops: {
+    /** Bearer token for GET /metrics on the API port; without it (and without metricsPort) /metrics answers 404. */
+    metricsToken?: string;
+    /** An admin listener serving only /metrics, without token, on metricsHost (the API's; with API_PROCESSES > 1 the primary's, aggregated). */
+    metricsPort?: number;
+    metricsHost: string;
+    workerMetricsPort?: number;
+    /** The queue dashboard may retry, remove and promote jobs (otherwise it only shows them). */
+    queueDashboardWrite: boolean;
+    /** Stores whose admin keys and dashboard sessions may open the queue dashboard (it shows every store's jobs). */
+    operatorTenantIds: string[];
+    webhooks: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; retryBaseMs: number; maxAttempts: number; disableAfter: number };
+    exportDir: string;
+    exportLinkTtlHours: number;
+  };
   /**
    * Billing: the payment provider, where the service is reached from outside (checkout return
    * and mock pages; default: the request's own origin), webhook secrets, price ids per
@@ -285,6 +315,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reconcileCron: e.BILLING_RECONCILE_CRON,
     },
     usage: { metering: e.USAGE_METERING === 'on', rollupEveryMs: e.USAGE_ROLLUP_EVERY_MS },
+    ops: {
+      metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, workerMetricsPort: e.WORKER_METRICS_PORT,
+      queueDashboardWrite: e.QUEUE_DASHBOARD_WRITE === 'true',
+      operatorTenantIds: e.OPERATOR_TENANT_IDS.split(',').map((x) => x.trim()).filter(Boolean),
+      webhooks: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+        retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      },
+      exportDir: e.EXPORT_DIR, exportLinkTtlHours: e.EXPORT_LINK_TTL_HOURS,
+    },
     vectors: {
       store: e.VECTOR_STORE,
       qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY } : undefined,

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../platform/logger.js';
 import { randomSecret } from '../platform/ids.js';
+import { usageCount } from '../platform/metrics.js';
 
 /** UTC day and month of a time, as used in usage keys and the usage header. */
 export function usagePeriod(now = new Date()): { day: string; month: string } {
@@ -20,6 +21,9 @@ export const usageKeys = (prefix: string) => ({
   /** Random id of this Redis life: a Redis that restarted empty gets a new one at the next flush. */
   epoch: `${prefix}:usage:epoch`,
 });
+
+/** The Prometheus series of each metric (labels resolved once, off the per-request path). */
+const counted = Object.fromEntries(COUNTED_METRICS.map((m) => [m, usageCount.labels(m === 'search' ? 'searches' : m)])) as Record<CountedMetric, ReturnType<typeof usageCount.labels>>;
 
 /**
  * Usage counters per tenant per day (and month) in Redis, without a round trip per request:
@@ -51,6 +55,7 @@ export class UsageCounter {
 
   /** Counts `n` of a metric (never awaited: no I/O here). */
   count(tenantId: string, metric: CountedMetric, n = 1): void {
+    counted[metric].inc(n);
     const key = `${metric}|${tenantId}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + n);
   }
