@@ -1,5 +1,6 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
+import { headForms, productHeads } from '../text/product-head.js';
 import { categoryLevelKey, type IndexSettings, type SearchDoc } from '../engines/lexical/port.js';
 
 export { categoryLevelKey };
@@ -58,6 +59,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     name: p.name,
     nameNorm,
     langTerms: langTerms(p.name),
+    heads: [...new Set(Object.values(p.name).flatMap(productHeads).flatMap(headForms))],
     // Stemmed forms of the name and the category labels: "laptop" finds a product in "Laptops".
     nameStem: tokenize(`${nameNorm} ${joinNorm(categoryLabels)}`).filter((t) => !isCodeLike(t)).map(stem).join(' '),
     brand: (p.brand as string | null | undefined) ?? null,

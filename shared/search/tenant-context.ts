@@ -9,7 +9,7 @@ export type { TenantSearchContext };
 
 export interface TenantContextSources extends ContextSources {
   suggestTerms(tenantId: string): Promise<SuggestRow[]>;
-  vocabulary(tenantId: string): Promise<{ terms: Map<string, number>; products: number }>;
+  vocabulary(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads?: Map<string, number> }>;
 }
 
 /**
@@ -37,8 +37,8 @@ export class TenantContexts {
     this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await src.suggestTerms(id)), { replaced: (id) => this.catalogUpdated(id) });
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
     this.vocabularies = new TenantCache(async (id) => {
-      const { terms, products } = await src.vocabulary(id);
-      return new Vocabulary(terms, products);
+      const { terms, products, heads } = await src.vocabulary(id);
+      return new Vocabulary(terms, products, heads);
     }, { replaced });
     notices.on('vocabulary', (id) => {
       this.dictionaries.changed(id);

@@ -1,6 +1,7 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
+import { productHeads } from '../text/product-head.js';
 
 export interface SuggestTerm {
   kind: 'query' | 'brand' | 'category';
@@ -17,6 +18,8 @@ export interface SuggestTerm {
  */
 export class VocabularyBuilder {
   readonly terms = new Map<string, number>();
+  /** The store's product types: each head noun (shared/text/product-head.ts) with how many products it is the head of. */
+  readonly heads = new Map<string, number>();
   /** Products added. */
   products = 0;
   private suggestions = new Map<string, SuggestTerm>();
@@ -39,6 +42,8 @@ export class VocabularyBuilder {
         this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
       }
     }
+    const heads = new Set(Object.values(p.name).flatMap(productHeads));
+    for (const h of heads) this.heads.set(h, (this.heads.get(h) ?? 0) + 1);
     if (typeof p.brand === 'string' && p.brand.trim()) this.suggest('brand', p.brand, p.brand);
     for (const c of (p.categories as Array<{ id: string; path: Array<Record<string, string>> }> | undefined) ?? []) {
       const labels = c.path.map((l) => l.en ?? Object.values(l)[0] ?? '');

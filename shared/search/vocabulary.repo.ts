@@ -20,7 +20,7 @@ export function vocabularyRepo(db: Knex) {
      * transaction. The number of products counted is kept as the frequency of the empty term
      * (no word is empty).
      */
-    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = [], products = 0): Promise<void> {
+    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = [], products = 0, heads = new Map<string, number>()): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
         const key = `${s.kind}\u0000${s.norm}`;
@@ -45,7 +45,9 @@ export function vocabularyRepo(db: Knex) {
         const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM);
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
-          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq) SELECT ?, unnest(?::text[]), unnest(?::int[])`, [tenantId, chunk, chunk.map((w) => terms.get(w)!)]);
+          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq, heads) SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[])`, [
+            tenantId, chunk, chunk.map((w) => terms.get(w)!), chunk.map((w) => heads.get(w) ?? 0),
+          ]);
         }
         const rows = [...merged.values()];
         for (let i = 0; i < rows.length; i += 5000) {
@@ -62,13 +64,14 @@ export function vocabularyRepo(db: Knex) {
       const rows = await db('category_profiles').select('category', 'typical', 'common').where({ tenant_id: tenantId });
       return new Map(rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [r.category, { typical: r.typical, common: new Set(r.common) }]));
     },
-    /** Every word with its document frequency, and the number of products they were counted over. */
-    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number }> {
-      const rows = await db('search_vocab').select('term', 'freq').where({ tenant_id: tenantId });
+    /** Every word with its document frequency, the number of products they were counted over, and the words that are product types (heads). */
+    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number> }> {
+      const rows = await db('search_vocab').select('term', 'freq', 'heads').where({ tenant_id: tenantId });
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
+      const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
       const products = terms.get(PRODUCTS_TERM) ?? 0;
       terms.delete(PRODUCTS_TERM);
-      return { terms, products };
+      return { terms, products, heads };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted

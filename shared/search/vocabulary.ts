@@ -1,20 +1,43 @@
+import type { QueryTerm } from '../engines/lexical/port.js';
 import { TypoIndex } from '../text/typo-index.js';
+import { isArabic, isCodeLike } from '../text/normalize.js';
+import { stem } from '../text/stem.js';
+import { headForms } from '../text/product-head.js';
 
 /** See Vocabulary.isCommon. */
 const COMMON_SHARE = 0.1;
 /** In a small catalog, a word a handful of products carry still tells them apart. */
 const COMMON_MIN = 50;
+/** A word is one of the store's product types when it is the head of at least this many products. */
+const MIN_TYPE_PRODUCTS = 3;
+/** ... and the head of at least this share of the products that carry it. */
+const TYPE_SHARE = 0.1;
+/** What follows these in a query qualifies the product named before them ("bike for children"): general-language prepositions. */
+const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'of', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
 
 /**
  * A tenant's catalog vocabulary in the API process: every indexed word with its frequency
- * (known words, compounds) and the typo index over them, built once per vocabulary change.
+ * (known words, compounds, rarity), the typo index over them, and the store's product types (head
+ * nouns of its titles, shared/text/product-head.ts), built once per vocabulary change.
  */
 export class Vocabulary {
   readonly typos: TypoIndex;
+  /** Products whose head noun has this stem. */
+  private types = new Map<string, number>();
+  /** Products with a word of this stem (summed over its forms: the engine matches a word by its stem too). */
+  private stemFreq = new Map<string, number>();
 
-  /** `products`: how many products the frequencies were counted over. */
-  constructor(readonly terms: Map<string, number>, readonly products = 0) {
+  /** `products`: how many products the frequencies were counted over; `heads`: head noun -> products it is the head of. */
+  constructor(readonly terms: Map<string, number>, readonly products = 0, heads: Map<string, number> = new Map()) {
     this.typos = new TypoIndex(terms);
+    for (const [word, n] of terms) {
+      const s = stem(word);
+      this.stemFreq.set(s, (this.stemFreq.get(s) ?? 0) + n);
+    }
+    for (const [word, n] of heads) {
+      const s = stem(word);
+      this.types.set(s, (this.types.get(s) ?? 0) + n);
+    }
   }
 
   /**
@@ -24,5 +47,58 @@ export class Vocabulary {
   isCommon(word: string): boolean {
     if (word.length < 2) return true;
     return this.products > 0 && (this.terms.get(word) ?? 0) >= Math.max(COMMON_SHARE * this.products, COMMON_MIN);
+  }
+
+  /** BM25's idf of a word over the store's products: ln(1 + (N - df + 0.5) / (df + 0.5)); 1 without counts. */
+  idf(word: string): number {
+    if (!this.products) return 1;
+    const df = Math.min(this.docFreq(word), this.products);
+    return Math.log(1 + (this.products - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * The rarity of a query term: an alternative needs all its words (as rare as its rarest), the term
+   * any alternative (as rare as its most common one). Rounded: it is part of no cache key, only of scoring.
+   */
+  termWeight(term: QueryTerm): number {
+    const alts = term.alternatives.filter((a) => a.length);
+    if (!alts.length) return 1;
+    const w = Math.min(...alts.map((a) => Math.max(...a.map((word) => this.idf(word)))));
+    return Math.round(w * 1000) / 1000;
+  }
+
+  /** How many of the store's products are of the type a word names (by its stem). */
+  typeCount(word: string): number {
+    return this.types.get(stem(word)) ?? 0;
+  }
+
+  /**
+   * Whether a word names one of the store's product types: the head of MIN_TYPE_PRODUCTS products
+   * and of at least TYPE_SHARE of the products whose names carry it ("outdoor" is in many names,
+   * rarely their head; "cover" is the head of most names that have it).
+   */
+  isType(word: string): boolean {
+    const n = this.typeCount(word);
+    if (n < MIN_TYPE_PRODUCTS) return false;
+    return n >= TYPE_SHARE * Math.max(this.docFreq(word), n);
+  }
+
+  /** Products with the word or another form of its stem ("pads": pad and pads). */
+  docFreq(word: string): number {
+    return Math.max(this.terms.get(word) ?? 0, this.stemFreq.get(stem(word)) ?? 0);
+  }
+
+  /**
+   * The product type a query names, as head forms to match documents' heads, or [] when it names
+   * none of the store's types. Its head word is the last word (the first in Arabic) before a
+   * qualifier ("bike for children": bike) that is one of the store's product types; other words
+   * of the query are tried in that order when it is not ("sunglasses polarized": sunglasses).
+   */
+  queryHead(tokens: string[]): string[] {
+    const cut = tokens.findIndex((t, i) => i > 0 && QUALIFIERS.has(t));
+    const words = (cut > 0 ? tokens.slice(0, cut) : tokens).filter((w) => w.length >= 2 && !isCodeLike(w));
+    const ordered = isArabic(words.join(' ')) ? words : [...words].reverse();
+    const head = ordered.find((w) => this.isType(w));
+    return head ? headForms(head) : [];
   }
 }

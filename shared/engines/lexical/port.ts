@@ -35,6 +35,8 @@ export interface SearchDoc {
    * one-language name has only its marker. A query's own language is weighted first with it.
    */
   langTerms?: string[];
+  /** The product type: head noun forms of the name (shared/text/product-head.ts), each language's. */
+  heads?: string[];
   /** Stemmed tokens of the name, space-joined; a lower-weighted field so exact forms rank first. */
   nameStem: string;
   brand: string | null;
@@ -97,6 +99,8 @@ export interface QueryTerm {
   phrase?: boolean;
   /** With `matchAny`, a term too common to make a match alone ("x", "black"): it counts only beside a rarer term. */
   common?: boolean;
+  /** Rarity in the store's catalog (BM25 idf): a rare word outweighs a common one in partial matches and in field scoring. Absent: 1. */
+  weight?: number;
 }
 
 export interface EngineQuery {
@@ -129,6 +133,11 @@ export interface EngineQuery {
     inStockFirst: boolean; popularity: number; margin: number; categories?: string[];
     /** Name words of a typical product of `categories`, with weights: those products rank first among the category's (Postgres engine). */
     typical?: Array<{ word: string; weight: number }>;
+    /**
+     * Forms of the product type the query names (its head word, when the store has products of
+     * that type): products of that type rank above those that only mention it (accessories, "for X").
+     */
+    heads?: string[];
     /** Merchandising boosts (factor > 1) and buries (factor < 1): relevance of the products matching `filters` times `factor`. */
     shifts?: Array<{ filters: Record<string, FilterValue>; factor: number }>;
   };

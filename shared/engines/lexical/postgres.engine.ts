@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
-import { ABOVE_DESCRIPTION, filterSql, idSql, langHit, orderBy, RANK_WEIGHTS, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
+import { ABOVE_DESCRIPTION, coverageWeights, filterSql, headHit, partialHeadFactor, idSql, langHit, orderBy, RANK_WEIGHTS, rarityShares, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
@@ -19,19 +19,19 @@ function once(part: { sql: string; bindings: unknown[] }): { sql: string; bindin
 
 /** One statement for a chunk of documents; a document never goes back to an older product version. */
 const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
-                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, tsv)
+                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), ${TSV_SQL}
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
          FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[])
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
-         card = EXCLUDED.card, description = EXCLUDED.description, lang_terms = EXCLUDED.lang_terms, tsv = EXCLUDED.tsv
+         card = EXCLUDED.card, description = EXCLUDED.description, lang_terms = EXCLUDED.lang_terms, heads = EXCLUDED.heads, tsv = EXCLUDED.tsv
        WHERE search_docs.source_version <= EXCLUDED.source_version`;
 
 /**
@@ -67,7 +67,7 @@ export class PostgresEngine implements LexicalEngine {
       attribute_text: d.attributeText, description_norm: d.descriptionNorm, facets: d.facets, price: d.price,
       in_stock: d.inStock, visible: d.visible, popularity: d.popularity, margin: d.margin,
       created_at: new Date(d.createdAt).toISOString(), source_version: d.version ?? Date.now(), card: d.card,
-      description: d.description ?? null, lang_terms: d.langTerms ?? [],
+      description: d.description ?? null, lang_terms: d.langTerms ?? [], heads: d.heads ?? [],
     }));
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
@@ -136,17 +136,23 @@ export class PostgresEngine implements LexicalEngine {
     // One tsquery per word of a several-word query.
     const terms = termsOf(q);
     const eachTerm = (weights?: string) => (ranked && terms.length > 1
-      ? terms.map((t, i) => tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights)).filter((x): x is string => !!x)
+      ? terms.map((t, i) => ({ ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights), weight: t.weight ?? 1 }))
+        .filter((x): x is { ts: string; weight: number } => !!x.ts)
       : []);
-    const perTerm = eachTerm();
-    // Matching any word: products with more of the query's words above the description come first, then by rank.
-    const partial = q.matchAny ? eachTerm(ABOVE_DESCRIPTION) : [];
-    // Several words: each word's own rank too, so a word far from the others (in another field)
-    // still counts for what it is worth; cover density alone makes such a match near zero.
-    const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} / ${perTerm.length}`)].join(' + ');
-    const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t])];
+    const perTerm = rarityShares(eachTerm());
+    // Matching any word: products with more of the query's words above the description come first
+    // (each word counted by its rarity: a rare word the shopper typed outweighs a common one), then by rank.
+    const partial = q.matchAny ? coverageWeights(eachTerm(ABOVE_DESCRIPTION)) : [];
+    // Several words: each word's own rank too, by its share of the query's rarity, so a word far
+    // from the others (in another field) still counts for what it is worth; cover density alone
+    // makes such a match near zero.
+    const text = [rank, ...(own ? [`0.5 * ${rank}`] : []), ...perTerm.map(() => `${rank} * ?::float8`)].join(' + ');
+    const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t.ts, t.weight])];
+    // Matching any word, products of the query's type come first among those covering it alike.
+    const typeFactor = partial.length ? partialHeadFactor(q) : null;
+    const typed = typeFactor ? `${typeFactor.sql} * r.text_rank` : 'r.text_rank';
     // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank below).
-    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `(tsv @@ ${ONCE})::int`).join(' + ')}) + (r.text_rank) / (1 + r.text_rank)` : text;
+    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
     const textOnce = ranked && partial.length ? `CROSS JOIN LATERAL (SELECT ${text} AS text_rank) r` : '';
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
@@ -155,18 +161,21 @@ export class PostgresEngine implements LexicalEngine {
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
     const typ = once(typicality(q));
     const lang = ranked ? langHit(q) : null;
+    const head = ranked ? headHit(q) : null;
     // A filter no asked facet ignores (a facet ignores its own) narrows the matches themselves:
     // with an index behind it ("coffee" read as a brand) the statement never reads the other rows.
     const { early, late } = splitFilters(q);
     const all = filterSql(late);
     const pushed = filterSql(early);
     const only = idSql(q);
-    const order = orderBy(q, !!lang);
+    const order = orderBy(q, !!lang, !!head);
     const bindings: Knex.RawBinding[] = [q.tenantId];
-    if (ranked) bindings.push(...(partial.length ? partial : textBindings) as Knex.RawBinding[]);
+    const typeBindings = typeFactor ? [...typeFactor.bindings, ...typeFactor.bindings] : [];
+    if (ranked) bindings.push(...(partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]);
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
     if (lang) bindings.push(...(lang.bindings as Knex.RawBinding[]));
+    if (head) bindings.push(...(head.bindings as Knex.RawBinding[]));
     if (textOnce) bindings.push(...(textBindings as Knex.RawBinding[]));
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
@@ -184,7 +193,7 @@ export class PostgresEngine implements LexicalEngine {
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
                ${strong ? `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
-               ${lang ? lang.sql : 'false'} AS lang_hit
+               ${lang ? lang.sql : 'false'} AS lang_hit, ${head ? head.sql : 'false'} AS head_hit
           FROM search_docs ${textOnce}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),

@@ -117,9 +117,52 @@ export function langHit(q: Pick<EngineQuery, 'lang' | 'tokens' | 'terms'>): SqlP
 
 /** A match in the query's own language outranks one through another language's text. */
 const LANG_BOOST = 2;
+/** A product of the type the query names outranks one that only mentions it (an accessory of it, a "for X"). */
+const HEAD_BOOST = 2;
 
-/** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity, margin and the query's language. */
-export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false): SqlPart {
+/**
+ * `head_hit` of a document: its product type (head noun, SearchDoc.heads) is the one the query
+ * names. Null when the query names none, and when matching any word (there rarity decides first).
+ */
+export function headHit(q: Pick<EngineQuery, 'boost' | 'matchAny'>): SqlPart | null {
+  const heads = q.boost?.heads ?? [];
+  if (!heads.length || q.matchAny) return null;
+  return { sql: 'heads && ?::text[]', bindings: [heads] };
+}
+
+/**
+ * Matching any word, the factor on a document's text rank for its product type: coverage decides
+ * first (coverageWeights), and among products covering the query alike those of its type come first.
+ */
+export function partialHeadFactor(q: Pick<EngineQuery, 'boost' | 'matchAny'>): SqlPart | null {
+  const heads = q.boost?.heads ?? [];
+  if (!heads.length || !q.matchAny) return null;
+  return { sql: `(CASE WHEN heads && ?::text[] THEN ${HEAD_BOOST} ELSE 1 END)`, bindings: [heads] };
+}
+
+/**
+ * Per-word rank shares: half an equal share, half the word's share of the query's rarity, so a
+ * rare word counts more without one word's field alone deciding (equal shares without weights).
+ */
+export function rarityShares<T extends { weight: number }>(terms: T[]): T[] {
+  const total = terms.reduce((sum, t) => sum + t.weight, 0);
+  const equal = 1 / terms.length;
+  return terms.map((t) => ({ ...t, weight: Math.round((total > 0 ? (equal + t.weight / total) / 2 : equal) * 1e4) / 1e4 }));
+}
+
+/**
+ * Partial-match coverage weights: the rarest word counts COVERAGE_UNIT, others in proportion to
+ * their rarity (BM25 idf), so one rare word outweighs a common one and equal words count alike.
+ * The unit is above the text rank's range (0..1) so coverage decides first.
+ */
+export function coverageWeights<T extends { weight: number }>(terms: T[]): T[] {
+  const max = Math.max(...terms.map((t) => t.weight));
+  return terms.map((t) => ({ ...t, weight: max > 0 ? Math.round((COVERAGE_UNIT * t.weight / max) * 1e4) / 1e4 : COVERAGE_UNIT }));
+}
+const COVERAGE_UNIT = 2;
+
+/** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity, margin, the query's language and product type. */
+export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, productType = false): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
   const pop = q.boost?.popularity ?? 0;
   const margin = q.boost?.margin ?? 0;
@@ -127,6 +170,7 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false): S
   // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
   const base = q.boost?.shifts?.length ? '(score + 1e-6)' : 'score';
   let relevance = lang ? `${base} * (CASE WHEN lang_hit THEN ${LANG_BOOST} ELSE 1 END)` : base;
+  if (productType) relevance += ` * (CASE WHEN head_hit THEN ${HEAD_BOOST} ELSE 1 END)`;
   const bindings: unknown[] = [];
   if (pop || margin) {
     relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;

@@ -15,7 +15,7 @@ export const fallback: SearchStep = {
   async run(s, env) {
     const strong = s.result.strong ?? s.result.total;
     if (strong >= FEW || s.plan.terms.length <= 1) return;
-    const { terms, keptLast } = rarest(markCommon(s.plan.terms, s.vocab), s.vocab);
+    const { terms, keptLast } = rarest(typeFirst(markCommon(s.plan.terms, s.vocab), s.query.boost?.heads?.[0], s.vocab), s.vocab);
     s.fallbackTerms = terms.length;
     const any = await env.engine.search({ ...s.query, terms, prefixLast: s.query.prefixLast && keptLast, matchAny: true });
     if (any.total <= strong) return;
@@ -33,6 +33,20 @@ function markCommon(terms: QueryTerm[], vocab: Vocabulary): QueryTerm[] {
   const common = terms.map((t) => t.alternatives.every((a) => a.every((w) => vocab.isCommon(w))));
   const anchored = terms.some((t, i) => !common[i] && t.alternatives.some((a) => a.every((w) => vocab.terms.has(w))));
   return anchored ? terms.map((t, i) => (common[i] ? { ...t, common: true } : t)) : terms;
+}
+
+/**
+ * The term naming the query's product type (Vocabulary.queryHead) weighs at least as much as any
+ * word that names no type of the store, and among equal coverage products of that type come first
+ * (the engine's head match): "outdoor table cover" falls back to table covers before outdoor
+ * tables, however rare "outdoor" is. Between two types the rarer still wins ("longboard pads").
+ */
+export function typeFirst(terms: QueryTerm[], head: string | undefined, vocab: Vocabulary): QueryTerm[] {
+  if (!head) return terms;
+  const names = (t: QueryTerm) => t.alternatives.some((a) => a.includes(head));
+  const modifiers = terms.filter((t) => !names(t) && t.alternatives.every((a) => a.every((w) => !vocab.isType(w))));
+  const floor = Math.max(0, ...modifiers.map((t) => t.weight ?? 1));
+  return terms.map((t) => (names(t) && (t.weight ?? 1) < floor ? { ...t, weight: floor } : t));
 }
 
 /**

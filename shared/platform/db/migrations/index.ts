@@ -13,6 +13,7 @@ import * as m012 from './012-merchandising.js';
 import * as m013 from './013-billing.js';
 import * as m014 from './014-vectors.js';
 import * as m015 from './015-operations.js';
+import * as m016 from './016-relevance.js';
 import * as m017 from './017-search-speed.js';
 
 interface Migration {
@@ -36,6 +37,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['013-billing', m013],
   ['014-vectors', m014],
   ['015-operations', m015],
+  ['016-relevance', m016],
   ['017-search-speed', m017],
 ];
 

@@ -1,0 +1,57 @@
+import t from 'tap';
+import { Vocabulary } from '../../shared/search/vocabulary.js';
+import { typeFirst } from '../../shared/search/steps/fallback.step.js';
+import { coverageWeights, headHit, partialHeadFactor, rarityShares } from '../../shared/engines/lexical/postgres.sql.js';
+
+// A store of 1,000 products: "pad" in 300 names (the head of 200), "skateboard" in 4 (the head of 3),
+// "outdoor" in 40 (the head of 1), "cover" in 100 (the head of 60).
+const vocab = new Vocabulary(
+  new Map([['pad', 280], ['pads', 20], ['skateboard', 4], ['outdoor', 40], ['cover', 100], ['table', 90]]),
+  1000,
+  new Map([['pad', 190], ['pads', 10], ['skateboard', 3], ['outdoor', 1], ['cover', 60], ['table', 30]]),
+);
+const term = (...words: string[]) => ({ alternatives: [words] });
+
+t.test('rarity: BM25 idf over the store, a word counted with its other forms', async (t) => {
+  t.ok(vocab.idf('skateboard') > 2 * vocab.idf('pads'), 'the rare word weighs more than twice the common one');
+  t.equal(vocab.docFreq('pads'), 300, 'pads is counted with pad');
+  t.equal(vocab.idf('unknown'), vocab.idf('never-seen'), 'unknown words are as rare as can be');
+  t.equal(new Vocabulary(new Map([['pad', 3]])).idf('pad'), 1, 'no product count: every word weighs 1');
+  t.equal(vocab.termWeight({ alternatives: [['pads'], ['skateboard']] }), Math.round(vocab.idf('pads') * 1000) / 1000, 'a term is as broad as its broadest alternative');
+});
+
+t.test('product types: the head of enough of the products that carry the word', async (t) => {
+  t.ok(vocab.isType('pads'), 'pad is the head of 200 of 300');
+  t.ok(vocab.isType('skateboard'));
+  t.notOk(vocab.isType('outdoor'), 'in 40 names, the head of one');
+  t.same(vocab.queryHead(['skateboard', 'pads']).slice(0, 1), ['pads'], 'the last word that is a type');
+  t.same(vocab.queryHead(['cover', 'outdoor']).slice(0, 1), ['cover'], 'a word that is no type is skipped');
+  t.same(vocab.queryHead(['pads', 'for', 'skateboard']).slice(0, 1), ['pads'], 'what follows "for" qualifies it');
+  t.same(vocab.queryHead(['unknown']), [], 'no type: nothing to boost');
+});
+
+t.test('partial matching: the rarest word counts a full unit, others by their rarity', async (t) => {
+  const [rare, common] = coverageWeights([{ weight: vocab.idf('skateboard') }, { weight: vocab.idf('pads') }]);
+  t.equal(rare.weight, 2);
+  t.ok(common.weight < 1, 'a common word alone covers less than half of what the rare one does');
+  t.same(coverageWeights([{ weight: 3 }, { weight: 3 }]).map((x) => x.weight), [2, 2], 'equal words count alike (matched-word count)');
+  t.same(rarityShares([{ weight: 3 }, { weight: 1 }]).map((x) => x.weight), [0.625, 0.375], 'field scoring: rank shares half equal, half by rarity');
+});
+
+t.test('the product type weighs at least as much as a modifier in the fallback; a rarer type still wins', async (t) => {
+  const weighed = (terms: Array<{ alternatives: string[][] }>) => terms.map((x) => ({ ...x, weight: vocab.termWeight(x) }));
+  const [outdoor, table, cover] = typeFirst(weighed([term('outdoor'), term('table'), term('cover')]), 'cover', vocab);
+  t.equal(cover.weight, outdoor.weight, 'cover is raised to the rarity of outdoor');
+  t.ok(table.weight! < outdoor.weight!, 'another type is left as it is');
+  const [skate, pads] = typeFirst(weighed([term('skateboard'), term('pads')]), 'pads', vocab);
+  t.ok(skate.weight! > pads.weight!, 'both are types: the rare one still outweighs');
+});
+
+t.test('the engine boosts the type in all-word queries, and only breaks coverage ties when matching any word', async (t) => {
+  const boost = { inStockFirst: false, popularity: 0, margin: 0, heads: ['pads', 'pad'] };
+  t.same(headHit({ boost })?.bindings, [['pads', 'pad']]);
+  t.equal(headHit({ boost, matchAny: true }), null);
+  t.ok(partialHeadFactor({ boost, matchAny: true })?.sql.includes('heads &&'));
+  t.equal(partialHeadFactor({ boost }), null);
+  t.equal(headHit({ boost: { ...boost, heads: [] } }), null);
+});
