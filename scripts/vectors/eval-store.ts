@@ -27,9 +27,10 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts:
   await sendProducts(app.url, key, products, `vec-${started}`);
   await waitSearchable(deps, tenant.id);
   const searchable = Date.now() - started;
-  for (; opts.vectors !== false;) {
+  for (const until = Date.now() + 900_000; opts.vectors !== false;) {
     const lag = await vectorLag(deps.db, tenant.id);
     if (lag.pending === 0) break;
+    if (Date.now() > until) throw new Error(`vectors incomplete after 15 minutes: ${JSON.stringify(lag)}`);
     await new Promise((r) => setTimeout(r, 500));
   }
   log(`[${c.name}] ${products.length} products: searchable in ${(searchable / 1000).toFixed(1)} s, vectors complete in ${((Date.now() - started) / 1000).toFixed(1)} s`);
