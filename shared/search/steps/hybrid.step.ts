@@ -40,6 +40,10 @@ export const hybrid: SearchStep = {
     const zero = s.result.total === 0;
     const relaxed = !zero && s.relaxed;
     if (!zero && (s.input.page > 1 || (s.query.sort && s.query.sort !== 'relevance'))) return;
+    // With the lexical order kept, a full page of all-words matches cannot change: no vector work.
+    if (!zero && !relaxed && VECTOR_WEIGHT === 0 && s.result.hits.length >= s.query.limit) {
+      return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'lexical page full' });
+    }
     const text = s.tokens.join(' ');
     const vector = await env.vectors.embed(s.tenantId, text);
     if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'no vectors' });
