@@ -20,6 +20,14 @@ import * as merchandising from './api/routes/merchandising/index.js';
 import * as experiments from './api/routes/experiments/index.js';
 import * as translation from './api/routes/translation/index.js';
 import * as translationPipeline from './pipelines/translation/index.js';
+import * as billing from './api/routes/billing/index.js';
+import * as billingPipeline from './pipelines/billing/index.js';
+import * as usage from './api/routes/usage/index.js';
+import * as usagePipeline from './pipelines/usage/index.js';
+import * as notifications from './api/routes/notifications/index.js';
+import * as notificationsPipeline from './pipelines/notifications/index.js';
+import * as tenantData from './api/routes/tenant-data/index.js';
+import * as tenantDataPipeline from './pipelines/tenant-data/index.js';
 import * as recommend from './api/routes/recommend/index.js';
 import * as vectorsPipeline from './pipelines/vectors/index.js';
 
@@ -46,6 +54,10 @@ export const AREAS: Area[] = [
   { name: 'storefront', routes: storefront.routes },
   { name: 'merchandising', routes: merchandising.routes },
   { name: 'experiments', routes: experiments.routes },
+  { name: 'billing', routes: billing.routes, pipeline: billingPipeline },
+  { name: 'usage', routes: usage.routes, pipeline: usagePipeline },
+  { name: 'notifications', routes: notifications.routes, pipeline: notificationsPipeline },
+  { name: 'tenant-data', routes: tenantData.routes, pipeline: tenantDataPipeline },
   { name: 'vectors', pipeline: vectorsPipeline },
   { name: 'recommend', routes: recommend.routes },
 ];

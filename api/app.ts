@@ -4,6 +4,9 @@ import type { Deps } from '../shared/deps.js';
 import { AppError } from '../shared/platform/errors.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { requestId } from './http/middleware/request-id.js';
+import { metricsEndpoint, requestMetrics } from './http/middleware/metrics.js';
+import { watchQueues } from '../shared/platform/metrics.js';
+import { queueDashboard } from './http/queue-dashboard.js';
 import { cors } from './http/middleware/cors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { jsonBody } from './http/middleware/json-body.js';
@@ -11,6 +14,7 @@ import { mountRoutes, type RouteSpec } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
 import { AREAS } from '../areas.js';
 import { ALGOLIA_PREFIX } from '../shared/storefront/index.js';
+import { WEBHOOKS_PREFIX } from './routes/billing/webhooks.routes.js';
 
 /** Every area's routes; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
@@ -38,11 +42,16 @@ export function createApp(deps: Deps): Koa {
     ctx.body = openapi;
   });
   mountRoutes(router, deps, routes);
+  const queueNames = [...new Set(AREAS.flatMap((a) => a.pipeline?.stages.map((s) => s.queue) ?? []))];
+  watchQueues({ alive: () => !deps.queues.closed, names: () => queueNames, counts: (q) => deps.queues.get(q).getJobCounts() });
 
   app.use(requestId);
+  app.use(requestMetrics);
   app.use(errorHandler(deps.logger));
+  app.use(queueDashboard(deps, queueNames));
+  app.use(metricsEndpoint(deps.config.ops.metricsToken));
   app.use(cors);
-  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`]));
+  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX]));
   app.use(router.routes());
   // Only reached when no route handled the request.
   app.use(async (ctx) => {

@@ -5,6 +5,8 @@ import { createDeps, type Deps } from '../shared/deps.js';
 import { createDb, migrateLatest } from '../shared/platform/db/knex.js';
 import { createApp } from './app.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
+import { serveMetrics } from '../shared/platform/metrics-server.js';
+import { AggregatorRegistry } from 'prom-client';
 
 /** Starts the HTTP API on deps.config.port; returns a stop function for graceful shutdown. */
 export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Promise<void> }> {
@@ -32,7 +34,10 @@ async function main() {
   if (config.migrateOnStart && cluster.isPrimary) await migrateOnce(config);
   const deps = createDeps(config, { role: 'api' });
   const api = await startApi(deps);
+  // One process: its own admin listener. Several: the primary serves them all, aggregated (startCluster).
+  const metrics = config.ops.metricsPort !== undefined && cluster.isPrimary ? await serveMetrics(config.ops.metricsPort, config.ops.metricsHost) : null;
   onShutdown(async () => {
+    metrics?.close();
     await api.stop();
     await deps.close();
   });
@@ -71,8 +76,13 @@ async function startCluster(config: Config) {
     });
   };
   for (let i = 0; i < config.apiProcesses; i++) fork();
+  const aggregator = new AggregatorRegistry();
+  const metrics = config.ops.metricsPort !== undefined
+    ? await serveMetrics(config.ops.metricsPort, config.ops.metricsHost, () => aggregator.clusterMetrics(), aggregator.contentType)
+    : null;
   onShutdown(async () => {
     stopping = true;
+    metrics?.close();
     await Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((resolve) => {
       w!.once('exit', resolve);
       w!.process.kill('SIGTERM');

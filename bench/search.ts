@@ -13,6 +13,7 @@ import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/proces
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
+import { meteringComparison } from './lib/metering-compare.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
 
 /**
@@ -29,6 +30,8 @@ const db = process.env.BENCH_REUSE ? reusedDatabase(process.env.BENCH_REUSE) : a
 const env = {
   DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
   API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
+  // Stores without a subscription are not capped by the free plan here; BENCH_METERING gives its store a paid plan.
+  BILLING_DEFAULT_PLAN: 'enterprise',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
@@ -51,6 +54,11 @@ const beforeApis = before ? [
   await startProcess('api/main.ts', { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${before.nocache}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
 ] : [];
 const worker = await startProcess('workers/main.ts', env, async () => true);
+// BENCH_METERING=1: a third API process, cache warm like the first, with usage metering and quota checks off.
+const unmetered = 'http://127.0.0.1:18285';
+const api3 = process.env.BENCH_METERING
+  ? await startProcess('api/main.ts', { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000', USAGE_METERING: 'off' }, async () => (await fetch(`${unmetered}/healthz`)).ok, API_NODE_FLAGS)
+  : null;
 const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
@@ -89,7 +97,23 @@ try {
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
   // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
   if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
-  for (const c of twin ? [] : [8, 32]) {
+  if (process.env.BENCH_METERING) {
+    // A paid plan (searches_limit and overage), as most metered stores have.
+    const now = new Date();
+    await deps.db('billing_subscriptions').insert({ tenant_id: tenant.id, plan_code: 'scale', interval: 'month', status: 'active', provider: 'manual', current_period_start: now, current_period_end: new Date(now.getTime() + 30 * 86400_000) });
+    await deps.notices.publish('subscription', tenant.id);
+    lines.push(...await meteringComparison({ on: origin, off: unmetered, key, mix, seconds: SECONDS }));
+    // The same work in this process, no HTTP: what the check and the count cost per search.
+    const n = 200_000;
+    await deps.meter.admit(tenant.id, 1);
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      await deps.meter.admit(tenant.id, 1);
+      await deps.meter.record(tenant.id, 1);
+    }
+    lines.push(`metering in process: ${(((performance.now() - t0) * 1000) / n).toFixed(2)} us per billed search (quota check + count + header)`);
+  }
+  for (const c of twin || process.env.BENCH_METERING ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
     lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
     const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
@@ -145,8 +169,10 @@ try {
   for (const p of beforeApis) await stopProcess(p);
   await stopProcess(api);
   await stopProcess(api2);
+  if (api3) await stopProcess(api3);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
+  // A reused database stays; its run's Redis keys go.
+  if (process.env.BENCH_KEEP && !process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
   else await db.drop();
 }

@@ -78,13 +78,19 @@ try {
   for (const [i, phase] of phases.entries()) {
     if (i > 0 || phase.dir !== process.cwd()) {
       await stopProcess(api);
+      // The stopped API's processes may hold the port a moment longer: the next must not meet them.
+      for (let t = 0; t < 100 && (await fetch(`${origin}/healthz`).then(() => true, () => false)); t++) await new Promise((r) => setTimeout(r, 100));
       api = await startProcess('api/main.ts', { ...env, ...phase.env }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS, phase.dir);
     }
-    // A store's first search loads its vocabulary and dictionary (a deployment's processes have them).
-    await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (n) => trafficRequest(new TrafficMix({ queries, brands, seed: 1000 + n }), stores[n % stores.length]) });
+    // A running store's processes have its vocabulary and dictionary loaded and its head queries
+    // cached: BENCH_WARM_S (10) of the same traffic from another seed first, not measured.
+    const warmMix = new TrafficMix({ queries, brands, seed: 7 });
+    const warmStore = storePicker();
+    await httpLoad({ origin, concurrency: 8, durationMs: Number(process.env.BENCH_WARM_S ?? 10) * 1000, next: () => trafficRequest(warmMix, warmStore()) });
     const mix = new TrafficMix({ queries, brands, seed: 42 });
     const store = storePicker();
     const hits = { hit: 0, miss: 0 };
+    const statuses = new Map<number, number>();
     const writer = writeLoop();
     const load1 = loadavg()[0];
     const soakStore = stores[1];
@@ -103,6 +109,7 @@ try {
         return { path: '/v1/products/batch', method: 'POST' as const, body: JSON.stringify({ upsert: batch }), headers: { ...auth, 'content-type': 'application/json' }, group: 'write' };
       },
       observe: (r) => {
+        statuses.set(r.statusCode, (statuses.get(r.statusCode) ?? 0) + 1);
         const h = r.headers['x-search-cache'];
         if (h === 'hit') hits.hit++;
         else if (h === 'miss') hits.miss++;
@@ -119,6 +126,7 @@ try {
       for (const s of stores) lines.push(line(`  ${s.name} (${s.size})`, res.groups![s.name]));
     }
     lines.push(`cache hit ratio ${hits.hit + hits.miss ? `${((100 * hits.hit) / (hits.hit + hits.miss)).toFixed(1)} %` : 'n/a (no X-Search-Cache header)'}${SOAK ? '' : `; writes ${written.batches} batches (${written.errors} errors, p50 ${written.p50.toFixed(0)} ms)`}`);
+    lines.push(`statuses: ${[...statuses].map(([code, n]) => `${code} x${n}`).join(', ')}`);
     lines.push(`API memory: ${rss.map((p) => `pid ${p.pid} rss ${p.rss.toFixed(0)} MiB (peak ${p.peak.toFixed(0)})`).join('; ')}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p99 <= 50 ms at c=32 with the writes running; soak: search p99 <= 100 ms, 0 errors)\n`);
@@ -166,7 +174,8 @@ try {
   await stopProcess(api);
   await stopProcess(worker);
   await deps.close();
-  if (process.env.BENCH_KEEP || process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url}\n`);
+  // A reused database stays; its run's Redis keys go.
+  if (process.env.BENCH_KEEP && !process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url}\n`);
   else await db.drop();
 }
 

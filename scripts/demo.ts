@@ -22,7 +22,8 @@ let stopping = false;
 const loading = new AbortController();
 try {
   // The demo loads everything at once and waits for suggestions: a 2 s vocabulary window instead of 30 s makes it ready sooner.
-  const config = loadConfig({ VOCAB_DEBOUNCE_MS: '2000', ...process.env });
+  // The demo store has no subscription: it runs on the enterprise plan (no caps) unless BILLING_DEFAULT_PLAN says otherwise.
+  const config = loadConfig({ VOCAB_DEBOUNCE_MS: '2000', BILLING_DEFAULT_PLAN: 'enterprise', ...process.env });
   const given = values.file ?? process.env.DEMO_CATALOG;
   const catalogs: ShippedSample[] = given
     ? [{ file: resolve(given), kind: (values.kind ?? detectCatalogKind(given)) as CatalogKind, label: 'catalog' }]

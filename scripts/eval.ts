@@ -29,7 +29,7 @@ const base = loadConfig();
 
 const reusePrefix = `pssevalreuse${Date.now()}`;
 const db = values.reuse ? { url: values.reuse, prefix: reusePrefix, drop: () => clearRedisPrefix(base.redisUrl, reusePrefix) } : await freshDatabase(base.databaseUrl, 'pss_eval');
-const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' });
+const config = loadConfig({ BILLING_DEFAULT_PLAN: 'enterprise', ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' });
 const app = await startAllInOne(config);
 const summaries: Summary[] = [];
 try {

@@ -18,10 +18,14 @@ import { experimentsRepos } from './experiments/index.js';
 import { createLlm } from './engines/llm/create-llm.js';
 import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
-import { UsageCounter } from './usage/index.js';
+import { UsageCounter, usageRepo } from './usage/index.js';
+import { billingRepos, billingService, findPlan, planPrice, BillingNotifications, Entitlements, SearchMeter, type BillingService } from './billing/index.js';
+import { createPayments, type PaymentProvider } from './engines/payments/index.js';
 import { StorefrontSearch } from './storefront/index.js';
 import { translationRepos } from './translation/index.js';
 import { createTranslator, type Translator } from './engines/translator/index.js';
+import { Notifier, notificationsRepos, notifyJobFinished } from './notifications/index.js';
+import { tenantDataRepos } from './tenant-data/index.js';
 import { createVectorStore } from './engines/vectors/create-vectors.js';
 import type { VectorStore } from './engines/vectors/port.js';
 import { createEmbedderSource } from './engines/embedder/create-embedder.js';
@@ -33,7 +37,7 @@ import { CardCache, ClickBoosts, RecentViews, Recommender, recommendRepos } from
 function createRepos(db: Knex, config: Config) {
   return {
     ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db),
+    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db), ...billingRepos(db), ...notificationsRepos(db), ...tenantDataRepos(db), usage: usageRepo(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -73,10 +77,23 @@ export interface Deps {
   storefront: StorefrontSearch;
   searchLog: SearchLogWriter;
   usage: UsageCounter;
+  /** The configured payment provider (mock by default). */
+  payments: PaymentProvider;
+  billing: BillingService;
+  /** Each tenant's plan and limits, cached per process. */
+  entitlements: Entitlements;
+  /** Billed-search counting and the searches quota on the search path. */
+  meter: SearchMeter;
+  /** Outbound hook: usage 80/100 % and subscription changes (the notifications area subscribes). */
+  billingNotifications: BillingNotifications;
+  /** The plan's products_limit of a tenant (null: none); batch upserts refuse new products past it. */
+  productsLimit(tenantId: string): Promise<number | null>;
   /** Shopper events, buffered and written in batches off the request path. */
   events: EventWriter;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  /** Outbound notifications: `notifications.notify(tenantId, kind, payload)` tells the store's subscribed receivers. */
+  notifications: Notifier;
   /** Vectors (VectorStore port) and the embedders that make them (Embedder port). */
   vectors: VectorStore;
   embedders: EmbedderSource;
@@ -116,6 +133,15 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const notices = new Notices(redis, config.queuePrefix);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);
+  const payments = createPayments(config, db, (code, interval) => {
+    const plan = findPlan(code);
+    return plan ? planPrice(plan, interval) : null;
+  });
+  const billingNotifications = new BillingNotifications(logger);
+  const entitlements = new Entitlements({ subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') }, notices, config.billing.defaultPlan);
+  const meter = new SearchMeter(usage, entitlements, config.usage.metering);
+  const billing = billingService({ provider: payments, subscriptions: repos.subscriptions, addons: repos.addonPurchases, notices, notifications: billingNotifications });
+  const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
   const contexts = new TenantContexts({
     engine,
@@ -167,9 +193,27 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
   });
   const translator = createTranslator(config);
+  const notifications = new Notifier({
+    receivers: repos.webhookReceivers, deliveries: repos.webhookDeliveries, queues, sealer: new Sealer(config.secretEncryptionKey), logger, config: config.ops.webhooks,
+  });
+  // Every end of a job row (whichever stage, reconcile or start failure writes it) tells the store once: finish() writes a row once.
+  const finishJob = repos.jobs.finish;
+  repos.jobs.finish = async (id, status, fields) => {
+    const written = await finishJob(id, status, fields);
+    if (written && status !== 'canceled') {
+      const row = await repos.jobs.get(id);
+      if (row) await notifyJobFinished((t, k, p) => notifications.notify(t, k, p), row).catch((err) => logger.warn('job notification not queued', { jobId: id, err }));
+    }
+    return written;
+  };
+  // Billing's facts reach the store's receivers: usage at 80/100 % and subscription changes.
+  billingNotifications.on(({ kind, tenantId, ...payload }) =>
+    notifications.notify(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload).then(() => undefined),
+  );
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
+    config, logger, db, redis, queues, repos, auth, rateLimiter, notifications, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
+    payments, billing, entitlements, meter, billingNotifications, productsLimit,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

@@ -5,6 +5,7 @@ import { onShutdown } from '../shared/platform/shutdown.js';
 import { schedules, STAGES } from './registry.js';
 import { startWorkers } from './start.js';
 import { keepSchedules } from '../shared/platform/queue/schedule-keeper.js';
+import { serveMetrics } from '../shared/platform/metrics-server.js';
 
 async function main() {
   const config = loadConfig();
@@ -15,7 +16,9 @@ async function main() {
   const kept = keepSchedules(deps.queues, schedules(config), { checkEveryMs: Math.min(60_000, config.sweepEveryMs), logger: deps.logger });
   await kept.started;
   deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
+  const metrics = config.ops.workerMetricsPort !== undefined ? await serveMetrics(config.ops.workerMetricsPort, config.ops.metricsHost) : null;
   onShutdown(async () => {
+    metrics?.close();
     kept.stop();
     await workers.close();
     await deps.close();

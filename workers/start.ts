@@ -2,6 +2,8 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
 import type { Stage, StageJobData } from '../shared/platform/queue/define-stage.js';
 import { runStage } from './run-stage.js';
+import { withLogScope } from '../shared/platform/logger.js';
+import { jobSeconds, watchQueues } from '../shared/platform/metrics.js';
 import { stagesByQueue } from './registry.js';
 
 export interface Workers {
@@ -19,7 +21,15 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
       async (job) => {
         const stage = byName.get(job.name);
         if (!stage) throw new UnrecoverableError(`no stage named ${job.name} on queue ${queue}`);
-        return runStage(stage, job, deps);
+        const t0 = performance.now();
+        let outcome = 'failed';
+        try {
+          const result = await withLogScope({ job_id: job.id }, () => runStage(stage, job, deps));
+          outcome = 'succeeded';
+          return result;
+        } finally {
+          jobSeconds.observe({ queue, stage: stage.name, outcome }, (performance.now() - t0) / 1000);
+        }
       },
       {
         // Back within 2 s of Redis answering again (BullMQ's own default backs off to 20 s).
@@ -46,9 +56,11 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
     });
     workers.push(worker);
   }
+  const unwatch = watchQueues({ alive: () => !deps.queues.closed, names: () => workers.map((w) => w.name), counts: (q) => deps.queues.get(q).getJobCounts() });
   return {
     workers,
     async close() {
+      unwatch();
       await Promise.all(workers.map((w) => w.close()));
     },
   };

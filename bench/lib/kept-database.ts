@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../shared/deps.js';
+import { clearRedisPrefix } from '../../scripts/lib/fresh-database.js';
 import { DEFAULT_SECRET_SCOPES } from '../../shared/access/index.js';
 
-/** A database kept by an earlier run (BENCH_KEEP=1), reused as it is: never dropped, a new Redis prefix per run. */
+/** A database kept by an earlier run (BENCH_KEEP=1), reused as it is: never dropped; a new Redis prefix per run, cleared by `drop`. */
 export function reusedDatabase(url: string) {
-  return { url, prefix: `pssbenchreuse${randomBytes(3).toString('hex')}`, drop: async () => undefined };
+  const prefix = `pssbenchreuse${randomBytes(3).toString('hex')}`;
+  return { url, prefix, drop: () => clearRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix) };
 }
 
 /** The kept store named `name` with a new secret key (keys are shown once), or null when there is none. */

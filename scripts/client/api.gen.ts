@@ -54,6 +54,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/mock/checkout/{checkout_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mock provider: checkout page */
+        get: operations["getBillingMockCheckoutCheckout_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/mock/checkout/{checkout_id}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mock provider: pay, trial, fail or cancel a checkout */
+        post: operations["postBillingMockCheckoutCheckout_idAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/mock/portal/{tenant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mock provider: customer portal */
+        get: operations["getBillingMockPortalTenant_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/mock/portal/{tenant_id}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mock provider: renew, fail a renewal, cancel, pause or resume */
+        post: operations["postBillingMockPortalTenant_idAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo": {
         parameters: {
             query?: never;
@@ -149,6 +217,227 @@ export interface paths {
         };
         /** Describe the calling key or session */
         get: operations["getV1AuthWhoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/addons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List add-ons */
+        get: operations["getV1BillingAddons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/addons/purchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy add-on bundles */
+        post: operations["postV1BillingAddonsPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel subscription */
+        post: operations["postV1BillingCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change plan (prorated) */
+        post: operations["postV1BillingChangeplan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start checkout */
+        post: operations["postV1BillingCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices */
+        get: operations["getV1BillingInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List plans */
+        get: operations["getV1BillingPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customer portal URL */
+        get: operations["getV1BillingPortal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current subscription */
+        get: operations["getV1BillingSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/webhooks/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Payment provider webhook (signature checked, no key) */
+        post: operations["postV1BillingWebhooksProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete the store and all of its data */
+        post: operations["postV1DataDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export all of the store's data */
+        post: operations["postV1DataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/data/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download an export archive */
+        get: operations["getV1DataExportsExport_idDownload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -412,6 +701,23 @@ export interface paths {
         put?: never;
         /** Batch upsert and delete products */
         post: operations["postV1ProductsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the catalog as JSON lines */
+        post: operations["postV1ProductsExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -938,6 +1244,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage this period */
+        get: operations["getV1Usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification receivers */
+        get: operations["getV1Webhooks"];
+        put?: never;
+        /** Register a notification receiver */
+        post: operations["postV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification receiver */
+        get: operations["getV1WebhooksReceiver_id"];
+        put?: never;
+        post?: never;
+        /** Remove a receiver and its delivery log */
+        delete: operations["deleteV1WebhooksReceiver_id"];
+        options?: never;
+        head?: never;
+        /** Change, enable or disable a receiver */
+        patch: operations["patchV1WebhooksReceiver_id"];
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A receiver's delivery log, newest first */
+        get: operations["getV1WebhooksReceiver_idDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a receiver's signing secret */
+        post: operations["postV1WebhooksReceiver_idRotatesecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{receiver_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification */
+        post: operations["postV1WebhooksReceiver_idTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget.css": {
         parameters: {
             query?: never;
@@ -1399,6 +1810,210 @@ export interface operations {
             };
         };
     };
+    getBillingMockCheckoutCheckout_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                checkout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBillingMockCheckoutCheckout_idAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                action: "pay" | "trial" | "fail" | "cancel";
+                checkout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBillingMockPortalTenant_id: {
+        parameters: {
+            query: {
+                expires: number;
+                token: string;
+            };
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postBillingMockPortalTenant_idAction: {
+        parameters: {
+            query: {
+                expires: number;
+                token: string;
+            };
+            header?: never;
+            path: {
+                action: "renew" | "renew-fail" | "cancel-at-period-end" | "cancel-now" | "pause" | "resume";
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getDemo: {
         parameters: {
             query: {
@@ -1819,6 +2434,1013 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BillingAddons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description add-ons */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle_size: number;
+                        code: string;
+                        currency: string;
+                        /** @enum {string} */
+                        expires: "period_end" | "never";
+                        /** @enum {string} */
+                        kind: "assistant_conversations";
+                        name: string;
+                        plans: string[];
+                        price_cents: number | null;
+                    }[];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1BillingAddonsPurchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    /** @default 1 */
+                    quantity?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description subscription with balances */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addons?: {
+                            [key: string]: {
+                                period_end?: string | null;
+                                remaining: number;
+                                units: number;
+                                used: number;
+                            };
+                        };
+                        cancel_at_period_end?: boolean;
+                        current_period_end?: string | null;
+                        current_period_start?: string | null;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        plan_code: string;
+                        /** @enum {string} */
+                        provider: "paddle" | "stripe" | "mock" | "manual";
+                        /** @enum {string} */
+                        status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "incomplete";
+                        trial_ends_at?: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1BillingCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default true */
+                    at_period_end?: boolean;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addons?: {
+                            [key: string]: {
+                                period_end?: string | null;
+                                remaining: number;
+                                units: number;
+                                used: number;
+                            };
+                        };
+                        cancel_at_period_end?: boolean;
+                        current_period_end?: string | null;
+                        current_period_start?: string | null;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        plan_code: string;
+                        /** @enum {string} */
+                        provider: "paddle" | "stripe" | "mock" | "manual";
+                        /** @enum {string} */
+                        status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "incomplete";
+                        trial_ends_at?: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1BillingChangeplan: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    addons?: {
+                        code: string;
+                        quantity: number;
+                    }[];
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    interval?: "month" | "year";
+                    plan_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addons?: {
+                            [key: string]: {
+                                period_end?: string | null;
+                                remaining: number;
+                                units: number;
+                                used: number;
+                            };
+                        };
+                        cancel_at_period_end?: boolean;
+                        current_period_end?: string | null;
+                        current_period_start?: string | null;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        plan_code: string;
+                        /** @enum {string} */
+                        provider: "paddle" | "stripe" | "mock" | "manual";
+                        /** @enum {string} */
+                        status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "incomplete";
+                        trial_ends_at?: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1BillingCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    addons?: {
+                        code: string;
+                        quantity: number;
+                    }[];
+                    /**
+                     * @default month
+                     * @enum {string}
+                     */
+                    interval?: "month" | "year";
+                    plan_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description where to send the customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BillingInvoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description invoices, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        hosted_url?: string | null;
+                        id: string;
+                        issued_at: string;
+                        paid_at?: string | null;
+                        pdf_url?: string | null;
+                        status: string;
+                        tax_minor: number;
+                        total_minor: number;
+                    }[];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BillingPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description plans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        currency: string;
+                        features: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        overage: {
+                            [key: string]: unknown;
+                        };
+                        price_month_cents: number | null;
+                        price_year_cents: number | null;
+                        products_limit: number | null;
+                        searches_limit: number | null;
+                        trial_days: number;
+                    }[];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BillingPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description portal URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1BillingSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addons?: {
+                            [key: string]: {
+                                period_end?: string | null;
+                                remaining: number;
+                                units: number;
+                                used: number;
+                            };
+                        };
+                        cancel_at_period_end?: boolean;
+                        current_period_end?: string | null;
+                        current_period_start?: string | null;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        plan_code: string;
+                        /** @enum {string} */
+                        provider: "paddle" | "stripe" | "mock" | "manual";
+                        /** @enum {string} */
+                        status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "incomplete";
+                        trial_ends_at?: string | null;
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1BillingWebhooksProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "paddle" | "stripe" | "mock";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description acknowledged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: boolean;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the store's tenant id, typed again: deletion cannot be undone */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted: the job deletes its own row with the store; the audit record remains */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1DataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true: the archive holds all of the store's data; the link in the job's result downloads it until it expires
+                     * @constant
+                     */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DataExportsExport_idDownload: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the archive (tar.gz of JSON lines) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3858,6 +5480,104 @@ export interface operations {
             };
         };
     };
+    postV1ProductsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default jsonl
+                     * @constant
+                     */
+                    format?: "jsonl";
+                };
+            };
+        };
+        responses: {
+            /** @description accepted, with the job to poll */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        job: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Recommend: {
         parameters: {
             query: {
@@ -5288,7 +7008,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description results */
+            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5503,7 +7223,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description results */
+            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,6 +10054,780 @@ export interface operations {
                         target_locale: string;
                         total_fields: number;
                         watch_enabled: boolean;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description usage against the plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        daily: {
+                            assistant_conversations: number;
+                            assistant_messages: number;
+                            day: string;
+                            searches: number;
+                            suggests_not_billed: number;
+                            translated_products: number;
+                        }[];
+                        metrics: {
+                            limit: number | null;
+                            /** @enum {string} */
+                            metric: "search" | "assistant_message" | "assistant_conversation" | "translated_product" | "ai_cost_micros_usd" | "products_indexed";
+                            percent: number | null;
+                            used: number;
+                        }[];
+                        notices?: ("80_percent" | "100_percent")[];
+                        overage_estimate_cents: number;
+                        period_end: string;
+                        period_start: string;
+                        plan_code: string;
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description receivers (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled_at: string | null;
+                            disabled_reason: string | null;
+                            enabled: boolean;
+                            failure_streak: number;
+                            id: string;
+                            kinds: string[];
+                            secret_last4: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    enabled?: boolean;
+                    kinds: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver and its signing secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                        id: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1WebhooksReceiver_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description true enables a receiver again (after it was disabled for failing) and clears its failure streak */
+                    enabled?: boolean;
+                    kinds?: ("job.succeeded" | "job.failed" | "catalog.sync_completed" | "translation.review_waiting" | "usage.threshold_reached" | "subscription.changed" | "webhook.receiver_disabled")[];
+                    /** Format: uri */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the receiver */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksReceiver_idDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            finished_at: string | null;
+                            /** @description also the webhook-id header */
+                            id: string;
+                            kind: string;
+                            last_error: string | null;
+                            last_status_code: number | null;
+                            next_attempt_at: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed" | "skipped";
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idRotatesecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receiver and its new secret (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        disabled_at: string | null;
+                        disabled_reason: string | null;
+                        enabled: boolean;
+                        failure_streak: number;
+                        id: string;
+                        kinds: string[];
+                        /** @description whsec_…: the signing secret; shown only in this answer */
+                        secret: string;
+                        secret_last4: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksReceiver_idTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiver_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        finished_at: string | null;
+                        /** @description also the webhook-id header */
+                        id: string;
+                        kind: string;
+                        last_error: string | null;
+                        last_status_code: number | null;
+                        next_attempt_at: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "skipped";
                     };
                 };
             };

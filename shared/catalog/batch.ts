@@ -34,6 +34,8 @@ export interface BatchDeps {
   engine: Pick<LexicalEngine, 'remove'>;
   notices: Pick<Notices, 'publish'>;
   repos: { products: ReturnType<typeof productsRepo> };
+  /** The tenant's plan limit on stored products (null: none); absent: not enforced. */
+  productsLimit?(tenantId: string): Promise<number | null>;
 }
 
 export interface ItemError {
@@ -101,7 +103,8 @@ export function validateItems(body: BatchRequest) {
  * the indexing of changed ones. Returns ProductBatchResult.
  */
 export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
-  const { errors, upserts, deletes } = validateItems(body);
+  const { errors, upserts: valid, deletes } = validateItems(body);
+  const upserts = await withinProductsLimit(deps, tenantId, body, valid, deletes, errors);
   const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
   if (outcome.deletedIds.length) {
@@ -120,6 +123,38 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
     errors,
     visible_within_s: !toIndex.length ? 0 : queued ? await visibleWithin(deps) : sweepBoundS(deps.config),
   };
+}
+
+/**
+ * The plan's products_limit: new products (ids not stored yet) past the room left get the
+ * per-item error `products_limit_reached`; updates of stored products and the rest of the batch
+ * are applied. Deletes in the same batch make room first. Two concurrent batches may together
+ * pass the limit by at most one batch (no lock on the count).
+ */
+async function withinProductsLimit(deps: BatchDeps, tenantId: string, body: BatchRequest, upserts: CanonicalProduct[], deletes: string[], errors: ItemError[]): Promise<CanonicalProduct[]> {
+  const limit = deps.productsLimit ? await deps.productsLimit(tenantId) : null;
+  if (limit === null || !upserts.length) return upserts;
+  const [stored, known, deleting] = await Promise.all([
+    deps.repos.products.count(tenantId), deps.repos.products.existingIds(tenantId, upserts.map((u) => u.id)), deps.repos.products.existingIds(tenantId, deletes),
+  ]);
+  let room = limit - (stored - deleting.size);
+  const indexOf = new Map<string, number>();
+  (body.upsert ?? []).forEach((raw, i) => {
+    const id = (raw as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !indexOf.has(id)) indexOf.set(id, i);
+  });
+  const kept: CanonicalProduct[] = [];
+  for (const u of upserts) {
+    if (known.has(u.id)) kept.push(u);
+    else if (room > 0) {
+      kept.push(u);
+      room--;
+    } else {
+      errors.push({ id: u.id, index: indexOf.get(u.id) ?? -1, code: 'products_limit_reached', message: `the plan allows ${limit} products; delete some or change plan` });
+    }
+  }
+  errors.sort((a, b) => a.index - b.index);
+  return kept;
 }
 
 /**

@@ -142,6 +142,12 @@ export function productsRepo(db: Knex) {
         return q.orderBy('id').limit(limit);
       });
     },
+    /** Which of `ids` are stored. */
+    async existingIds(tenantId: string, ids: string[]): Promise<Set<string>> {
+      if (!ids.length) return new Set();
+      const rows = await db('products').where({ tenant_id: tenantId }).whereIn('id', ids).select('id');
+      return new Set(rows.map((r: { id: string }) => r.id));
+    },
     async count(tenantId: string): Promise<number> {
       const [row] = await db('products').where({ tenant_id: tenantId }).count<{ count: number }[]>('* as count');
       return Number(row.count);

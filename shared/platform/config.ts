@@ -59,6 +59,38 @@ const Env = z.object({
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
+  BILLING_PROVIDER: z.enum(['mock', 'stripe', 'paddle']).default('mock'),
+  BILLING_DEFAULT_PLAN: z.string().min(1).max(32).default('free'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  MOCK_WEBHOOK_SECRET: z.string().min(16).optional(),
+  STRIPE_API_KEY: z.string().optional(),
+  STRIPE_API_URL: z.string().url().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PRICES: z.string().default(''),
+  PADDLE_API_KEY: z.string().optional(),
+  PADDLE_API_URL: z.string().url().default('https://api.paddle.com'),
+  PADDLE_WEBHOOK_SECRET: z.string().optional(),
+  PADDLE_WEBHOOK_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(300),
+  PADDLE_PRICES: z.string().default(''),
+  BILLING_DUNNING_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  BILLING_PERIODS_EVERY_MS: z.coerce.number().int().min(1000).default(60_000),
+  BILLING_RECONCILE_CRON: z.string().min(1).default('30 4 * * *'),
+  USAGE_METERING: z.enum(['on', 'off']).default('on'),
+  USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).default(10_000),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  QUEUE_DASHBOARD_WRITE: z.enum(['true', 'false']).default('false'),
+  OPERATOR_TENANT_IDS: z.string().default(''),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).default(64 * 1024),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(12),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(3),
+  EXPORT_DIR: z.string().default('./var/exports'),
+  EXPORT_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
   QDRANT_API_KEY: z.string().optional(),
   EMBEDDER: z.enum(['catalog', 'openai']).default('catalog'),
@@ -143,6 +175,41 @@ export interface Config {
   faultStageDelayMs: number;
   visibleWithinS: number;
   sharedDataDir: string;
+  /** Operations (README, Operations): /metrics access, the queue dashboard, outbound notifications, tenant data exports. */
+  ops: {
+    /** Bearer token for GET /metrics on the API port; without it (and without metricsPort) /metrics answers 404. */
+    metricsToken?: string;
+    /** An admin listener serving only /metrics, without token, on metricsHost (the API's; with API_PROCESSES > 1 the primary's, aggregated). */
+    metricsPort?: number;
+    metricsHost: string;
+    workerMetricsPort?: number;
+    /** The queue dashboard may retry, remove and promote jobs (otherwise it only shows them). */
+    queueDashboardWrite: boolean;
+    /** Stores whose admin keys and dashboard sessions may open the queue dashboard (it shows every store's jobs). */
+    operatorTenantIds: string[];
+    webhooks: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; retryBaseMs: number; maxAttempts: number; disableAfter: number };
+    exportDir: string;
+    exportLinkTtlHours: number;
+  };
+  /**
+   * Billing: the payment provider, where the service is reached from outside (checkout return
+   * and mock pages; default: the request's own origin), webhook secrets, price ids per
+   * `plan:interval` (`starter:month=price_123,...`), dunning days before past_due ends, schedules.
+   */
+  billing: {
+    provider: 'mock' | 'stripe' | 'paddle';
+    /** The plan of a tenant without a subscription (free; tests and the demo use enterprise so nothing caps them). */
+    defaultPlan: string;
+    publicBaseUrl?: string;
+    mockWebhookSecret: string;
+    stripe: { apiKey?: string; apiUrl?: string; webhookSecret?: string; prices: Record<string, string> };
+    paddle: { apiKey?: string; apiUrl: string; webhookSecret?: string; toleranceS: number; prices: Record<string, string> };
+    dunningDays: number;
+    periodsEveryMs: number;
+    reconcileCron: string;
+  };
+  /** Usage metering and the searches quota on the search path (off only for benchmarks), and how often counters roll up into Postgres. */
+  usage: { metering: boolean; rollupEveryMs: number };
   /**
    * Vectors: the store (`postgres`: vectors in Postgres searched in the API process; `qdrant`), the
    * embedder (`catalog`: trained per store; `openai`: an OpenAI-compatible /embeddings server), its
@@ -177,6 +244,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (!sealingKey && e.NODE_ENV === 'production') {
     throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)');
+  }
+  if (e.NODE_ENV === 'production' && e.BILLING_PROVIDER === 'mock' && !e.MOCK_WEBHOOK_SECRET) {
+    throw new ConfigError('invalid configuration:\n  MOCK_WEBHOOK_SECRET: required in production when BILLING_PROVIDER=mock');
   }
   if (e.VECTOR_STORE === 'qdrant' && !e.QDRANT_URL) throw new ConfigError('invalid configuration:\n  VECTOR_STORE=qdrant needs QDRANT_URL');
   if (e.SEARCH_ENGINE === 'typesense' && (!e.TYPESENSE_URL || !e.TYPESENSE_API_KEY)) {
@@ -233,6 +303,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,
+    billing: {
+      provider: e.BILLING_PROVIDER,
+      defaultPlan: e.BILLING_DEFAULT_PLAN,
+      publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
+      mockWebhookSecret: e.MOCK_WEBHOOK_SECRET ?? 'mock_whsec_development_only',
+      stripe: { apiKey: e.STRIPE_API_KEY, apiUrl: e.STRIPE_API_URL, webhookSecret: e.STRIPE_WEBHOOK_SECRET, prices: parsePairs(e.STRIPE_PRICES, 'STRIPE_PRICES') },
+      paddle: { apiKey: e.PADDLE_API_KEY, apiUrl: e.PADDLE_API_URL, webhookSecret: e.PADDLE_WEBHOOK_SECRET, toleranceS: e.PADDLE_WEBHOOK_TOLERANCE_S, prices: parsePairs(e.PADDLE_PRICES, 'PADDLE_PRICES') },
+      dunningDays: e.BILLING_DUNNING_DAYS,
+      periodsEveryMs: e.BILLING_PERIODS_EVERY_MS,
+      reconcileCron: e.BILLING_RECONCILE_CRON,
+    },
+    usage: { metering: e.USAGE_METERING === 'on', rollupEveryMs: e.USAGE_ROLLUP_EVERY_MS },
+    ops: {
+      metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, workerMetricsPort: e.WORKER_METRICS_PORT,
+      queueDashboardWrite: e.QUEUE_DASHBOARD_WRITE === 'true',
+      operatorTenantIds: e.OPERATOR_TENANT_IDS.split(',').map((x) => x.trim()).filter(Boolean),
+      webhooks: {
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+        retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      },
+      exportDir: e.EXPORT_DIR, exportLinkTtlHours: e.EXPORT_LINK_TTL_HOURS,
+    },
     vectors: {
       store: e.VECTOR_STORE,
       qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY } : undefined,
@@ -244,6 +336,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       recomputeEveryMs: e.CO_VIEWS_EVERY_MS,
     },
   };
+}
+
+/** `a=b,c=d` as a map (price ids per `plan:interval`). */
+function parsePairs(spec: string, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [key, value] = part.split('=');
+    if (!key || !value) throw new ConfigError(`invalid configuration:\n  ${name}: "${part}" is not plan:interval=price_id`);
+    out[key] = value;
+  }
+  return out;
 }
 
 function parseConcurrency(spec: string): Record<string, number> {

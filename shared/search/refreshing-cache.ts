@@ -1,4 +1,5 @@
 import { ResultCache, type CacheBudget } from './result-cache.js';
+import { cacheLookups } from '../platform/metrics.js';
 
 /** A key's fixed place in [0, 1). */
 function spread(key: string): number {
@@ -19,16 +20,19 @@ export class RefreshingCache<T> {
   private pending = new Map<string, Promise<T>>();
   private refreshing = 0;
 
+  private counts: Record<'hit' | 'stale' | 'miss', { inc(): void }>;
   /** When each tenant's data last changed (`changed` with a grace): values stored before are stale. */
   private staleSince = new Map<string, number>();
 
   /**
    * `ttlMs` 0: nothing is kept and every get loads. Without a budget: 16 MiB, each value sized as
    * twice its JSON text. `writeGraceMs`: how long after a `changed` the values made before it are
-   * still answered while refreshed (0: `changed` drops them at once).
+   * still answered while refreshed (0: `changed` drops them at once). `name` labels its hit and
+   * miss counts on /metrics.
    */
-  constructor(private ttlMs: number, budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes }, private writeGraceMs = 0) {
+  constructor(private ttlMs: number, budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes }, private writeGraceMs = 0, name = 'results') {
     this.cache = new ResultCache(budget);
+    this.counts = { hit: cacheLookups.labels(name, 'hit'), stale: cacheLookups.labels(name, 'stale'), miss: cacheLookups.labels(name, 'miss') };
   }
 
   /**
@@ -66,12 +70,16 @@ export class RefreshingCache<T> {
           this.refreshing++;
           this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
         }
+        this.counts.stale.inc();
         return hit.value;
       }
     }
     const age = hit ? now - hit.at : Infinity;
     // Each key keeps its own ttl, 80-100 % of ttlMs, so values made together do not all expire together.
-    if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) return hit!.value;
+    if (age <= 0.8 * this.ttlMs || age <= this.ttlMs * (0.8 + 0.2 * spread(key))) {
+      this.counts.hit.inc();
+      return hit!.value;
+    }
     const id = `${tenantId}\u0000${key}`;
     if (age <= 2 * this.ttlMs) {
       // Refresh a few at a time, not one engine query per expiring key at once.
@@ -79,8 +87,10 @@ export class RefreshingCache<T> {
         this.refreshing++;
         this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
       }
+      this.counts.stale.inc();
       return hit!.value;
     }
+    this.counts.miss.inc();
     return this.fetch(id, tenantId, key, load);
   }
 

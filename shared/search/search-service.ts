@@ -48,7 +48,7 @@ export class SearchService {
   /** `cache.maxBytes`: the result cache's budget, all tenants together; facet counts get a quarter of it beside it. */
   constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
     // A cached search is its JSON text and its body's objects: about three times the text.
-    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0);
+    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0, 'search');
     this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
     this.engine = this.facetCounts.wrap(deps.engine);
     const clear = (tenantId: string) => {

@@ -29,7 +29,7 @@ export class SuggestService {
   constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, cache: { ttlMs: number; maxBytes: number }) {
     const resultTtlMs = cache.ttlMs;
     // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
-    this.previews = new RefreshingCache<ProductCard[]>(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0, { maxBytes: cache.maxBytes, sizeOf: jsonBytes });
+    this.previews = new RefreshingCache<ProductCard[]>(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0, { maxBytes: cache.maxBytes, sizeOf: jsonBytes }, 0, 'suggest_previews');
     deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
   }
 

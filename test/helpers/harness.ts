@@ -46,7 +46,9 @@ export interface Harness {
 export async function setup(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase();
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, QUEUE_PREFIX: prefix, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, QUEUE_PREFIX: prefix, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tenants without a subscription are not capped by the free plan in tests unless a test asks for it.
+    BILLING_DEFAULT_PLAN: 'enterprise', ...env });
   const apis: Api[] = [];
   const startApi = async () => {
     const api = await listen(config);

@@ -19,7 +19,7 @@ function envFor(config: Config, extra: Record<string, string>): Record<string, s
   return {
     ...process.env as Record<string, string>,
     NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, QUEUE_PREFIX: config.queuePrefix,
-    MIGRATE_ON_START: 'false', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...extra,
+    MIGRATE_ON_START: 'false', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', BILLING_DEFAULT_PLAN: config.billing.defaultPlan, ...extra,
   };
 }
 

@@ -11,14 +11,19 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * 400 for malformed JSON. An empty body reads as undefined. Under
  * `plainTextPrefixes`, a `text/plain` body is read as JSON too: browser clients of the Algolia
  * protocol (algoliasearch lite, search-insights' sendBeacon) send JSON as text/plain so that no
- * CORS preflight is needed.
+ * CORS preflight is needed. Under `rawPrefixes` the raw bytes are kept in ctx.state.rawBody, unparsed.
  */
-export function jsonBody(limit: number, plainTextPrefixes: string[] = []) {
+export function jsonBody(limit: number, plainTextPrefixes: string[] = [], rawPrefixes: string[] = []) {
   return async (ctx: Context, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > limit) throw tooLarge(limit);
     const raw = await readRaw(ctx, limit);
+    // Under `rawPrefixes` (payment webhooks) the bytes stay as sent: their signature covers them, and is checked before any parsing.
+    if (rawPrefixes.some((p) => ctx.path.startsWith(p))) {
+      ctx.state.rawBody = raw;
+      return next();
+    }
     if (raw.length > 0) {
       const type = ctx.get('content-type');
       const plainOk = plainTextPrefixes.some((p) => ctx.path.startsWith(p)) && /^text\/plain\b/i.test(type);

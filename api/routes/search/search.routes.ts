@@ -3,12 +3,13 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import type { SearchInput } from '../../../shared/search/search-service.js';
-import { usagePeriod } from '../../../shared/usage/usage-counter.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
 import { SearchBody, SearchQuery, SearchResponse } from './search.schema.js';
 
 const SEARCH = { scope: 'search' as const };
+const USAGE_HEADER_DOC = 'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. '
+  + 'A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store\'s own search).';
 const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
 
 /** Shopper-facing search (spec 4.6); public keys allowed from their origins. */
@@ -19,10 +20,11 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     const p: Principal = ctx.state.principal;
     if (input.debug && p.kind === 'public') throw new AppError('debug_not_allowed', 403, 'debug needs a secret key or a dashboard session');
     if (p.kind !== 'session') input.override = null;
+    // Billed: page 1 only (spec 4.6 rule 1). A free plan past its searches_limit answers 402 search_quota_exceeded.
+    const billed = input.page === 1 ? 1 : 0;
+    await deps.meter.admit(p.tenantId, billed);
     const { body, text } = await service.search(p.tenantId, input);
-    const billed = input.page === 1;
-    const used = billed ? deps.usage.countSearch(p.tenantId) : deps.usage.used(p.tenantId);
-    ctx.set('X-Service-Usage', `searches=${used}; limit=unlimited; billed=${billed ? 1 : 0}; period=${usagePeriod().month}`);
+    ctx.set('X-Service-Usage', await deps.meter.record(p.tenantId, billed));
     // hit: answered from the result cache (or by a run another request had started), no engine work of its own.
     ctx.set('X-Search-Cache', text ? 'hit' : 'miss');
     ctx.type = 'application/json';
@@ -33,7 +35,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     /** Search with filters in the query string. Bills page 1; logs the search off the request path. */
     defineRoute({
       method: 'get', path: '/v1/search', tag: 'search', summary: 'Search products', auth: SEARCH,
-      query: SearchQuery, responses: { 200: { description: 'results', schema: SearchResponse } },
+      query: SearchQuery, responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
       async handle(ctx, { query }) {
         const extra = Object.fromEntries(Object.entries(query).filter(([k]) => !KNOWN_GET.has(k)));
         await run(ctx, {
@@ -46,7 +48,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     /** Search with a JSON body (SearchRequest). Bills page 1; logs the search off the request path. */
     defineRoute({
       method: 'post', path: '/v1/search', tag: 'search', summary: 'Search products (JSON body)', auth: SEARCH,
-      body: SearchBody, responses: { 200: { description: 'results', schema: SearchResponse } },
+      body: SearchBody, responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
       async handle(ctx, { body }) {
         await run(ctx, {
           q: body.q, lang: body.lang, page: body.page, perPage: body.per_page, filters: body.filters ?? {},

@@ -14,6 +14,8 @@ export function suggestRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { query }) {
         ctx.type = 'application/json';
         ctx.body = await deps.suggest.suggest(ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });
+        // Never billed nor limited; counted (in memory) only for the usage report's suggests_not_billed.
+        if (deps.config.usage.metering) deps.usage.count(ctx.state.principal.tenantId, 'suggest');
       },
     }),
   ];

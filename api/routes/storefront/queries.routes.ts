@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { usagePeriod } from '../../../shared/usage/usage-counter.js';
 import { ALGOLIA_PREFIX, type QueryOutcome } from '../../../shared/storefront/index.js';
 import { algoliaAuth, algoliaErrorBody, checkApplication } from './algolia.js';
 import { AlgoliaQuery, AlgoliaResult, IndexParam, QueriesBody, QueriesResponse, SingleQueryBody } from './queries.schema.js';
@@ -9,10 +8,10 @@ import { AlgoliaQuery, AlgoliaResult, IndexParam, QueriesBody, QueriesResponse, 
 /** The Algolia search protocol (algoliasearch lite, InstantSearch, Autocomplete) under ALGOLIA_PREFIX. */
 export function queryRoutes(deps: Deps): RouteSpec[] {
   /** Bills what billing.ts says (one billed search per shopper search) and reports it like /v1/search does. */
-  function bill(ctx: Context, tenantId: string, outcomes: QueryOutcome[]) {
+  async function bill(ctx: Context, tenantId: string, outcomes: QueryOutcome[]) {
     const billed = outcomes.filter((o) => o.billed).length;
-    for (let i = 0; i < billed; i++) deps.usage.countSearch(tenantId);
-    ctx.set('X-Service-Usage', `searches=${deps.usage.used(tenantId)}; limit=unlimited; billed=${billed}; period=${usagePeriod().month}`);
+    await deps.meter.admit(tenantId, billed);
+    ctx.set('X-Service-Usage', await deps.meter.record(tenantId, billed));
   }
 
   return [
@@ -24,7 +23,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);
         const outcomes = await deps.storefront.multi(tenantId, body.requests);
-        bill(ctx, tenantId, outcomes);
+        await bill(ctx, tenantId, outcomes);
         ctx.body = { results: outcomes.map((o) => o.result) };
       },
     }),
@@ -36,7 +35,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params, body }) {
         const tenantId = checkApplication(ctx);
         const outcome = await deps.storefront.single(tenantId, params.index, body);
-        bill(ctx, tenantId, [outcome]);
+        await bill(ctx, tenantId, [outcome]);
         ctx.body = outcome.result;
       },
     }),

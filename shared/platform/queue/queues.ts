@@ -13,6 +13,8 @@ export class Queues {
   private queues = new Map<string, Queue>();
   private connection?: Redis;
   private reconnected: Array<() => void> = [];
+  /** Set by close(): readers that outlive the process's deps (metrics) stop asking. */
+  closed = false;
 
   constructor(private redisUrl: string, readonly prefix: string, private commandTimeoutMs = 2_000) {}
 
@@ -63,6 +65,7 @@ export class Queues {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
     if (this.connection) await this.connection.quit().catch(() => undefined);

@@ -10,7 +10,10 @@ import * as m008 from './008-mark-products-indexed.js';
 import * as m009 from './009-access-session-parents.js';
 import * as m010 from './010-translation.js';
 import * as m012 from './012-merchandising.js';
+import * as m013 from './013-billing.js';
 import * as m014 from './014-vectors.js';
+import * as m015 from './015-operations.js';
+import * as m017 from './017-search-speed.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,7 +33,10 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['009-access-session-parents', m009],
   ['010-translation', m010],
   ['012-merchandising', m012],
+  ['013-billing', m013],
   ['014-vectors', m014],
+  ['015-operations', m015],
+  ['017-search-speed', m017],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,66 @@
+import type { BillingEvent } from '../engines/payments/port.js';
+import type { Notices } from '../platform/notices.js';
+import { findAddon } from './plans.js';
+import type { BillingNotifications } from './notifications.js';
+import type { billingEventsRepo } from './events.repo.js';
+import type { subscriptionsRepo } from './subscriptions.repo.js';
+import type { addonsRepo } from './addons.repo.js';
+import type { ProviderName } from './states.js';
+
+export interface ApplyDeps {
+  events: ReturnType<typeof billingEventsRepo>;
+  subscriptions: ReturnType<typeof subscriptionsRepo>;
+  addons: ReturnType<typeof addonsRepo>;
+  notices: Pick<Notices, 'publish'>;
+  notifications: Pick<BillingNotifications, 'emit'>;
+}
+
+const revive = (e: BillingEvent): BillingEvent => ({
+  ...e,
+  occurredAt: new Date(e.occurredAt),
+  subscription: e.subscription && {
+    ...e.subscription,
+    periodStart: e.subscription.periodStart && new Date(e.subscription.periodStart),
+    periodEnd: e.subscription.periodEnd && new Date(e.subscription.periodEnd),
+    trialEndsAt: e.subscription.trialEndsAt && new Date(e.subscription.trialEndsAt),
+  },
+});
+
+/**
+ * Applies a stored event once: a subscription snapshot lands unless the row holds a newer state
+ * (outcome `stale`); add-on bundles of a completed checkout are recorded per event and code;
+ * events without state (unknown types) are marked `ignored`. Re-running is a no-op.
+ */
+export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, eventId: string): Promise<string> {
+  const row = await deps.events.get(provider, eventId);
+  if (!row) return 'missing';
+  if (row.applied_at) return row.outcome ?? 'applied';
+  const event = revive(row.payload);
+  let outcome = 'ignored';
+  if (event.subscription) {
+    const before = await deps.subscriptions.get(event.subscription.tenantId);
+    const written = await deps.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
+    outcome = written ? 'applied' : 'stale';
+    if (written && (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)) {
+      await deps.notices.publish('subscription', written.tenant_id);
+      await deps.notifications.emit({
+        kind: 'subscription.changed', tenantId: written.tenant_id, plan_code: written.plan_code, status: written.status,
+        previous_status: before?.status ?? null, cancel_at_period_end: written.cancel_at_period_end,
+      });
+    }
+  }
+  if (event.addons?.length && event.tenantId) {
+    for (const a of event.addons) {
+      const addon = findAddon(a.code);
+      if (!addon) continue;
+      await deps.addons.record({
+        id: `adp_${provider}_${eventId}_${a.code}`, tenant_id: event.tenantId, code: a.code, bundles: a.quantity, units: a.quantity * addon.bundle_size,
+        amount_minor: String((addon.price_cents ?? 0) * a.quantity), currency: addon.currency,
+        period_end: addon.expires === 'period_end' ? (event.subscription?.periodEnd ?? null) : null, provider_ref: `${provider}:${eventId}:${a.code}`,
+      });
+    }
+    if (outcome === 'ignored') outcome = 'applied';
+  }
+  await deps.events.markApplied(provider, eventId, outcome);
+  return outcome;
+}

@@ -1,0 +1,138 @@
+import type { PaymentProvider } from '../engines/payments/port.js';
+import { AppError, conflict } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import type { Notices } from '../platform/notices.js';
+import { findAddon, findPlan, planPrice, type Plan } from './plans.js';
+import { quoteChange } from './proration.js';
+import { LIVE, type Interval } from './states.js';
+import type { BillingNotifications } from './notifications.js';
+import type { SubscriptionRow, subscriptionsRepo } from './subscriptions.repo.js';
+import type { addonsRepo } from './addons.repo.js';
+
+export interface BillingServiceDeps {
+  provider: PaymentProvider;
+  subscriptions: ReturnType<typeof subscriptionsRepo>;
+  addons: ReturnType<typeof addonsRepo>;
+  notices: Pick<Notices, 'publish'>;
+  notifications: Pick<BillingNotifications, 'emit'>;
+}
+
+/** Our own writes are stamped to the second, as provider events are: an event of the same second still applies. */
+const toSecond = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+type AddonQty = Array<{ code: string; quantity: number }>;
+
+function sellable(code: string, interval: Interval): Plan {
+  const plan = findPlan(code);
+  if (!plan) throw new AppError('plan_not_found', 404, `no plan "${code}"`);
+  if (plan.code === 'free') throw conflict('plan_not_purchasable', 'the free plan needs no checkout; cancel the subscription to return to it');
+  if (planPrice(plan, interval) === null) throw conflict('plan_not_self_serve', `the ${plan.name} plan is sold by contract, not through checkout`);
+  return plan;
+}
+
+function allowedAddons(plan: Plan, addons: AddonQty) {
+  return addons.map((a) => {
+    const addon = findAddon(a.code);
+    if (!addon) throw new AppError('addon_not_found', 404, `no add-on "${a.code}"`);
+    if (!addon.plans.includes(plan.code)) throw conflict('addon_not_allowed', `the ${plan.name} plan cannot buy ${addon.code} (plans: ${addon.plans.join(', ')})`);
+    if (addon.price_cents === null) throw conflict('addon_not_priced', `${addon.code} has no price yet`);
+    return { addon, quantity: a.quantity };
+  });
+}
+
+function live(sub: SubscriptionRow | undefined): SubscriptionRow {
+  if (!sub || !LIVE.includes(sub.status) || sub.provider === 'manual') throw conflict('subscription_not_live', 'this needs a trialing or active subscription');
+  return sub;
+}
+
+/** Checkout, plan changes with proration, add-on purchases and cancellation (spec 4.4). */
+export function billingService(deps: BillingServiceDeps) {
+  const { provider, subscriptions } = deps;
+
+  async function changed(before: SubscriptionRow, after: SubscriptionRow | undefined) {
+    await deps.notices.publish('subscription', before.tenant_id);
+    if (after) {
+      await deps.notifications.emit({
+        kind: 'subscription.changed', tenantId: after.tenant_id, plan_code: after.plan_code, status: after.status,
+        previous_status: before.status, cancel_at_period_end: after.cancel_at_period_end,
+      });
+    }
+  }
+
+  return {
+    async checkout(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string) {
+      const plan = sellable(input.plan_code, input.interval);
+      allowedAddons(plan, input.addons ?? []);
+      const sub = await subscriptions.get(tenantId);
+      if (sub && [...LIVE, 'past_due'].includes(sub.status) && sub.provider !== 'manual') {
+        throw conflict('subscription_exists', 'this store already has a subscription: change its plan instead');
+      }
+      return provider.checkout({ tenantId, planCode: plan.code, interval: input.interval, addons: input.addons ?? [], customerId: sub?.provider_customer_id ?? null, baseUrl });
+    },
+
+    /** Upgrades take effect now and charge the prorated difference; downgrades wait for the period end. */
+    async changePlan(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string, now = new Date()) {
+      const stateAt = toSecond(now);
+      const sub = live(await subscriptions.get(tenantId));
+      const plan = sellable(input.plan_code, input.interval);
+      const bundles = allowedAddons(plan, input.addons ?? []);
+      if (!sub.current_period_start || !sub.current_period_end) throw conflict('subscription_not_live', 'the subscription has no current period');
+      const quote = quoteChange(
+        { plan: sub.plan_code, interval: sub.interval, periodStart: sub.current_period_start, periodEnd: sub.current_period_end },
+        { plan: plan.code, interval: input.interval }, now, bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
+      );
+      const immediate = quote.kind === 'upgrade';
+      await provider.changePlan({
+        tenantId, subscriptionId: sub.provider_subscription_id!, customerId: sub.provider_customer_id, planCode: plan.code, interval: input.interval,
+        chargeNowMinor: quote.chargeNowMinor, now: immediate, baseUrl,
+      });
+      const after = immediate
+        ? await subscriptions.update(tenantId, {
+          plan_code: plan.code, interval: input.interval, current_period_start: quote.periodStart, current_period_end: quote.periodEnd,
+          pending_plan_code: null, pending_interval: null, credit_minor: String(BigInt(sub.credit_minor) + BigInt(quote.creditMinor)), state_at: stateAt,
+        })
+        : quote.kind === 'downgrade'
+          ? await subscriptions.update(tenantId, { pending_plan_code: plan.code, pending_interval: input.interval })
+          : sub;
+      const ref = newId('chg');
+      for (const b of bundles) {
+        await deps.addons.record({
+          id: newId('adp'), tenant_id: tenantId, code: b.addon.code, bundles: b.quantity, units: b.quantity * b.addon.bundle_size,
+          amount_minor: String(b.addon.price_cents! * b.quantity), currency: b.addon.currency,
+          period_end: b.addon.expires === 'period_end' ? (after?.current_period_end ?? null) : null, provider_ref: `${ref}:${b.addon.code}`,
+        });
+      }
+      if (immediate) await changed(sub, after);
+      return { subscription: after!, quote };
+    },
+
+    /** A one-time charge for add-on bundles; needs a live subscription on a plan that allows the add-on. */
+    async purchaseAddon(tenantId: string, input: { code: string; quantity: number }, baseUrl: string, idempotencyKey: string) {
+      const sub = live(await subscriptions.get(tenantId));
+      const [{ addon, quantity }] = allowedAddons(findPlan(sub.plan_code)!, [input]);
+      const amount = addon.price_cents! * quantity;
+      const { providerRef } = await provider.charge({
+        tenantId, customerId: sub.provider_customer_id, subscriptionId: sub.provider_subscription_id, amountMinor: amount, currency: addon.currency,
+        description: `${quantity} x ${addon.name}`, item: { key: `addon:${addon.code}`, quantity }, baseUrl, idempotencyKey,
+      });
+      await deps.addons.record({
+        id: newId('adp'), tenant_id: tenantId, code: addon.code, bundles: quantity, units: quantity * addon.bundle_size, amount_minor: String(amount),
+        currency: addon.currency, period_end: addon.expires === 'period_end' ? sub.current_period_end : null, provider_ref: providerRef,
+      });
+      return sub;
+    },
+
+    /** Now: canceled at once. At period end: the status stays until then (end-billing-periods ends it). */
+    async cancel(tenantId: string, input: { at_period_end: boolean; reason?: string | null }, baseUrl: string, now = new Date()) {
+      const sub = await subscriptions.get(tenantId);
+      if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
+      if (sub.provider_subscription_id) await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
+      const after = await subscriptions.update(tenantId, input.at_period_end
+        ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
+        : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) });
+      await changed(sub, after);
+      return after!;
+    },
+  };
+}
+export type BillingService = ReturnType<typeof billingService>;

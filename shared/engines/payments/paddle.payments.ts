@@ -1,0 +1,122 @@
+import { paddleSubscription, parsePaddleEvent } from './paddle-events.js';
+import type { BillingEvent, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+
+export interface PaddleOptions {
+  apiKey: string;
+  /** https://api.paddle.com, https://sandbox-api.paddle.com, or a local server in tests. */
+  apiUrl: string;
+  /** Price ids per `plan:interval` and per `addon:<code>`. */
+  prices: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** A Paddle API error (`{error: {type, code, detail}}`). */
+export class PaddleError extends Error {
+  constructor(readonly status: number, readonly code: string, detail: string) {
+    super(`Paddle ${status} ${code}: ${detail}`);
+  }
+}
+
+/**
+ * Paddle Billing over its REST API (JSON, Bearer key, `{data}` envelopes): transactions for
+ * checkout (their `checkout.url`), customer portal sessions, subscription updates with
+ * `prorated_immediately` (upgrades) or `do_not_bill` (downgrades), one-time charges on the
+ * subscription for add-ons, cancel now or at the next billing period, transactions as invoices.
+ * A 429 or 5xx is retried twice after Retry-After (or 1 s).
+ */
+export class PaddlePayments implements PaymentProvider {
+  readonly name = 'paddle' as const;
+
+  constructor(private opts: PaddleOptions) {}
+
+  private price(key: string): string {
+    const id = this.opts.prices[key];
+    if (!id) throw new Error(`PADDLE_PRICES has no price for ${key}`);
+    return id;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown, attempt = 0): Promise<T> {
+    const res = await fetch(`${this.opts.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.opts.apiKey}`, 'content-type': 'application/json', 'paddle-version': '1' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
+    });
+    if ((res.status === 429 || res.status >= 500) && attempt < 2) {
+      const wait = Number(res.headers.get('retry-after') ?? 1);
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Math.min(Number.isFinite(wait) ? wait : 1, 10) * 1000));
+      return this.request(method, path, body, attempt + 1);
+    }
+    const json = (await res.json().catch(() => ({}))) as { data?: T; error?: { code?: string; detail?: string } };
+    if (!res.ok) throw new PaddleError(res.status, json.error?.code ?? 'unknown', json.error?.detail ?? res.statusText);
+    return json.data as T;
+  }
+
+  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
+    const tx = await this.request<{ checkout?: { url?: string } }>('POST', '/transactions', {
+      items: [
+        { price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 },
+        ...input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity })),
+      ],
+      ...(input.customerId ? { customer_id: input.customerId } : {}),
+      custom_data: { tenant_id: input.tenantId, plan_code: input.planCode, addons: input.addons },
+      collection_mode: 'automatic',
+    });
+    if (!tx.checkout?.url) throw new Error('Paddle returned a transaction without a checkout url (set a default payment link)');
+    return { url: tx.checkout.url };
+  }
+
+  async portal(input: { customerId: string | null }): Promise<{ url: string }> {
+    if (!input.customerId) throw new Error('no Paddle customer yet');
+    const session = await this.request<{ urls: { general: { overview: string } } }>('POST', `/customers/${input.customerId}/portal-sessions`, {});
+    return { url: session.urls.general.overview };
+  }
+
+  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
+    await this.request('PATCH', `/subscriptions/${input.subscriptionId}`, {
+      items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
+      proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
+      custom_data: { tenant_id: input.tenantId, plan_code: input.planCode },
+    });
+  }
+
+  /** Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES gives `addon:<code>`. */
+  async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
+    if (!input.subscriptionId) throw new Error('no Paddle subscription');
+    const res = await this.request<{ id: string }>('POST', `/subscriptions/${input.subscriptionId}/charge`, {
+      effective_from: 'immediately',
+      items: [{ price_id: this.price(input.item.key), quantity: input.item.quantity }],
+    });
+    // The charge answers with the subscription; one request is one purchase.
+    return { providerRef: `paddle:${res.id}:${input.idempotencyKey}` };
+  }
+
+  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
+    await this.request('POST', `/subscriptions/${input.subscriptionId}/cancel`, { effective_from: input.atPeriodEnd ? 'next_billing_period' : 'immediately' });
+  }
+
+  async invoices(input: { customerId: string | null }): Promise<Invoice[]> {
+    if (!input.customerId) return [];
+    const txs = await this.request<Array<any>>('GET', `/transactions?customer_id=${encodeURIComponent(input.customerId)}&order_by=created_at[DESC]&per_page=24`);
+    return txs.map((tx) => ({
+      id: tx.invoice_id ?? tx.id, status: tx.status, currency: tx.currency_code,
+      total_minor: Number(tx.details?.totals?.grand_total ?? tx.details?.totals?.total ?? 0), tax_minor: Number(tx.details?.totals?.tax ?? 0),
+      issued_at: tx.billed_at ?? tx.created_at, hosted_url: null, pdf_url: null, paid_at: tx.status === 'completed' ? (tx.updated_at ?? null) : null,
+    }));
+  }
+
+  async fetch(input: { tenantId: string; subscriptionId: string }): Promise<SubscriptionSnapshot | null> {
+    try {
+      const d = await this.request<any>('GET', `/subscriptions/${input.subscriptionId}`);
+      return paddleSubscription({ ...d, custom_data: { tenant_id: input.tenantId, ...(d.custom_data ?? {}) } }, this.opts.prices) ?? null;
+    } catch (err) {
+      if (err instanceof PaddleError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  parseEvent(body: Buffer): BillingEvent {
+    return parsePaddleEvent(body, this.opts.prices);
+  }
+}

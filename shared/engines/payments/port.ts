@@ -1,0 +1,88 @@
+/** A billing interval. */
+export type Interval = 'month' | 'year';
+
+/** A provider's view of one subscription, in our terms (status still raw). */
+export interface SubscriptionSnapshot {
+  tenantId: string;
+  planCode: string;
+  interval: Interval;
+  rawStatus: string;
+  customerId: string | null;
+  subscriptionId: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  trialEndsAt: Date | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** An invoice as the spec's InvoiceOut shows it. */
+export interface Invoice {
+  id: string;
+  status: string;
+  currency: string;
+  total_minor: number;
+  tax_minor: number;
+  issued_at: string;
+  hosted_url: string | null;
+  pdf_url: string | null;
+  paid_at: string | null;
+}
+
+/** A verified provider event, normalized; `type` stays the provider's own. */
+export interface BillingEvent {
+  id: string;
+  type: string;
+  occurredAt: Date;
+  tenantId: string | null;
+  /** Present when the event carries a subscription's state. */
+  subscription?: SubscriptionSnapshot;
+  /** Add-on bundles paid with a completed checkout. */
+  addons?: Array<{ code: string; quantity: number }>;
+}
+
+export interface CheckoutInput {
+  tenantId: string;
+  planCode: string;
+  interval: Interval;
+  addons: Array<{ code: string; quantity: number }>;
+  customerId: string | null;
+  /** Where the service answers (the mock's pages and its webhook deliveries use it). */
+  baseUrl: string;
+}
+
+export interface ChangeInput {
+  tenantId: string;
+  subscriptionId: string;
+  customerId: string | null;
+  planCode: string;
+  interval: Interval;
+  /** Charged now (minor units), already prorated by us. */
+  chargeNowMinor: number;
+  /** false: the change waits for the period end (downgrade). */
+  now: boolean;
+  baseUrl: string;
+}
+
+/**
+ * A payment provider (Stripe, Paddle, or the mock that runs on one box). Webhook signatures are
+ * checked apart (signatures.ts), as a delivery names its provider in the URL.
+ */
+export interface PaymentProvider {
+  name: 'stripe' | 'paddle' | 'mock';
+  checkout(input: CheckoutInput): Promise<{ url: string }>;
+  portal(input: { tenantId: string; customerId: string | null; baseUrl: string }): Promise<{ url: string }>;
+  changePlan(input: ChangeInput): Promise<void>;
+  /** A one-time charge on the customer's saved payment method; returns the provider's charge id. */
+  charge(input: {
+    tenantId: string; customerId: string | null; subscriptionId: string | null; amountMinor: number; currency: string; description: string;
+    /** The catalog item charged: price key (`addon:<code>`) and quantity, for providers that charge by price id. */
+    item: { key: string; quantity: number };
+    baseUrl: string; idempotencyKey: string;
+  }): Promise<{ providerRef: string }>;
+  cancel(input: { tenantId: string; subscriptionId: string; atPeriodEnd: boolean; baseUrl: string }): Promise<void>;
+  invoices(input: { tenantId: string; customerId: string | null }): Promise<Invoice[]>;
+  /** The provider's current state of a subscription (daily reconcile); null when it has none. */
+  fetch(input: { tenantId: string; subscriptionId: string }): Promise<SubscriptionSnapshot | null>;
+  /** Turns a verified webhook body into an event. */
+  parseEvent(body: Buffer): BillingEvent;
+}

@@ -1,0 +1,122 @@
+import type Stripe from 'stripe';
+import { stripeSubscription, parseStripeEvent } from './stripe-events.js';
+import type { BillingEvent, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+
+export interface StripeOptions {
+  apiKey: string;
+  /** Another API host (tests: a local server answering like Stripe). */
+  apiUrl?: string;
+  /** Price ids per `plan:interval` and per `addon:<code>`. */
+  prices: Record<string, string>;
+}
+
+const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toISOString() : null);
+
+/**
+ * Stripe through the official `stripe` package: Checkout Sessions (mode subscription; tenant and
+ * plan in the subscription's metadata), Billing Portal sessions, subscription updates (Stripe
+ * prorates upgrades and invoices them at once), one-off invoices for add-ons, invoices.
+ */
+export class StripePayments implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  private loaded?: Promise<Stripe>;
+
+  constructor(private opts: StripeOptions) {}
+
+  /** The SDK loads on first use (half a second to import): processes that never call Stripe never pay it. */
+  private api(): Promise<Stripe> {
+    this.loaded ??= import('stripe').then(({ default: StripeSdk }) => {
+      const u = this.opts.apiUrl ? new URL(this.opts.apiUrl) : null;
+      return new StripeSdk(this.opts.apiKey, {
+        ...(u ? { host: u.hostname, port: u.port || (u.protocol === 'https:' ? 443 : 80), protocol: u.protocol === 'http:' ? 'http' : 'https' } : {}),
+        maxNetworkRetries: 2,
+        timeout: 10_000,
+      });
+    });
+    return this.loaded;
+  }
+
+  private price(key: string): string {
+    const id = this.opts.prices[key];
+    if (!id) throw new Error(`STRIPE_PRICES has no price for ${key}`);
+    return id;
+  }
+
+  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
+    const metadata = { tenant_id: input.tenantId, plan_code: input.planCode };
+    const session = await (await this.api()).checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: input.tenantId,
+      ...(input.customerId ? { customer: input.customerId } : {}),
+      line_items: [
+        { price: this.price(`${input.planCode}:${input.interval}`), quantity: 1 },
+        ...input.addons.map((a) => ({ price: this.price(`addon:${a.code}`), quantity: a.quantity })),
+      ],
+      subscription_data: { metadata },
+      metadata: { ...metadata, addons: JSON.stringify(input.addons) },
+      success_url: `${input.baseUrl}/v1/billing/subscription`,
+      cancel_url: `${input.baseUrl}/v1/billing/plans`,
+    });
+    if (!session.url) throw new Error('Stripe returned a checkout session without a url');
+    return { url: session.url };
+  }
+
+  async portal(input: { customerId: string | null; baseUrl: string }): Promise<{ url: string }> {
+    if (!input.customerId) throw new Error('no Stripe customer yet');
+    const session = await (await this.api()).billingPortal.sessions.create({ customer: input.customerId, return_url: `${input.baseUrl}/v1/billing/subscription` });
+    return { url: session.url };
+  }
+
+  /** Upgrades: Stripe prorates and invoices now. Downgrades: the new price with no proration (billed from the next renewal). */
+  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
+    const sub = await (await this.api()).subscriptions.retrieve(input.subscriptionId);
+    const item = sub.items.data[0];
+    await (await this.api()).subscriptions.update(input.subscriptionId, {
+      items: [{ id: item.id, price: this.price(`${input.planCode}:${input.interval}`) }],
+      proration_behavior: input.now ? 'always_invoice' : 'none',
+      metadata: { tenant_id: input.tenantId, plan_code: input.planCode },
+    });
+  }
+
+  async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
+    if (!input.customerId) throw new Error('no Stripe customer yet');
+    const key = input.idempotencyKey;
+    await (await this.api()).invoiceItems.create({ customer: input.customerId, amount: input.amountMinor, currency: input.currency.toLowerCase(), description: input.description }, { idempotencyKey: `${key}-item` });
+    const invoice = await (await this.api()).invoices.create({ customer: input.customerId, pending_invoice_items_behavior: 'include', metadata: { tenant_id: input.tenantId } }, { idempotencyKey: `${key}-invoice` });
+    const paid = await (await this.api()).invoices.pay(invoice.id!, {}, { idempotencyKey: `${key}-pay` });
+    return { providerRef: paid.id! };
+  }
+
+  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
+    if (input.atPeriodEnd) await (await this.api()).subscriptions.update(input.subscriptionId, { cancel_at_period_end: true });
+    else await (await this.api()).subscriptions.cancel(input.subscriptionId);
+  }
+
+  async invoices(input: { customerId: string | null }): Promise<Invoice[]> {
+    if (!input.customerId) return [];
+    const list = await (await this.api()).invoices.list({ customer: input.customerId, limit: 24 });
+    return list.data.map((i) => {
+      const raw = i as unknown as { tax?: number | null; total_taxes?: Array<{ amount: number }> };
+      return {
+        id: i.id!, status: i.status ?? 'draft', currency: i.currency.toUpperCase(), total_minor: i.total,
+        tax_minor: raw.tax ?? (raw.total_taxes ?? []).reduce((s, t) => s + t.amount, 0),
+        issued_at: iso(i.created)!, hosted_url: i.hosted_invoice_url ?? null, pdf_url: i.invoice_pdf ?? null, paid_at: iso(i.status_transitions?.paid_at),
+      };
+    });
+  }
+
+  async fetch(input: { tenantId: string; subscriptionId: string }): Promise<SubscriptionSnapshot | null> {
+    try {
+      const sub = await (await this.api()).subscriptions.retrieve(input.subscriptionId);
+      // The row we hold names the tenant when the subscription's metadata does not.
+      return stripeSubscription({ ...sub, metadata: { tenant_id: input.tenantId, ...sub.metadata } }, this.opts.prices) ?? null;
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode === 404) return null;
+      throw err;
+    }
+  }
+
+  parseEvent(body: Buffer): BillingEvent {
+    return parseStripeEvent(body, this.opts.prices);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+import { newId } from '../platform/ids.js';
+
+export interface DeliveryRow {
+  id: string;
+  tenant_id: string;
+  receiver_id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export function deliveriesRepo(db: Knex) {
+  const rows = () => db<DeliveryRow>('webhook_deliveries');
+  return {
+    async create(tenantId: string, receiverId: string, kind: string, payload: Record<string, unknown>): Promise<DeliveryRow> {
+      const [row] = await rows().insert({ id: newId('msg'), tenant_id: tenantId, receiver_id: receiverId, kind, payload }).returning('*');
+      return row as DeliveryRow;
+    },
+    async get(id: string): Promise<DeliveryRow | undefined> {
+      return rows().where({ id }).first();
+    },
+    /** Newest first. */
+    async list(tenantId: string, receiverId: string, limit: number, before?: string): Promise<DeliveryRow[]> {
+      const q = rows().where({ tenant_id: tenantId, receiver_id: receiverId });
+      if (before) q.andWhere('id', '<', before);
+      return q.orderBy('id', 'desc').limit(limit);
+    },
+    /** Records attempt `attempt` once (a re-run of the same attempt changes nothing). */
+    async attempted(id: string, attempt: number, r: { status: number | null; error: string | null; final: DeliveryRow['status'] | null; nextAt: Date | null }): Promise<boolean> {
+      const n = await rows().where({ id, status: 'pending' }).andWhere('attempts', '<', attempt).update({
+        attempts: attempt, last_status_code: r.status, last_error: r.error, next_attempt_at: r.nextAt,
+        ...(r.final ? { status: r.final, finished_at: db.fn.now() as never } : {}),
+      });
+      return n > 0;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { Queues } from '../platform/queue/queues.js';
+import type { Logger } from '../platform/logger.js';
+import type { Sealer, Sealed } from '../platform/sealed.js';
+import { webhookDeliveries } from '../platform/metrics.js';
+import type { receiversRepo, ReceiverRow } from './receivers.repo.js';
+import type { deliveriesRepo, DeliveryRow } from './deliveries.repo.js';
+import { deliverJob } from './notifications.jobs.js';
+import { signedHeaders } from './signing.js';
+import { sendNotification } from './send.js';
+import { urlRefusal } from './address-check.js';
+import type { NotificationKind } from './kinds.js';
+
+export interface NotifierDeps {
+  receivers: ReturnType<typeof receiversRepo>;
+  deliveries: ReturnType<typeof deliveriesRepo>;
+  queues: Pick<Queues, 'enqueue'>;
+  sealer: Sealer;
+  logger: Logger;
+  config: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; retryBaseMs: number; maxAttempts: number; disableAfter: number };
+}
+
+/** The body every attempt of a delivery sends (Standard Webhooks' type, timestamp, data). */
+export function deliveryBody(d: Pick<DeliveryRow, 'id' | 'kind' | 'payload' | 'created_at'>): string {
+  return JSON.stringify({ id: d.id, type: d.kind, timestamp: new Date(d.created_at).toISOString(), data: d.payload });
+}
+
+/** Delay before attempt `next` (2, 3, ...): base, 2 x base, 4 x base ... (30 s base, 12 attempts: about 17 h in all). */
+export function retryDelayMs(baseMs: number, next: number): number {
+  return baseMs * 2 ** (next - 2);
+}
+
+/**
+ * Outbound notifications: `notify` records one delivery per subscribed receiver and queues its
+ * first attempt; `attempt` (the deliver-notification stage) signs and sends one attempt and
+ * queues the next after a failure, or gives up and counts it against the receiver.
+ */
+export class Notifier {
+  constructor(private deps: NotifierDeps) {}
+
+  /** Tells the store's enabled receivers subscribed to `kind`; returns the delivery ids. Never throws for a store without receivers. */
+  async notify(tenantId: string, kind: NotificationKind, payload: Record<string, unknown>): Promise<string[]> {
+    const receivers = await this.deps.receivers.subscribed(tenantId, kind);
+    const ids: string[] = [];
+    for (const r of receivers) ids.push((await this.deliverTo(r, kind, payload)).id);
+    return ids;
+  }
+
+  /** One delivery to one receiver (also the test delivery, whatever its kinds). */
+  async deliverTo(receiver: ReceiverRow, kind: string, payload: Record<string, unknown>): Promise<DeliveryRow> {
+    const delivery = await this.deps.deliveries.create(receiver.tenant_id, receiver.id, kind, payload);
+    await this.deps.queues.enqueue(deliverJob, { deliveryId: delivery.id, attempt: 1 });
+    return delivery;
+  }
+
+  /** Attempt `attempt` of a delivery; a re-run of an attempt already recorded only makes sure the next one is queued. */
+  async attempt(deliveryId: string, attempt: number): Promise<Record<string, unknown>> {
+    const { deliveries, receivers, config } = this.deps;
+    const d = await deliveries.get(deliveryId);
+    if (!d || d.status !== 'pending') return { skipped: d ? d.status : 'no such delivery' };
+    if (d.attempts >= attempt) {
+      if (d.next_attempt_at) await this.queueNext(d, attempt + 1);
+      return { skipped: 'attempt already made' };
+    }
+    const receiver = await receivers.get(d.receiver_id);
+    if (!receiver || !receiver.enabled) {
+      await deliveries.attempted(d.id, attempt, { status: null, error: 'receiver disabled', final: 'skipped', nextAt: null });
+      return { skipped: 'receiver disabled' };
+    }
+    const refused = await urlRefusal(receiver.url, config.allowPrivate);
+    const secret = String(this.deps.sealer.open(receiver.secret as Sealed));
+    const body = deliveryBody(d);
+    // A fresh timestamp on every attempt (receivers reject notifications older than 5 minutes); the id stays.
+    const result = refused
+      ? { outcome: 'refused' as const, status: null, error: refused }
+      : await sendNotification(receiver.url, signedHeaders(secret, d.id, body), body, config);
+    webhookDeliveries.inc({ kind: d.kind, outcome: result.outcome });
+    if (result.outcome === 'delivered') {
+      await deliveries.attempted(d.id, attempt, { status: result.status, error: null, final: 'delivered', nextAt: null });
+      await receivers.succeeded(receiver.id);
+      return { delivered: true, attempt };
+    }
+    // A refused address is not retried: it will not become public by waiting.
+    if (result.outcome !== 'refused' && attempt < config.maxAttempts) {
+      const nextAt = new Date(Date.now() + retryDelayMs(config.retryBaseMs, attempt + 1));
+      await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: null, nextAt });
+      await this.queueNext({ ...d, next_attempt_at: nextAt }, attempt + 1);
+      return { delivered: false, attempt, retry_at: nextAt.toISOString() };
+    }
+    await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: 'failed', nextAt: null });
+    const disabled = await receivers.failedOnce(receiver.id, config.disableAfter);
+    if (disabled) {
+      this.deps.logger.warn('notification receiver disabled after repeated failures', { tenantId: d.tenant_id, receiverId: receiver.id, streak: disabled.failure_streak });
+      // The store is told through its other receivers (the disabled one is left out by `subscribed`) and the receiver's own state.
+      await this.notify(d.tenant_id, 'webhook.receiver_disabled', { receiver_id: receiver.id, url: receiver.url, reason: disabled.disabled_reason });
+    }
+    return { delivered: false, attempt, final: true, receiver_disabled: !!disabled };
+  }
+
+  private async queueNext(d: Pick<DeliveryRow, 'id' | 'next_attempt_at'>, next: number): Promise<void> {
+    const delayMs = Math.max(0, new Date(d.next_attempt_at!).getTime() - Date.now());
+    await this.deps.queues.enqueue(deliverJob, { deliveryId: d.id, attempt: next }, { delayMs });
+  }
+}
