@@ -6,6 +6,7 @@ import { newId } from '../../shared/platform/ids.js';
 import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
 import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
 import { collectJob, PROVIDER_QUEUE, restartData, TRANSLATION_QUEUE } from '../../shared/translation/index.js';
+import { buildVectorsJob } from '../../shared/vectors/index.js';
 
 const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children'] as const;
 
@@ -19,6 +20,11 @@ const RESTARTS: Partial<Record<JobKind, { queues: string[]; restart(deps: Deps, 
   translate_backfill: {
     queues: [TRANSLATION_QUEUE, PROVIDER_QUEUE],
     restart: (deps, row) => deps.queues.enqueue(collectJob, restartData(row.tenant_id, row.id, row.params), { jobRowId: row.id }),
+  },
+  // Trains again and fills a fresh generation (a re-run drops the half-built one).
+  embed: {
+    queues: [buildVectorsJob.queue],
+    restart: (deps, row) => deps.queues.enqueue(buildVectorsJob, { tenantId: row.tenant_id, jobRowId: row.id }, { jobRowId: row.id }),
   },
   synonym_mining: {
     queues: ['mining'],

@@ -13,7 +13,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
  * A judged collection (raw, as `npm run eval` loads it) on its own store in a fresh database with
  * API and workers in this process; resolves once it is searchable and every product has a vector.
  */
-export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus') {
+export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts: { vectors?: boolean } = {}) {
   const base = loadConfig();
   const c = COLLECTIONS[name];
   const db = await freshDatabase(base.databaseUrl, 'pss_vec_eval');
@@ -27,9 +27,10 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus') {
   await sendProducts(app.url, key, products, `vec-${started}`);
   await waitSearchable(deps, tenant.id);
   const searchable = Date.now() - started;
-  for (;;) {
+  for (const until = Date.now() + 900_000; opts.vectors !== false;) {
     const lag = await vectorLag(deps.db, tenant.id);
     if (lag.pending === 0) break;
+    if (Date.now() > until) throw new Error(`vectors incomplete after 15 minutes: ${JSON.stringify(lag)}`);
     await new Promise((r) => setTimeout(r, 500));
   }
   log(`[${c.name}] ${products.length} products: searchable in ${(searchable / 1000).toFixed(1)} s, vectors complete in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -23,7 +23,7 @@ const rnd = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-const store = await evalStore('chorus');
+const store = await evalStore('chorus', { vectors: false });
 try {
   const api = apiClient(store.app.url, store.key);
   const queries = [...store.judgments].filter(([, j]) => [...j.values()].some((g) => g > 0));

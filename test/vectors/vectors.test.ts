@@ -86,6 +86,13 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
   t.ok(steps.includes('hybrid') && steps.includes('rerank'), `${steps}`);
   const hy = on.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
   if (off.body.total === 0) t.ok(hy.rescued, 'zero-result query rescued by vectors');
+  for (const [q, family] of [['espressomachines', 'coffee-1-'], ['coffeegrinderz', 'coffee-2-'], ['smartphonez 5gg', 'phones-']]) {
+    const o = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true } });
+    const n = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true, config_override: { hybrid_search: true } } });
+    t.equal(o.body.total, 0, `${q}: no lexical match`);
+    t.ok(n.body.debug.steps.find((x: { step: string }) => x.step === 'hybrid').rescued, `${q}: rescued by the vector side`);
+    t.ok(n.body.ids.length > 0 && n.body.ids.every((id: string) => id.startsWith(family)), `${q}: ${n.body.ids}`);
+  }
   t.ok(on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')), `coffee first: ${on.body.ids}`);
   const fused = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone', debug: true, config_override: { hybrid_search: true } } });
   const step = fused.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');

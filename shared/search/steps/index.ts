@@ -23,7 +23,7 @@ import { rerank } from './rerank.step.js';
  * rerank, merchandising, experiments) adds a step here; the debug trace lists the steps that ran.
  */
 export const SEARCH_STEPS: readonly SearchStep[] = [
-  experiment, understand, rules, rewrite, merchandiseRules, synonyms, plan, merchandiseQuery, retrieve, hybrid, intentCheck, fallback, rewriteRetry, rerank,
+  experiment, understand, rules, rewrite, merchandiseRules, synonyms, plan, merchandiseQuery, retrieve, intentCheck, fallback, hybrid, rewriteRetry, rerank,
   merchandise, hits, facets, help,
 ];
 
