@@ -17,14 +17,17 @@ export async function startApi(deps: Deps): Promise<{ server: Server; stop(): Pr
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   deps.logger.info('api listening', { port: deps.config.port });
   if (deps.config.secretEncryptionKeyIsDefault) {
-    deps.logger.warn('SECRET_ENCRYPTION_KEY is not set: secrets kept at rest are sealed with the published development key; set 32 random bytes (openssl rand -hex 32) before real use');
+    deps.logger.warn(
+      'SECRET_ENCRYPTION_KEY is not set: secrets kept at rest are sealed with the published development key; set 32 random bytes (openssl rand -hex 32) before real use',
+    );
   }
   return {
     server,
-    stop: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   };
 }
 
@@ -77,22 +80,28 @@ async function startCluster(config: Config) {
   };
   for (let i = 0; i < config.apiProcesses; i++) fork();
   const aggregator = new AggregatorRegistry();
-  const metrics = config.ops.metricsPort !== undefined
-    ? await serveMetrics(config.ops.metricsPort, config.ops.metricsHost, () => aggregator.clusterMetrics(), aggregator.contentType)
-    : null;
+  const metrics =
+    config.ops.metricsPort !== undefined
+      ? await serveMetrics(config.ops.metricsPort, config.ops.metricsHost, () => aggregator.clusterMetrics(), aggregator.contentType)
+      : null;
   onShutdown(async () => {
     stopping = true;
     metrics?.close();
-    await Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((resolve) => {
-      w!.once('exit', resolve);
-      w!.process.kill('SIGTERM');
-    })));
+    await Promise.all(
+      Object.values(cluster.workers ?? {}).map(
+        (w) =>
+          new Promise((resolve) => {
+            w!.once('exit', resolve);
+            w!.process.kill('SIGTERM');
+          }),
+      ),
+    );
   }, 15_000);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((err) => {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : err?.stack ?? err}\n`);
+    process.stderr.write(`${err instanceof ConfigError ? err.message : (err?.stack ?? err)}\n`);
     process.exit(1);
   });
 }

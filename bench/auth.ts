@@ -28,10 +28,17 @@ const PORT = process.env.BENCH_PORT ?? '18383';
 
 const base = loadConfig();
 const fresh = await freshDatabase(base.databaseUrl, 'pss_bench_auth');
-const deps = createDeps(loadConfig({
-  ...process.env, DATABASE_URL: fresh.url, QUEUE_PREFIX: fresh.prefix, HOST: '127.0.0.1', PORT,
-  LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_S: '100000000',
-}));
+const deps = createDeps(
+  loadConfig({
+    ...process.env,
+    DATABASE_URL: fresh.url,
+    QUEUE_PREFIX: fresh.prefix,
+    HOST: '127.0.0.1',
+    PORT,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_SECRET_PER_S: '100000000',
+  }),
+);
 await migrateLatest(deps.db);
 const api = await startApi(deps);
 const origin = `http://127.0.0.1:${PORT}`;
@@ -69,9 +76,13 @@ try {
     const total = rs.reduce((n, r) => n + r.requests.total, 0);
     const seconds = rs.reduce((n, r) => n + (r.duration || SECONDS / ROUNDS), 0);
     return {
-      label: x.label, rps: total / seconds, perRound: rs.map(rps),
-      p50: median(rs.map((r) => r.latency.p50)), p99: median(rs.map((r) => r.latency.p99)),
-      ok: rs.reduce((n, r) => n + r['2xx'], 0), bad: rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+      label: x.label,
+      rps: total / seconds,
+      perRound: rs.map(rps),
+      p50: median(rs.map((r) => r.latency.p50)),
+      p99: median(rs.map((r) => r.latency.p99)),
+      ok: rs.reduce((n, r) => n + r['2xx'], 0),
+      bad: rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
     };
   });
   const num = (n: number) => n.toFixed(0).padStart(9);
@@ -85,12 +96,14 @@ try {
   if (rows.length === targets.length) {
     const ratio = (a: number, b: number, note: string) => {
       const per = rows[a].perRound.map((v, i) => v / rows[b].perRound[i]);
-      return `${(100 * rows[a].rps / rows[b].rps).toFixed(1).padStart(6)} %  (slices ${(100 * Math.min(...per)).toFixed(0)}-${(100 * Math.max(...per)).toFixed(0)} %)  ${note}`;
+      return `${((100 * rows[a].rps) / rows[b].rps).toFixed(1).padStart(6)} %  (slices ${(100 * Math.min(...per)).toFixed(0)}-${(100 * Math.max(...per)).toFixed(0)} %)  ${note}`;
     };
-    lines.push('',
+    lines.push(
+      '',
       `whoami / healthz:   ${ratio(1, 0, 'auth alone; target >= 80 %')}`,
       `jobs/{id} / healthz:${ratio(2, 0, 'auth + one Postgres read; target >= 80 %')}`,
-      `jobs/{id} / readyz: ${ratio(2, 3, 'both wait on Postgres; readyz also on Redis')}`);
+      `jobs/{id} / readyz: ${ratio(2, 3, 'both wait on Postgres; readyz also on Redis')}`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {

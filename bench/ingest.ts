@@ -18,7 +18,14 @@ import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_ingest');
-const env = { DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18181', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? 'catalog=2' };
+const env = {
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18181',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? 'catalog=2',
+};
 const config = loadConfig({ ...process.env, ...env });
 const deps = createDeps(config);
 await migrateLatest(deps.db);
@@ -41,7 +48,13 @@ try {
   for (let i = 0; i < 20; i++) {
     const started = Date.now();
     await loadCatalog({
-      url, key, file: join(base.sharedDataDir, 'flipkart-products', 'products.jsonl.gz'), kind: 'flipkart', limit: 1000, inFlight: 1, runId: `vis${i}`,
+      url,
+      key,
+      file: join(base.sharedDataDir, 'flipkart-products', 'products.jsonl.gz'),
+      kind: 'flipkart',
+      limit: 1000,
+      inFlight: 1,
+      runId: `vis${i}`,
       transform: (p) => ({ ...p, id: `vis${i}-${String(p.id)}`, name: { en: `visprobe${i} ${(p.name as { en: string }).en}` } }),
     });
     for (;;) {

@@ -27,14 +27,27 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_ops');
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '1000', RATE_LIMIT_SECRET_PER_S: '1000000', API_PROCESSES: '1',
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  LOG_LEVEL: 'info',
+  MIGRATE_ON_START: 'false',
+  VOCAB_DEBOUNCE_MS: '1000',
+  RATE_LIMIT_SECRET_PER_S: '1000000',
+  API_PROCESSES: '1',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
 const children: ChildProcess[] = [];
 const api = async (tree: string, port: number, ttl: string) => {
   const origin = `http://127.0.0.1:${port}`;
-  children.push(await startProcess(join(tree, 'api/main.ts'), { ...env, PORT: String(port), SEARCH_CACHE_TTL_MS: ttl }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS));
+  children.push(
+    await startProcess(
+      join(tree, 'api/main.ts'),
+      { ...env, PORT: String(port), SEARCH_CACHE_TTL_MS: ttl },
+      async () => (await fetch(`${origin}/healthz`)).ok,
+      API_NODE_FLAGS,
+    ),
+  );
   return origin;
 };
 try {

@@ -16,8 +16,15 @@ const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_qcost');
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18292', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000',
-  RATE_LIMIT_SECRET_PER_S: '1000000', RATE_LIMIT_PUBLIC_PER_S: '1000000', SEARCH_CACHE_TTL_MS: '0',
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18292',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  VOCAB_DEBOUNCE_MS: '2000',
+  RATE_LIMIT_SECRET_PER_S: '1000000',
+  RATE_LIMIT_PUBLIC_PER_S: '1000000',
+  SEARCH_CACHE_TTL_MS: '0',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
@@ -31,7 +38,13 @@ try {
   for (const name of ['attacked', 'neighbour']) {
     const { tenant, key } = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
     await sendPrepared({ url: origin, key, bodies, inFlight: 4, runId: name, progress: false });
-    const pub = await (await fetch(`${origin}/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'web', kind: 'public', allowed_origins: [ORIGIN] }) })).json() as { key: string };
+    const pub = (await (
+      await fetch(`${origin}/v1/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'web', kind: 'public', allowed_origins: [ORIGIN] }),
+      })
+    ).json()) as { key: string };
     stores.push({ tenant, key, pub: pub.key });
   }
   for (const s of stores) await waitSearchable(deps, s.tenant.id);
@@ -43,7 +56,7 @@ try {
   const search = async (pub: string, q: string) => {
     const t0 = performance.now();
     const res = await fetch(`${origin}/v1/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${pub}`, origin: ORIGIN } });
-    const body = await res.json() as { total?: number; error?: { code: string } };
+    const body = (await res.json()) as { total?: number; error?: { code: string } };
     return { ms: performance.now() - t0, status: res.status, total: body.total ?? body.error?.code };
   };
   const [attacked, neighbour] = stores;
@@ -53,7 +66,9 @@ try {
     const r = await search(attacked.pub, words128);
     lines.push(`alone #${i + 1}: ${r.ms.toFixed(0)} ms (status ${r.status}, total ${r.total})`);
   }
-  const debug = await (await fetch(`${origin}/v1/search?q=${encodeURIComponent(words128)}&debug=true`, { headers: { authorization: `Bearer ${attacked.key}` } })).json() as { debug: { steps: Array<{ step: string; ms: number }> } };
+  const debug = (await (
+    await fetch(`${origin}/v1/search?q=${encodeURIComponent(words128)}&debug=true`, { headers: { authorization: `Bearer ${attacked.key}` } })
+  ).json()) as { debug: { steps: Array<{ step: string; ms: number }> } };
   lines.push(`steps (debug, ms): ${debug.debug.steps.map((s) => `${s.step} ${s.ms.toFixed(1)}`).join(', ')}`);
   const calm = [];
   for (const q of ordinary) calm.push((await search(neighbour.pub, q)).ms);
@@ -72,8 +87,12 @@ try {
   await neighbourLoop;
   const max = (xs: number[]) => Math.max(...xs).toFixed(0);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
-  lines.push(`concurrency 4 (12 queries): median ${median(stormTimes.map((r) => r.ms))} ms, max ${max(stormTimes.map((r) => r.ms))} ms, statuses ${[...new Set(stormTimes.map((r) => r.status))].join(',')}`);
-  lines.push(`other store's searches: before median ${median(calm)} ms; during the storm median ${median(during)} ms, max ${max(during)} ms (${during.length} searches)`);
+  lines.push(
+    `concurrency 4 (12 queries): median ${median(stormTimes.map((r) => r.ms))} ms, max ${max(stormTimes.map((r) => r.ms))} ms, statuses ${[...new Set(stormTimes.map((r) => r.status))].join(',')}`,
+  );
+  lines.push(
+    `other store's searches: before median ${median(calm)} ms; during the storm median ${median(during)} ms, max ${max(during)} ms (${during.length} searches)`,
+  );
   process.stdout.write(`\n${lines.join('\n')}\n`);
 } finally {
   await stopProcess(api);

@@ -24,7 +24,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_rec');
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18382', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18382',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  VOCAB_DEBOUNCE_MS: '2000',
+  RATE_LIMIT_SECRET_PER_S: '1000000',
   API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
 };
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
@@ -32,7 +38,12 @@ await migrateLatest(deps.db);
 const origin = 'http://127.0.0.1:18382';
 const nocache = 'http://127.0.0.1:18384';
 const api = await startProcess('api/main.ts', { ...env, SEARCH_CACHE_TTL_MS: '600000' }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS);
-const api2 = await startProcess('api/main.ts', { ...env, PORT: '18384', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+const api2 = await startProcess(
+  'api/main.ts',
+  { ...env, PORT: '18384', SEARCH_CACHE_TTL_MS: '0' },
+  async () => (await fetch(`${nocache}/healthz`)).ok,
+  API_NODE_FLAGS,
+);
 const worker = await startProcess('workers/main.ts', env, async () => true);
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
@@ -46,13 +57,25 @@ try {
   const vectors = (Date.now() - started) / 1000;
   // Sessions of 2-6 views among neighbouring products, over the last day.
   let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const rows = [];
   for (let s = 0; s < 5000; s++) {
     const start = Math.floor(rnd() * ids.length);
     for (let v = 0; v < 2 + Math.floor(rnd() * 5); v++) {
-      rows.push({ id: `evt_b${s}_${v}`, tenant_id: tenant.id, client_event_id: null, type: 'view' as const, session: `bench-${s}`, search_id: null,
-        product_id: ids[(start + Math.floor(rnd() * 20)) % ids.length], position: null, quantity: null, value: null, currency: null, occurred_at: new Date(Date.now() - rnd() * 86_400_000).toISOString() });
+      rows.push({
+        id: `evt_b${s}_${v}`,
+        tenant_id: tenant.id,
+        client_event_id: null,
+        type: 'view' as const,
+        session: `bench-${s}`,
+        search_id: null,
+        product_id: ids[(start + Math.floor(rnd() * 20)) % ids.length],
+        position: null,
+        quantity: null,
+        value: null,
+        currency: null,
+        occurred_at: new Date(Date.now() - rnd() * 86_400_000).toISOString(),
+      });
     }
   }
   for (let i = 0; i < rows.length; i += 2000) await deps.repos.events.insertMany(rows.slice(i, i + 2000));
@@ -60,18 +83,30 @@ try {
   const learnStart = Date.now();
   const jobId = await deps.queues.enqueue(learnEvents, { tenantId: tenant.id, bucket: 1 });
   while (!(await deps.queues.get('embeddings').getJob(jobId))?.finishedOn) await new Promise((r) => setTimeout(r, 200));
-  const lines = [`catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${((Date.now() - learnStart) / 1000).toFixed(1)} s; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`];
+  const lines = [
+    `catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${((Date.now() - learnStart) / 1000).toFixed(1)} s; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
+  ];
   const auth = { authorization: `Bearer ${key}` };
   const types = ['similar', 'also_viewed', 'trending', 'recently_viewed'];
-  const path = (t: string, i: number) => `/v1/recommend?type=${t}&limit=10&product_id=${encodeURIComponent(ids[(i * 7919) % ids.length])}&session=bench-${(i * 31) % 5000}`;
+  const path = (t: string, i: number) =>
+    `/v1/recommend?type=${t}&limit=10&product_id=${encodeURIComponent(ids[(i * 7919) % ids.length])}&session=bench-${(i * 31) % 5000}`;
   await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (i) => ({ path: path(types[i % 4], i), headers: auth }) });
   for (const c of [8, 32]) {
-    for (const t of types) lines.push(formatLoad(`recommend ${t} c=${c}`, await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: (i) => ({ path: path(t, i + c * 100_000), headers: auth }) })));
+    for (const t of types)
+      lines.push(
+        formatLoad(
+          `recommend ${t} c=${c}`,
+          await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: (i) => ({ path: path(t, i + c * 100_000), headers: auth }) }),
+        ),
+      );
   }
   const chorus = [...parseJudgments(readFileSync(join(base.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()].map(encodeURIComponent);
   const setHybrid = async (on: boolean) => {
     const row = await deps.db('tenants').where({ id: tenant.id }).first('settings');
-    await deps.db('tenants').where({ id: tenant.id }).update({ settings: JSON.stringify({ ...row.settings, ranking: { ...(row.settings.ranking ?? {}), hybrid_search: on } }) });
+    await deps
+      .db('tenants')
+      .where({ id: tenant.id })
+      .update({ settings: JSON.stringify({ ...row.settings, ranking: { ...(row.settings.ranking ?? {}), hybrid_search: on } }) });
     await deps.notices.publish('synonyms', tenant.id);
     await new Promise((r) => setTimeout(r, 300));
   };
@@ -79,8 +114,28 @@ try {
     await setHybrid(on);
     const c = 32;
     await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }) });
-    lines.push(formatLoad(`search hybrid ${on ? 'on ' : 'off'} c=${c} (no cache)`, await httpLoad({ origin: nocache, concurrency: c, durationMs: SECONDS * 1000, next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }) })));
-    lines.push(formatLoad(`search hybrid ${on ? 'on ' : 'off'} c=${c} (cache warm)`, await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }) })));
+    lines.push(
+      formatLoad(
+        `search hybrid ${on ? 'on ' : 'off'} c=${c} (no cache)`,
+        await httpLoad({
+          origin: nocache,
+          concurrency: c,
+          durationMs: SECONDS * 1000,
+          next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }),
+        }),
+      ),
+    );
+    lines.push(
+      formatLoad(
+        `search hybrid ${on ? 'on ' : 'off'} c=${c} (cache warm)`,
+        await httpLoad({
+          origin,
+          concurrency: c,
+          durationMs: SECONDS * 1000,
+          next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }),
+        }),
+      ),
+    );
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: recommend p99 <= 10 ms at c=32; hybrid uncached p50 <= 1.5x lexical uncached; cached unchanged)\n`);
 } finally {

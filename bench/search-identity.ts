@@ -16,27 +16,61 @@ import { readCollectionJudgments, selectCollections } from '../scripts/eval/coll
 const [url, out] = process.argv.slice(2);
 if (!url || !out) throw new Error('usage: tsx bench/search-identity.ts <database url> <out file>');
 const base = loadConfig();
-const deps = createDeps(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: process.env.IDENTITY_CACHE_TTL_MS ?? '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssidentity${process.pid}` }));
+const deps = createDeps(
+  loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    SEARCH_CACHE_TTL_MS: process.env.IDENTITY_CACHE_TTL_MS ?? '0',
+    LOG_LEVEL: 'warn',
+    QUEUE_PREFIX: `pssidentity${process.pid}`,
+  }),
+);
 const lines: string[] = [];
 try {
   for (const c of selectCollections(undefined, false)) {
-    const tenant = await deps.db('tenants').where({ name: `eval-${c.name}` }).first();
+    const tenant = await deps
+      .db('tenants')
+      .where({ name: `eval-${c.name}` })
+      .first();
     if (!tenant) throw new Error(`no tenant eval-${c.name} in ${url}`);
     const queries = [...(await readCollectionJudgments(resolve(base.sharedDataDir), c)).keys()];
     const variants = queries.flatMap((q) => [
-      { q }, { q, page: 2 }, { q: q.length > 5 ? q.slice(0, 2) + q[3] + q[2] + q.slice(4) : `${q}x` },
-      { q, filters: { price: { lte: 100 } } }, { q, facets: ['brand', 'category', 'category_tree', 'price', 'in_stock'] },
-      { q, filters: { price: { lte: 100 } }, facets: ['brand'] }, { q, filters: { price: { lte: 100 } }, page: 2 },
+      { q },
+      { q, page: 2 },
+      { q: q.length > 5 ? q.slice(0, 2) + q[3] + q[2] + q.slice(4) : `${q}x` },
+      { q, filters: { price: { lte: 100 } } },
+      { q, facets: ['brand', 'category', 'category_tree', 'price', 'in_stock'] },
+      { q, filters: { price: { lte: 100 } }, facets: ['brand'] },
+      { q, filters: { price: { lte: 100 } }, page: 2 },
     ]);
     for (const v of variants) {
       const { body } = await deps.search.search(tenant.id, {
-        q: v.q, lang: 'en', page: v.page ?? 1, perPage: 50, filters: v.filters ?? {}, sort: null, facets: v.facets ?? null,
-        session: null, debug: false, override: null, log: false, ai: 'off',
+        q: v.q,
+        lang: 'en',
+        page: v.page ?? 1,
+        perPage: 50,
+        filters: v.filters ?? {},
+        sort: null,
+        facets: v.facets ?? null,
+        session: null,
+        debug: false,
+        override: null,
+        log: false,
+        ai: 'off',
       });
-      lines.push(JSON.stringify({
-        c: c.name, v, total: body.total, hits: body.hits.map((h) => [h.id, h.score]), facets: body.facets,
-        help: body.zero_result_help, dym: body.did_you_mean, rewritten: body.query.rewritten, filters: body.query.filters,
-      }));
+      lines.push(
+        JSON.stringify({
+          c: c.name,
+          v,
+          total: body.total,
+          hits: body.hits.map((h) => [h.id, h.score]),
+          facets: body.facets,
+          help: body.zero_result_help,
+          dym: body.did_you_mean,
+          rewritten: body.query.rewritten,
+          filters: body.query.filters,
+        }),
+      );
     }
   }
   writeFileSync(out, `${lines.join('\n')}\n`);

@@ -15,7 +15,9 @@ const [url, roundsArg] = process.argv.slice(2);
 if (!url) throw new Error('usage: tsx bench/search-profile.ts <database url> [rounds]');
 const rounds = Number(roundsArg ?? 3);
 const base = loadConfig();
-const deps = createDeps(loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssprofile${process.pid}` }));
+const deps = createDeps(
+  loadConfig({ ...process.env, DATABASE_URL: url, SEARCH_CACHE_TTL_MS: '0', LOG_LEVEL: 'warn', QUEUE_PREFIX: `pssprofile${process.pid}` }),
+);
 const statements: Array<{ sql: string; bindings: unknown[] }> = [];
 deps.db.on('query', (q: { sql: string; bindings: unknown[] }) => statements.push({ sql: q.sql, bindings: q.bindings }));
 
@@ -30,8 +32,18 @@ export function toInput(entry: string): SearchInput {
     else filters[m[1]] = v === 'true' ? true : v.split(',');
   }
   return {
-    q: params.get('q') ?? '', lang: 'auto', page: 1, perPage: 20, filters, sort: (params.get('sort') as SearchInput['sort']) ?? null,
-    facets: params.get('facets')?.split(',') ?? null, session: null, debug: true, override: null, log: false, ai: 'off',
+    q: params.get('q') ?? '',
+    lang: 'auto',
+    page: 1,
+    perPage: 20,
+    filters,
+    sort: (params.get('sort') as SearchInput['sort']) ?? null,
+    facets: params.get('facets')?.split(',') ?? null,
+    session: null,
+    debug: true,
+    override: null,
+    log: false,
+    ai: 'off',
   };
 }
 
@@ -59,14 +71,24 @@ try {
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
   const all = totals.map((t) => t.ms);
-  process.stdout.write(`${n} uncached searches one at a time: ${(n / (wall / 1000)).toFixed(0)}/s, mean ${(sum(all) / n).toFixed(2)} ms, p50 ${pct(all, 0.5).toFixed(2)}, p99 ${pct(all, 0.99).toFixed(2)}; engine statements per search ${(sum(totals.map((t) => t.statements)) / n).toFixed(2)}\n`);
+  process.stdout.write(
+    `${n} uncached searches one at a time: ${(n / (wall / 1000)).toFixed(0)}/s, mean ${(sum(all) / n).toFixed(2)} ms, p50 ${pct(all, 0.5).toFixed(2)}, p99 ${pct(all, 0.99).toFixed(2)}; engine statements per search ${(sum(totals.map((t) => t.statements)) / n).toFixed(2)}\n`,
+  );
   process.stdout.write('step                      mean ms   share    p99 ms\n');
   for (const [name, xs] of [...steps].sort((a, b) => sum(b[1]) - sum(a[1]))) {
-    process.stdout.write(`${name.padEnd(24)} ${(sum(xs) / n).toFixed(3).padStart(8)} ${((100 * sum(xs)) / sum(all)).toFixed(1).padStart(6)} % ${pct(xs, 0.99).toFixed(2).padStart(8)}\n`);
+    process.stdout.write(
+      `${name.padEnd(24)} ${(sum(xs) / n).toFixed(3).padStart(8)} ${((100 * sum(xs)) / sum(all)).toFixed(1).padStart(6)} % ${pct(xs, 0.99).toFixed(2).padStart(8)}\n`,
+    );
   }
   const slow: Map<string, number> = new Map<string, number>();
   for (const t of totals) slow.set(t.q, (slow.get(t.q) ?? 0) + t.ms / rounds);
-  process.stdout.write(`slowest: ${[...slow].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([q, ms]) => `${q} ${ms.toFixed(1)} ms`).join('; ')}\n`);
+  process.stdout.write(
+    `slowest: ${[...slow]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([q, ms]) => `${q} ${ms.toFixed(1)} ms`)
+      .join('; ')}\n`,
+  );
   for (const q of (process.env.PROFILE_EXPLAIN ?? 'usb cable,laptp').split(',')) {
     statements.length = 0;
     await deps.search.search(tenant.id, { ...toInput(encodeURIComponent(q)), debug: false });

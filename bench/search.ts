@@ -28,7 +28,13 @@ const base = loadConfig();
 const db = process.env.BENCH_REUSE ? reusedDatabase(process.env.BENCH_REUSE) : await freshDatabase(base.databaseUrl, 'pss_bench_search');
 // Each API runs as API_PROCESSES processes, one per core as README advises (BENCH_API_PROCESSES, default 2).
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18282', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', VOCAB_DEBOUNCE_MS: '2000', RATE_LIMIT_SECRET_PER_S: '1000000',
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18282',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  VOCAB_DEBOUNCE_MS: '2000',
+  RATE_LIMIT_SECRET_PER_S: '1000000',
   API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
   // Stores without a subscription are not capped by the free plan here; BENCH_METERING gives its store a paid plan.
   BILLING_DEFAULT_PLAN: 'enterprise',
@@ -45,28 +51,60 @@ const api = await startProcess('api/main.ts', { ...env, SEARCH_CACHE_TTL_MS: '60
 // just parsed 100k products answers reads slower for a long while (suggest p99 at c=32 20-25 ms
 // against 7.8 ms), so storefront traffic gets processes of its own (README, "Running it").
 const nocache = 'http://127.0.0.1:18284';
-const api2 = await startProcess('api/main.ts', { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${nocache}/healthz`)).ok, API_NODE_FLAGS);
+const api2 = await startProcess(
+  'api/main.ts',
+  { ...env, PORT: '18284', SEARCH_CACHE_TTL_MS: '0' },
+  async () => (await fetch(`${nocache}/healthz`)).ok,
+  API_NODE_FLAGS,
+);
 // BENCH_COMPARE_DIR=<checkout>: the same two APIs from another checkout's code (e.g. main) on the same database, measured in the same run.
 const compareDir = process.env.BENCH_COMPARE_DIR ? resolve(process.env.BENCH_COMPARE_DIR) : null;
 const before = compareDir ? { origin: 'http://127.0.0.1:18285', nocache: 'http://127.0.0.1:18286' } : null;
-const beforeApis = before ? [
-  await startProcess('api/main.ts', { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' }, async () => (await fetch(`${before.origin}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
-  await startProcess('api/main.ts', { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' }, async () => (await fetch(`${before.nocache}/healthz`)).ok, API_NODE_FLAGS, compareDir!),
-] : [];
+const beforeApis = before
+  ? [
+      await startProcess(
+        'api/main.ts',
+        { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' },
+        async () => (await fetch(`${before.origin}/healthz`)).ok,
+        API_NODE_FLAGS,
+        compareDir!,
+      ),
+      await startProcess(
+        'api/main.ts',
+        { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' },
+        async () => (await fetch(`${before.nocache}/healthz`)).ok,
+        API_NODE_FLAGS,
+        compareDir!,
+      ),
+    ]
+  : [];
 const worker = await startProcess('workers/main.ts', env, async () => true);
 // BENCH_METERING=1: a third API process, cache warm like the first, with usage metering and quota checks off.
 const unmetered = 'http://127.0.0.1:18285';
 const api3 = process.env.BENCH_METERING
-  ? await startProcess('api/main.ts', { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000', USAGE_METERING: 'off' }, async () => (await fetch(`${unmetered}/healthz`)).ok, API_NODE_FLAGS)
+  ? await startProcess(
+      'api/main.ts',
+      { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000', USAGE_METERING: 'off' },
+      async () => (await fetch(`${unmetered}/healthz`)).ok,
+      API_NODE_FLAGS,
+    )
   : null;
-const hello = new Koa().use((ctx) => { ctx.body = { ok: true }; }).listen(18283, '127.0.0.1');
+const hello = new Koa()
+  .use((ctx) => {
+    ctx.body = { ok: true };
+  })
+  .listen(18283, '127.0.0.1');
 try {
   const bodies = await prepareReplicated(base.sharedDataDir, TOTAL);
   const loadStore = async (name: string) => {
     const kept = process.env.BENCH_REUSE ? await keptStore(deps, name) : null;
     if (kept) return kept;
     const made = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
-    await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
+    await fetch(`${origin}/v1/attributes/mapping`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }),
+    });
     await sendPrepared({ url: nocache, key: made.key, bodies, inFlight: 4, runId: name, progress: true });
     await waitSearchable(deps, made.tenant.id);
     return made;
@@ -83,26 +121,57 @@ try {
 
   const { mix, prefixes } = queryMix(base.sharedDataDir);
   const auth = { authorization: `Bearer ${key}` };
-  const lines: string[] = [`catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`];
+  const lines: string[] = [
+    `catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
+  ];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
   // whole pipeline (40-250 ms), enough to set the p99 of a 10 s run.
   const sides = [...(before ? [{ label: 'before: ', ...before }] : []), { label: before ? 'after: ' : '', origin, nocache }];
   let warm = { requests: 0 };
   for (const side of sides) {
-    warm = await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 8000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
-    await httpLoad({ origin: side.origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) });
+    warm = await httpLoad({
+      origin: side.origin,
+      concurrency: 8,
+      durationMs: 8000,
+      next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
+    });
+    await httpLoad({
+      origin: side.origin,
+      concurrency: 8,
+      durationMs: 2000,
+      next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }),
+    });
     // The uncached process loads the store's vocabulary and dictionary on its first searches.
     await httpLoad({ origin: side.nocache, concurrency: 8, durationMs: 3000, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) });
   }
   lines.push(`(warm-up: ${warm.requests} searches, then 2 s of suggest, not measured)`);
   // BENCH_MERCH=1: only the comparison without and with 200 rules and a running experiment (bench/lib/merch-compare.ts).
-  if (twin) lines.push(...await merchComparison({ deps, plain: { tenantId: tenant.id, key }, merch: { tenantId: twin.tenant.id, key: twin.key }, origin, nocache, mix, seconds: SECONDS }));
+  if (twin)
+    lines.push(
+      ...(await merchComparison({
+        deps,
+        plain: { tenantId: tenant.id, key },
+        merch: { tenantId: twin.tenant.id, key: twin.key },
+        origin,
+        nocache,
+        mix,
+        seconds: SECONDS,
+      })),
+    );
   if (process.env.BENCH_METERING) {
     // A paid plan (searches_limit and overage), as most metered stores have.
     const now = new Date();
-    await deps.db('billing_subscriptions').insert({ tenant_id: tenant.id, plan_code: 'scale', interval: 'month', status: 'active', provider: 'manual', current_period_start: now, current_period_end: new Date(now.getTime() + 30 * 86400_000) });
+    await deps.db('billing_subscriptions').insert({
+      tenant_id: tenant.id,
+      plan_code: 'scale',
+      interval: 'month',
+      status: 'active',
+      provider: 'manual',
+      current_period_start: now,
+      current_period_end: new Date(now.getTime() + 30 * 86400_000),
+    });
     await deps.notices.publish('subscription', tenant.id);
-    lines.push(...await meteringComparison({ on: origin, off: unmetered, key, mix, seconds: SECONDS }));
+    lines.push(...(await meteringComparison({ on: origin, off: unmetered, key, mix, seconds: SECONDS })));
     // The same work in this process, no HTTP: what the check and the count cost per search.
     const n = 200_000;
     await deps.meter.admit(tenant.id, 1);
@@ -115,9 +184,17 @@ try {
   }
   for (const c of twin || process.env.BENCH_METERING ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
-    lines.push(formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })));
-    const engineOnly = await engineLoad(c, ms, mix.map((m) => decodeURIComponent(m.split('&')[0])));
-    lines.push(`${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`);
+    lines.push(
+      formatLoad(`koa hello-world c=${c}`, await httpLoad({ origin: 'http://127.0.0.1:18283', concurrency: c, durationMs: ms, next: () => ({ path: '/' }) })),
+    );
+    const engineOnly = await engineLoad(
+      c,
+      ms,
+      mix.map((m) => decodeURIComponent(m.split('&')[0])),
+    );
+    lines.push(
+      `${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`,
+    );
     // With a baseline, each figure is the median of BENCH_ROUNDS short runs taken in turns (before, after, after, before, ...):
     // on a shared machine the load moves within seconds, and turns expose both sides to the same moves.
     const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;
@@ -126,25 +203,73 @@ try {
       for (const side of r % 2 ? [...sides].reverse() : sides) {
         const l = side.label;
         const keep = (label: string, res: LoadResult) => runs.set(label, [...(runs.get(label) ?? []), res]);
-        keep(`${l}search c=${c} (cache warm)`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
-        keep(`${l}search c=${c} (no cache)`, await httpLoad({ origin: side.nocache, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }) }));
-        keep(`${l}suggest c=${c}`, await httpLoad({ origin: side.origin, concurrency: c, durationMs: ms / rounds, next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }) }));
+        keep(
+          `${l}search c=${c} (cache warm)`,
+          await httpLoad({
+            origin: side.origin,
+            concurrency: c,
+            durationMs: ms / rounds,
+            next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
+          }),
+        );
+        keep(
+          `${l}search c=${c} (no cache)`,
+          await httpLoad({
+            origin: side.nocache,
+            concurrency: c,
+            durationMs: ms / rounds,
+            next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
+          }),
+        );
+        keep(
+          `${l}suggest c=${c}`,
+          await httpLoad({
+            origin: side.origin,
+            concurrency: c,
+            durationMs: ms / rounds,
+            next: (i) => ({ path: `/v1/suggest?q=${prefixes[i % prefixes.length]}`, headers: auth }),
+          }),
+        );
       }
     }
     const kind = (label: string) => label.replace(/^\w+: /, '');
     // Each figure's before beside its after.
-    for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1))) lines.push(formatLoad(label, medianOf(list)));
-    lines.push(`(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+    for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1)))
+      lines.push(formatLoad(label, medianOf(list)));
+    lines.push(
+      `(load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')})`,
+    );
   }
-  for (const [label, p] of [...(before ? [['before', beforeApis[0]], ['before (no cache)', beforeApis[1]]] as const : []), ['after', api], ['after (no cache)', api2]] as const) {
-    lines.push(`API memory ${label}: ${rssTree(p.pid).map((x) => `rss ${x.rss.toFixed(0)} MiB (peak ${x.peak.toFixed(0)})`).join(', ')}`);
+  for (const [label, p] of [
+    ...(before
+      ? ([
+          ['before', beforeApis[0]],
+          ['before (no cache)', beforeApis[1]],
+        ] as const)
+      : []),
+    ['after', api],
+    ['after (no cache)', api2],
+  ] as const) {
+    lines.push(
+      `API memory ${label}: ${rssTree(p.pid)
+        .map((x) => `rss ${x.rss.toFixed(0)} MiB (peak ${x.peak.toFixed(0)})`)
+        .join(', ')}`,
+    );
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
 
   /** Median throughput, p50 and p99 of several runs; requests and errors summed. */
   function medianOf(list: LoadResult[]): LoadResult {
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    return { requests: list.reduce((a, r) => a + r.requests, 0), errors: list.reduce((a, r) => a + r.errors, 0), rps: med(list.map((r) => r.rps)), p50: med(list.map((r) => r.p50)), p99: med(list.map((r) => r.p99)) };
+    return {
+      requests: list.reduce((a, r) => a + r.requests, 0),
+      errors: list.reduce((a, r) => a + r.errors, 0),
+      rps: med(list.map((r) => r.rps)),
+      p50: med(list.map((r) => r.p50)),
+      p99: med(list.map((r) => r.p99)),
+    };
   }
 
   /** The floor under search: the same engine query straight from this process, no HTTP, no pipeline. */
@@ -153,16 +278,29 @@ try {
     let i = 0;
     const end = Date.now() + durationMs;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) {
-        const q = queries[i++ % queries.length];
-        const s = performance.now();
-        await deps.engine.search({ tenantId: tenant.id, tokens: tokenize(normalizeText(q)), prefixLast: true, offset: 0, limit: 20, facets: ['brand', 'category_tree', 'price', 'in_stock'] });
-        latencies.push(performance.now() - s);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < end) {
+          const q = queries[i++ % queries.length];
+          const s = performance.now();
+          await deps.engine.search({
+            tenantId: tenant.id,
+            tokens: tokenize(normalizeText(q)),
+            prefixLast: true,
+            offset: 0,
+            limit: 20,
+            facets: ['brand', 'category_tree', 'price', 'in_stock'],
+          });
+          latencies.push(performance.now() - s);
+        }
+      }),
+    );
     latencies.sort((a, b) => a - b);
-    return { rps: latencies.length / ((performance.now() - t0) / 1000), p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
+    return {
+      rps: latencies.length / ((performance.now() - t0) / 1000),
+      p50: latencies[Math.floor(latencies.length / 2)],
+      p99: latencies[Math.floor(latencies.length * 0.99)],
+    };
   }
 } finally {
   hello.close();

@@ -17,7 +17,9 @@ if (!gc) throw new Error('run with node --expose-gc --import tsx');
 const config = loadConfig();
 const deps = createDeps(config);
 try {
-  const [top] = (await deps.db('suggest_terms').select('tenant_id').count({ n: '*' }).groupBy('tenant_id').orderBy('n', 'desc').limit(1)) as unknown as Array<{ tenant_id: string }>;
+  const [top] = (await deps.db('suggest_terms').select('tenant_id').count({ n: '*' }).groupBy('tenant_id').orderBy('n', 'desc').limit(1)) as unknown as Array<{
+    tenant_id: string;
+  }>;
   if (!top) throw new Error('no suggest_terms rows in this database');
   const products = await deps.repos.products.count(top.tenant_id);
   await deps.repos.vocabulary.suggestTerms(top.tenant_id); // warm the connection and the table pages
@@ -48,14 +50,18 @@ try {
   const fresh = (s: string | null) => (s === null ? null : Buffer.from(s).toString());
   const before = memory();
   const held = [];
-  for (let i = 0; i < 3; i++) held.push(new SuggestDictionary(rows.map((r) => ({ ...r, norm: fresh(r.norm)!, display: fresh(r.display)!, target: fresh(r.target) }))));
+  for (let i = 0; i < 3; i++)
+    held.push(new SuggestDictionary(rows.map((r) => ({ ...r, norm: fresh(r.norm)!, display: fresh(r.display)!, target: fresh(r.target) }))));
   const after = memory();
   const heapMiB = (after.heap - before.heap) / held.length / 2 ** 20;
   const buffersMiB = (after.buffers - before.buffers) / held.length / 2 ** 20;
   held.length = 0;
 
   const chorus = [...parseJudgments(readFileSync(join(config.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()];
-  const prefixes = chorus.flatMap((q) => [q.slice(0, 1), q.slice(0, 2), q.slice(0, 3), q.slice(0, 4), q]).map((q) => normalizeText(q)).filter(Boolean);
+  const prefixes = chorus
+    .flatMap((q) => [q.slice(0, 1), q.slice(0, 2), q.slice(0, 3), q.slice(0, 4), q])
+    .map((q) => normalizeText(q))
+    .filter(Boolean);
   const times: number[] = [];
   for (let round = 0; round < 5; round++) {
     for (const prefix of prefixes) {
@@ -66,12 +72,14 @@ try {
   }
   times.sort((a, b) => a - b);
   const us = (q: number) => (times[Math.floor(times.length * q)] * 1000).toFixed(1);
-  process.stdout.write([
-    `tenant ${top.tenant_id}: ${products} products, ${rows.length} suggestion rows (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')})`,
-    `load ${loadMs.toFixed(0)} ms, build ${buildMs.toFixed(0)} ms, memory ${(heapMiB + buffersMiB).toFixed(1)} MiB (${heapMiB.toFixed(1)} heap + ${buffersMiB.toFixed(1)} typed arrays, ${(((heapMiB + buffersMiB) * 2 ** 20) / rows.length).toFixed(0)} B per row)`,
-    `answer memo full (${distinct.length} prefixes): ${memoMiB.toFixed(1)} MiB more`,
-    `complete (limit 8) over ${prefixes.length} prefixes x5: p50 ${us(0.5)} us, p99 ${us(0.99)} us, max ${us(0.99999)} us`,
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      `tenant ${top.tenant_id}: ${products} products, ${rows.length} suggestion rows (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')})`,
+      `load ${loadMs.toFixed(0)} ms, build ${buildMs.toFixed(0)} ms, memory ${(heapMiB + buffersMiB).toFixed(1)} MiB (${heapMiB.toFixed(1)} heap + ${buffersMiB.toFixed(1)} typed arrays, ${(((heapMiB + buffersMiB) * 2 ** 20) / rows.length).toFixed(0)} B per row)`,
+      `answer memo full (${distinct.length} prefixes): ${memoMiB.toFixed(1)} MiB more`,
+      `complete (limit 8) over ${prefixes.length} prefixes x5: p50 ${us(0.5)} us, p99 ${us(0.99)} us, max ${us(0.99999)} us`,
+    ].join('\n') + '\n',
+  );
 } finally {
   await deps.close();
 }

@@ -18,7 +18,16 @@ import { formatLoad, httpLoad } from './lib/http-load.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const base = loadConfig();
 const db = await freshDatabase(base.databaseUrl, 'pss_bench_syn');
-const env = { DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18484', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', SEARCH_CACHE_TTL_MS: '0', VOCAB_DEBOUNCE_MS: '1000', RATE_LIMIT_SECRET_PER_S: '10000000' };
+const env = {
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18484',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  SEARCH_CACHE_TTL_MS: '0',
+  VOCAB_DEBOUNCE_MS: '1000',
+  RATE_LIMIT_SECRET_PER_S: '10000000',
+};
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
 await migrateLatest(deps.db);
 const origin = 'http://127.0.0.1:18484';
@@ -33,11 +42,23 @@ try {
   await deps.db.raw('ANALYZE');
   const queries = [...parseJudgments(readFileSync(join(dir, 'judgments-dev.csv'), 'utf8')).keys()].map(encodeURIComponent);
   const auth = { authorization: `Bearer ${key}` };
-  const run = (label: string) => httpLoad({ origin, concurrency: 8, durationMs: SECONDS * 1000, next: (i) => ({ path: `/v1/search?q=${queries[i % queries.length]}`, headers: auth }) }).then((r) => formatLoad(label, r));
+  const run = (label: string) =>
+    httpLoad({
+      origin,
+      concurrency: 8,
+      durationMs: SECONDS * 1000,
+      next: (i) => ({ path: `/v1/search?q=${queries[i % queries.length]}`, headers: auth }),
+    }).then((r) => formatLoad(label, r));
   const none = await run('search, 0 rules, c=8');
-  const lines = readFileSync('synonyms/electronics-en.txt', 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  const lines = readFileSync('synonyms/electronics-en.txt', 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
   for (let i = lines.length; i < 1000; i++) lines.push(`term${i}a, term${i}b, term${i} c`);
-  const res = await fetch(`${origin}/v1/synonyms/import`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ format: 'solr', content: lines.join('\n'), mode: 'replace' }) });
+  const res = await fetch(`${origin}/v1/synonyms/import`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ format: 'solr', content: lines.join('\n'), mode: 'replace' }),
+  });
   const imported = (await res.json()) as { created: number };
   await new Promise((r) => setTimeout(r, 1000));
   const many = await run(`search, ${imported.created} rules, c=8`);

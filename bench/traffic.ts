@@ -35,8 +35,14 @@ const SOAK = !!process.env.BENCH_SOAK;
 const base = loadConfig();
 const db = process.env.BENCH_REUSE ? reusedDatabase(process.env.BENCH_REUSE) : await freshDatabase(base.databaseUrl, 'pss_bench_traffic');
 const env = {
-  DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, PORT: '18292', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false',
-  RATE_LIMIT_SECRET_PER_S: '1000000', API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2', SEARCH_CACHE_TTL_MS: '60000',
+  DATABASE_URL: db.url,
+  QUEUE_PREFIX: db.prefix,
+  PORT: '18292',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'false',
+  RATE_LIMIT_SECRET_PER_S: '1000000',
+  API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '2',
+  SEARCH_CACHE_TTL_MS: '60000',
 };
 const origin = 'http://127.0.0.1:18292';
 const deps = createDeps(loadConfig({ ...process.env, ...env }));
@@ -52,7 +58,11 @@ try {
     let made = process.env.BENCH_REUSE ? await keptStore(deps, name) : null;
     if (!made) {
       made = await createTenantWithKey(deps, { name, locales: ['en', 'ar'], defaultLocale: 'en' });
-      await fetch(`${origin}/v1/attributes/mapping`, { method: 'PUT', headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }) });
+      await fetch(`${origin}/v1/attributes/mapping`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ raw_name: 'product_colour', canonical_name: 'color' }] }),
+      });
       await sendPrepared({ url: origin, key: made.key, bodies, inFlight: 4, runId: `${name}-${Date.now()}`, progress: true });
       await waitSearchable(deps, made.tenant.id);
     }
@@ -60,26 +70,40 @@ try {
   }
   await deps.db.raw('VACUUM (ANALYZE) search_docs');
   // Queries from the largest store's names and brands, the judged Chorus queries as the head.
-  const products = stores[0].bodies.flatMap((b) => (JSON.parse(b).upsert as Array<{ name: Record<string, string>; brand?: string }>))
+  const products = stores[0].bodies
+    .flatMap((b) => JSON.parse(b).upsert as Array<{ name: Record<string, string>; brand?: string }>)
     .map((p) => ({ name: p.name.en ?? Object.values(p.name)[0] ?? '', brand: p.brand ?? null }));
   const brandCounts = new Map<string, number>();
   for (const p of products) if (p.brand) brandCounts.set(p.brand, (brandCounts.get(p.brand) ?? 0) + 1);
   const brands = [...brandCounts].sort((a, b) => b[1] - a[1]).map(([b]) => b);
   const queries = queriesFrom(products, queryMix(base.sharedDataDir).chorus);
-  const lines = [`stores: ${stores.map((s) => `${s.name} ${s.size}`).join(', ')}; ${queries.length} distinct queries (Zipf s=1: the first 100 get ${(100 * new TrafficMix({ queries, brands }).headShare(100)).toFixed(0)} % of requests); c=${CONCURRENCY}, ${SECONDS} s; writes: 20 products every ${WRITE_MS} ms`];
+  const lines = [
+    `stores: ${stores.map((s) => `${s.name} ${s.size}`).join(', ')}; ${queries.length} distinct queries (Zipf s=1: the first 100 get ${(100 * new TrafficMix({ queries, brands }).headShare(100)).toFixed(0)} % of requests); c=${CONCURRENCY}, ${SECONDS} s; writes: 20 products every ${WRITE_MS} ms`,
+  ];
 
   // Each phase its own API processes: another checkout's (BENCH_COMPARE_DIR), this one's as configured, and this one's with a write grace.
   const grace = process.env.BENCH_GRACE_MS ?? '2000';
   const phases: Array<{ label: string; dir: string; env?: Record<string, string> }> = [
     ...(process.env.BENCH_COMPARE_DIR ? [{ label: `before (${process.env.BENCH_COMPARE_DIR})`, dir: resolve(process.env.BENCH_COMPARE_DIR) }] : []),
     { label: 'this checkout', dir: process.cwd() },
-    ...(grace !== '0' ? [{ label: `this checkout, SEARCH_CACHE_WRITE_GRACE_MS=${grace}`, dir: process.cwd(), env: { SEARCH_CACHE_WRITE_GRACE_MS: grace } }] : []),
+    ...(grace !== '0'
+      ? [{ label: `this checkout, SEARCH_CACHE_WRITE_GRACE_MS=${grace}`, dir: process.cwd(), env: { SEARCH_CACHE_WRITE_GRACE_MS: grace } }]
+      : []),
   ];
   for (const [i, phase] of phases.entries()) {
     if (i > 0 || phase.dir !== process.cwd()) {
       await stopProcess(api);
       // The stopped API's processes may hold the port a moment longer: the next must not meet them.
-      for (let t = 0; t < 100 && (await fetch(`${origin}/healthz`).then(() => true, () => false)); t++) await new Promise((r) => setTimeout(r, 100));
+      for (
+        let t = 0;
+        t < 100 &&
+        (await fetch(`${origin}/healthz`).then(
+          () => true,
+          () => false,
+        ));
+        t++
+      )
+        await new Promise((r) => setTimeout(r, 100));
       api = await startProcess('api/main.ts', { ...env, ...phase.env }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS, phase.dir);
     }
     // A running store's processes have its vocabulary and dictionary loaded and its head queries
@@ -96,7 +120,9 @@ try {
     const soakStore = stores[1];
     let writes = 0;
     const res = await httpLoad({
-      origin, concurrency: CONCURRENCY, durationMs: SECONDS * 1000,
+      origin,
+      concurrency: CONCURRENCY,
+      durationMs: SECONDS * 1000,
       next: (n) => {
         if (!SOAK) return trafficRequest(mix, store());
         const kind = n % 10;
@@ -104,9 +130,16 @@ try {
         if (kind < 6) return { ...trafficRequest(mix, soakStore), group: 'search' };
         if (kind < 9) return { path: `/v1/suggest?q=${encodeURIComponent(queries[n % 500].slice(0, 2 + (n % 5)))}`, headers: auth, group: 'suggest' };
         const w = writes++;
-        const batch = (JSON.parse(soakStore.bodies[w % soakStore.bodies.length]).upsert as Array<Record<string, unknown>>).slice((w * 5) % 995, ((w * 5) % 995) + 5)
+        const batch = (JSON.parse(soakStore.bodies[w % soakStore.bodies.length]).upsert as Array<Record<string, unknown>>)
+          .slice((w * 5) % 995, ((w * 5) % 995) + 5)
           .map((p) => ({ ...p, price: (Number(p.price) * (1 + 0.01 * ((w % 7) + 1))).toFixed(2) }));
-        return { path: '/v1/products/batch', method: 'POST' as const, body: JSON.stringify({ upsert: batch }), headers: { ...auth, 'content-type': 'application/json' }, group: 'write' };
+        return {
+          path: '/v1/products/batch',
+          method: 'POST' as const,
+          body: JSON.stringify({ upsert: batch }),
+          headers: { ...auth, 'content-type': 'application/json' },
+          group: 'write',
+        };
       },
       observe: (r) => {
         statuses.set(r.statusCode, (statuses.get(r.statusCode) ?? 0) + 1);
@@ -125,7 +158,9 @@ try {
       lines.push(line('search, all stores', res));
       for (const s of stores) lines.push(line(`  ${s.name} (${s.size})`, res.groups![s.name]));
     }
-    lines.push(`cache hit ratio ${hits.hit + hits.miss ? `${((100 * hits.hit) / (hits.hit + hits.miss)).toFixed(1)} %` : 'n/a (no X-Search-Cache header)'}${SOAK ? '' : `; writes ${written.batches} batches (${written.errors} errors, p50 ${written.p50.toFixed(0)} ms)`}`);
+    lines.push(
+      `cache hit ratio ${hits.hit + hits.miss ? `${((100 * hits.hit) / (hits.hit + hits.miss)).toFixed(1)} %` : 'n/a (no X-Search-Cache header)'}${SOAK ? '' : `; writes ${written.batches} batches (${written.errors} errors, p50 ${written.p50.toFixed(0)} ms)`}`,
+    );
     lines.push(`statuses: ${[...statuses].map(([code, n]) => `${code} x${n}`).join(', ')}`);
     lines.push(`API memory: ${rss.map((p) => `pid ${p.pid} rss ${p.rss.toFixed(0)} MiB (peak ${p.peak.toFixed(0)})`).join('; ')}`);
   }
@@ -151,10 +186,15 @@ try {
     const running = (async () => {
       for (let n = 0; !stopped && !SOAK; n++) {
         const s = stores[n % stores.length];
-        const batch = (JSON.parse(s.bodies[n % s.bodies.length]).upsert as Array<Record<string, unknown>>).slice(0, 20)
+        const batch = (JSON.parse(s.bodies[n % s.bodies.length]).upsert as Array<Record<string, unknown>>)
+          .slice(0, 20)
           .map((p) => ({ ...p, price: (Number(p.price) * (1 + 0.01 * ((n % 7) + 1))).toFixed(2) }));
         const t0 = performance.now();
-        const r = await fetch(`${origin}/v1/products/batch`, { method: 'POST', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ upsert: batch }) }).catch(() => null);
+        const r = await fetch(`${origin}/v1/products/batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ upsert: batch }),
+        }).catch(() => null);
         if (!r?.ok) errors++;
         await r?.arrayBuffer();
         took.push(performance.now() - t0);

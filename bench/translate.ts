@@ -18,15 +18,45 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 /** BENCH_PROFILE_DIR: a CPU profile of each worker process (.cpuprofile) is written there. */
 const PROFILE = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-const WORDS = ['black', 'leather', 'strap', 'steel', 'watch', 'classic', 'kitchen', 'chair', 'cotton', 'dress', 'water', 'bottle', 'smart', 'phone', 'case', 'blue', 'table', 'wooden', 'running', 'shoes'];
+const WORDS = [
+  'black',
+  'leather',
+  'strap',
+  'steel',
+  'watch',
+  'classic',
+  'kitchen',
+  'chair',
+  'cotton',
+  'dress',
+  'water',
+  'bottle',
+  'smart',
+  'phone',
+  'case',
+  'blue',
+  'table',
+  'wooden',
+  'running',
+  'shoes',
+];
 const word = (i: number) => WORDS[(i * 7919) % WORDS.length];
 const phrase = (seed: number, n: number) => Array.from({ length: n }, (_, k) => word(seed + k * 13)).join(' ');
 
 function product(i: number) {
-  return canonicalProduct(toStored({
-    id: `p${i}`, name: { en: `${phrase(i, 4)} ${i % 97} pack` }, description: { en: `${phrase(i + 3, 18)}, ${i % 50} mm, by Brand${i % 40}.` },
-    brand: `Brand${i % 40}`, model: `M-${i}`, price: 10, currency: 'USD', in_stock: true, visible: true,
-  }));
+  return canonicalProduct(
+    toStored({
+      id: `p${i}`,
+      name: { en: `${phrase(i, 4)} ${i % 97} pack` },
+      description: { en: `${phrase(i + 3, 18)}, ${i % 50} mm, by Brand${i % 40}.` },
+      brand: `Brand${i % 40}`,
+      model: `M-${i}`,
+      price: 10,
+      currency: 'USD',
+      in_stock: true,
+      visible: true,
+    }),
+  );
 }
 
 async function run(latencyMs: number) {
@@ -34,10 +64,17 @@ async function run(latencyMs: number) {
   const base = loadConfig();
   const db = await freshDatabase(base.databaseUrl, 'pss_bench_translate');
   const env = {
-    DATABASE_URL: db.url, QUEUE_PREFIX: db.prefix, LOG_LEVEL: 'warn', MIGRATE_ON_START: 'false', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench',
+    DATABASE_URL: db.url,
+    QUEUE_PREFIX: db.prefix,
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'false',
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: 'sk-bench',
     WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? 'translation=4,translation-provider=8,catalog=2',
-    TRANSLATION_BATCH_FIELDS: process.env.TRANSLATION_BATCH_FIELDS ?? '25', TRANSLATION_PARALLEL_CALLS: process.env.TRANSLATION_PARALLEL_CALLS ?? '4',
-    TRANSLATION_CHUNK_FIELDS: process.env.TRANSLATION_CHUNK_FIELDS ?? '200', VOCAB_DEBOUNCE_MS: '600000',
+    TRANSLATION_BATCH_FIELDS: process.env.TRANSLATION_BATCH_FIELDS ?? '25',
+    TRANSLATION_PARALLEL_CALLS: process.env.TRANSLATION_PARALLEL_CALLS ?? '4',
+    TRANSLATION_CHUNK_FIELDS: process.env.TRANSLATION_CHUNK_FIELDS ?? '200',
+    VOCAB_DEBOUNCE_MS: '600000',
     // This machine is shared: a slow Redis answer under load is not a failure here.
     REDIS_COMMAND_TIMEOUT_MS: process.env.REDIS_COMMAND_TIMEOUT_MS ?? '10000',
   };
@@ -46,7 +83,8 @@ async function run(latencyMs: number) {
   await migrateLatest(deps.db);
   // Ready once every worker process listens on the provider queue (the last one each opens), so start-up is not timed.
   const workers = [];
-  for (let i = 0; i < WORKERS; i++) workers.push(await startProcess('workers/main.ts', env, async () => (await deps.queues.get('translation-provider').getWorkers()).length > i, PROFILE));
+  for (let i = 0; i < WORKERS; i++)
+    workers.push(await startProcess('workers/main.ts', env, async () => (await deps.queues.get('translation-provider').getWorkers()).length > i, PROFILE));
   try {
     const { tenant } = await createTenantWithKey(deps, { name: 'bench', locales: ['en', 'ar'], defaultLocale: 'en' });
     for (let i = 0; i < PRODUCTS; i += 1000) {
@@ -54,10 +92,19 @@ async function run(latencyMs: number) {
     }
     await deps.db.raw('ANALYZE');
     const t0 = Date.now();
-    const { estimate, job } = await startBackfill({
-      repos: { jobs: deps.repos.jobs }, queues: deps.queues, catalog: deps.repos.products, items: deps.repos.translationItems, tenants: deps.repos.tenants,
-      translator: deps.translator, batchFields: config.translation.batchFields,
-    }, tenant.id, { target_locale: 'ar', fields: ['name', 'description'], scope: 'missing', product_ids: null, review_top_n: 0, dry_run: false });
+    const { estimate, job } = await startBackfill(
+      {
+        repos: { jobs: deps.repos.jobs },
+        queues: deps.queues,
+        catalog: deps.repos.products,
+        items: deps.repos.translationItems,
+        tenants: deps.repos.tenants,
+        translator: deps.translator,
+        batchFields: config.translation.batchFields,
+      },
+      tenant.id,
+      { target_locale: 'ar', fields: ['name', 'description'], scope: 'missing', product_ids: null, review_top_n: 0, dry_run: false },
+    );
     const started = Date.now();
     let row = job!;
     while (!['succeeded', 'failed', 'canceled'].includes(row.status)) {

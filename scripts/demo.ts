@@ -40,7 +40,9 @@ try {
   let key: string;
   if (existing) {
     tenantId = existing.id;
-    key = (await deps.repos.keys.create(tenantId, { name: 'demo', kind: 'secret', scopes: [...DEFAULT_SECRET_SCOPES, 'admin'], allowedOrigins: [], expiresAt: null })).key;
+    key = (
+      await deps.repos.keys.create(tenantId, { name: 'demo', kind: 'secret', scopes: [...DEFAULT_SECRET_SCOPES, 'admin'], allowedOrigins: [], expiresAt: null })
+    ).key;
   } else {
     const created = await createTenantWithKey(deps, { name: 'Demo store', locales: ['en', 'ar'], defaultLocale: 'en' });
     tenantId = created.tenant.id;
@@ -51,7 +53,18 @@ try {
   for (const [i, catalog] of catalogs.entries()) {
     process.stderr.write(`loading ${catalog.label}: ${catalog.file}\n`);
     // Each file gets its own Idempotency-Key prefix: the same key with another body would be refused.
-    loaded.push(await loadCatalog({ url: app.url, key, file: catalog.file, kind: catalog.kind, limit: values.limit ? Number(values.limit) : undefined, progress: true, runId: `${runId}-${i}`, signal: loading.signal }));
+    loaded.push(
+      await loadCatalog({
+        url: app.url,
+        key,
+        file: catalog.file,
+        kind: catalog.kind,
+        limit: values.limit ? Number(values.limit) : undefined,
+        progress: true,
+        runId: `${runId}-${i}`,
+        signal: loading.signal,
+      }),
+    );
   }
   const sent = loaded.reduce((n, r) => n + r.sent, 0);
   const rejected = loaded.flatMap((r) => r.errors);
@@ -61,9 +74,12 @@ try {
   // A public key for the storefront page, allowed from this server's own origins (the page is served here).
   const base = app.url.replace('127.0.0.1', 'localhost');
   const port = new URL(app.url).port;
-  const storefront = must('creating the storefront key', await apiClient(app.url, key).POST('/v1/keys', {
-    body: { name: 'demo storefront', kind: 'public', allowed_origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`] },
-  }));
+  const storefront = must(
+    'creating the storefront key',
+    await apiClient(app.url, key).POST('/v1/keys', {
+      body: { name: 'demo storefront', kind: 'public', allowed_origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`] },
+    }),
+  );
   const page = (lang: string) => `${base}/demo?app=${tenantId}&key=${storefront.key}&lang=${lang}`;
   process.stdout.write(`
 Ready: ${sent} products (${rejected.length} rejected) in tenant ${tenantId}.

@@ -20,29 +20,57 @@ import { runCollection } from './eval/run-collection.js';
  */
 const { values } = parseArgs({
   options: {
-    collection: { type: 'string' }, categories: { type: 'boolean' }, show: { type: 'string' }, synonyms: { type: 'string' },
-    keep: { type: 'boolean' }, reuse: { type: 'string' },
+    collection: { type: 'string' },
+    categories: { type: 'boolean' },
+    show: { type: 'string' },
+    synonyms: { type: 'string' },
+    keep: { type: 'boolean' },
+    reuse: { type: 'string' },
   },
 });
 const collections = selectCollections(values.collection, values.categories ?? false);
 const base = loadConfig();
 
 const reusePrefix = `pssevalreuse${Date.now()}`;
-const db = values.reuse ? { url: values.reuse, prefix: reusePrefix, drop: () => clearRedisPrefix(base.redisUrl, reusePrefix) } : await freshDatabase(base.databaseUrl, 'pss_eval');
-const config = loadConfig({ BILLING_DEFAULT_PLAN: 'enterprise', ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true' });
+const db = values.reuse
+  ? { url: values.reuse, prefix: reusePrefix, drop: () => clearRedisPrefix(base.redisUrl, reusePrefix) }
+  : await freshDatabase(base.databaseUrl, 'pss_eval');
+const config = loadConfig({
+  BILLING_DEFAULT_PLAN: 'enterprise',
+  ...process.env,
+  DATABASE_URL: db.url,
+  PORT: '0',
+  QUEUE_PREFIX: db.prefix,
+  VOCAB_DEBOUNCE_MS: '1000',
+  LOG_LEVEL: 'warn',
+  MIGRATE_ON_START: 'true',
+});
 const app = await startAllInOne(config);
 const summaries: Summary[] = [];
 try {
-  const opts = { dataDir: resolve(base.sharedDataDir), app, reuse: !!values.reuse, synonyms: values.synonyms, show: values.show?.split(',') ?? [], k: 10, deep: 50 };
+  const opts = {
+    dataDir: resolve(base.sharedDataDir),
+    app,
+    reuse: !!values.reuse,
+    synonyms: values.synonyms,
+    show: values.show?.split(',') ?? [],
+    k: 10,
+    deep: 50,
+  };
   for (const c of collections) {
     const rows = await runCollection(c, opts);
     process.stdout.write(`\n${formatTable(c.name, rows)}`);
     summaries.push(summarize(c.name, rows));
   }
-  process.stdout.write('\nnDCG@10 (unjudged = 0); peers: pg-fts = Postgres english FTS all-then-any terms, ms-def = MiniSearch defaults (OR), ms-tuned = MiniSearch name x2, AND then OR fill\n');
+  process.stdout.write(
+    '\nnDCG@10 (unjudged = 0); peers: pg-fts = Postgres english FTS all-then-any terms, ms-def = MiniSearch defaults (OR), ms-tuned = MiniSearch name x2, AND then OR fill\n',
+  );
   for (const s of summaries) process.stdout.write(`${summaryLine(s)}\n${detailLines(s)}\n`);
 } finally {
   await app.stop();
-  if (values.keep) process.stderr.write(`kept database: npm run eval -- --reuse ${db.url}${values.collection ? ` --collection ${values.collection}` : ''}${values.categories ? ' --categories' : ''}\n`);
+  if (values.keep)
+    process.stderr.write(
+      `kept database: npm run eval -- --reuse ${db.url}${values.collection ? ` --collection ${values.collection}` : ''}${values.categories ? ' --categories' : ''}\n`,
+    );
   else await db.drop();
 }

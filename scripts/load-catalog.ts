@@ -9,19 +9,35 @@ import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
  */
 const { values } = parseArgs({
   options: {
-    file: { type: 'string' }, key: { type: 'string', default: process.env.API_KEY }, url: { type: 'string', default: 'http://localhost:8080' },
-    kind: { type: 'string' }, limit: { type: 'string' }, checkpoint: { type: 'string' }, 'in-flight': { type: 'string', default: '3' },
+    file: { type: 'string' },
+    key: { type: 'string', default: process.env.API_KEY },
+    url: { type: 'string', default: 'http://localhost:8080' },
+    kind: { type: 'string' },
+    limit: { type: 'string' },
+    checkpoint: { type: 'string' },
+    'in-flight': { type: 'string', default: '3' },
   },
 });
 if (!values.file || !values.key) {
-  process.stderr.write('usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart|product-in] [--limit N] [--checkpoint FILE]\n');
+  process.stderr.write(
+    'usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart|product-in] [--limit N] [--checkpoint FILE]\n',
+  );
   process.exit(2);
 }
 const file = resolve(values.file);
 const kind = (values.kind ?? detectCatalogKind(file)) as CatalogKind;
 const result = await loadCatalog({
-  url: values.url!, key: values.key, file, kind, limit: values.limit ? Number(values.limit) : undefined,
-  checkpoint: values.checkpoint, runId: values.checkpoint ? 'resumable' : String(Date.now()), inFlight: Number(values['in-flight']), progress: true,
+  url: values.url!,
+  key: values.key,
+  file,
+  kind,
+  limit: values.limit ? Number(values.limit) : undefined,
+  checkpoint: values.checkpoint,
+  runId: values.checkpoint ? 'resumable' : String(Date.now()),
+  inFlight: Number(values['in-flight']),
+  progress: true,
 });
-process.stdout.write(`${JSON.stringify({ sent: result.sent, upserted: result.upserted, unchanged: result.unchanged, errors: result.errors.length, seconds: result.seconds })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ sent: result.sent, upserted: result.upserted, unchanged: result.unchanged, errors: result.errors.length, seconds: result.seconds })}\n`,
+);
 for (const e of result.errors.slice(0, 20)) process.stdout.write(`  error ${e.id ?? '?'} ${e.code}: ${e.message}\n`);

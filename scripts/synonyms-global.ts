@@ -28,7 +28,9 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 const formatOf = (file?: string): Format => {
-  const f = values.format ?? (file ? ({ '.json': 'json', '.csv': 'csv', '.txt': 'solr', '.solr': 'solr' } as Record<string, string>)[extname(file).toLowerCase()] : 'json');
+  const f =
+    values.format ??
+    (file ? ({ '.json': 'json', '.csv': 'csv', '.txt': 'solr', '.solr': 'solr' } as Record<string, string>)[extname(file).toLowerCase()] : 'json');
   return (FORMATS as readonly string[]).includes(f ?? '') ? (f as Format) : fail(`unknown format ${f ?? `of ${file}`}`);
 };
 if (!command) fail('no command');

@@ -17,7 +17,10 @@ if (!values.name) {
   process.stderr.write('usage: npm run tenant:create -- --name "My store" [--locales en,ar] [--default-locale en] [--session]\n');
   process.exit(2);
 }
-const locales = values.locales!.split(',').map((s) => s.trim()).filter(Boolean);
+const locales = values
+  .locales!.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const deps = createDeps(loadConfig());
 try {
   await migrateLatest(deps.db);

@@ -36,8 +36,20 @@ import { CardCache, ClickBoosts, RecentViews, Recommender, recommendRepos } from
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
   return {
-    ...accessRepos(db), ...jobsRepos(db), ...catalogRepos(db), ...searchRepos(db), ...synonymsRepos(db), ...eventsRepos(db),
-    ...translationRepos(db), ...merchandisingRepos(db), ...experimentsRepos(db), ...recommendRepos(db), ...billingRepos(db), ...notificationsRepos(db), ...tenantDataRepos(db), usage: usageRepo(db),
+    ...accessRepos(db),
+    ...jobsRepos(db),
+    ...catalogRepos(db),
+    ...searchRepos(db),
+    ...synonymsRepos(db),
+    ...eventsRepos(db),
+    ...translationRepos(db),
+    ...merchandisingRepos(db),
+    ...experimentsRepos(db),
+    ...recommendRepos(db),
+    ...billingRepos(db),
+    ...notificationsRepos(db),
+    ...tenantDataRepos(db),
+    usage: usageRepo(db),
     idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
   };
 }
@@ -138,36 +150,65 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     return plan ? planPrice(plan, interval) : null;
   });
   const billingNotifications = new BillingNotifications(logger);
-  const entitlements = new Entitlements({ subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') }, notices, config.billing.defaultPlan);
+  const entitlements = new Entitlements(
+    { subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') },
+    notices,
+    config.billing.defaultPlan,
+  );
   const meter = new SearchMeter(usage, entitlements, config.usage.metering);
-  const billing = billingService({ provider: payments, subscriptions: repos.subscriptions, addons: repos.addonPurchases, notices, notifications: billingNotifications });
+  const billing = billingService({
+    provider: payments,
+    subscriptions: repos.subscriptions,
+    addons: repos.addonPurchases,
+    notices,
+    notifications: billingNotifications,
+  });
   const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
-  const contexts = new TenantContexts({
-    engine,
-    tenant: repos.tenants.find, mapping: repos.mappings.get, profiles: repos.vocabulary.categoryProfiles, synonyms: repos.synonyms.enabledFor,
-    suggestTerms: repos.vocabulary.suggestTerms, vocabulary: repos.vocabulary.terms,
-  }, notices);
-  const merch = new MerchState({
-    rules: (id) => repos.rules.all(id), runningExperiment: (id) => repos.experiments.running(id),
-  }, notices);
+  const contexts = new TenantContexts(
+    {
+      engine,
+      tenant: repos.tenants.find,
+      mapping: repos.mappings.get,
+      profiles: repos.vocabulary.categoryProfiles,
+      synonyms: repos.synonyms.enabledFor,
+      suggestTerms: repos.vocabulary.suggestTerms,
+      vocabulary: repos.vocabulary.terms,
+    },
+    notices,
+  );
+  const merch = new MerchState(
+    {
+      rules: (id) => repos.rules.all(id),
+      runningExperiment: (id) => repos.experiments.running(id),
+    },
+    notices,
+  );
   // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
   // Embedding calls to a provider count into the same ai_cost_micros_usd metric as AI rewriting.
   const embedders = createEmbedderSource(config, db, (tenantId, micros) => aiBudget.add(tenantId, micros));
-  const rewriter = new Rewriter(createLlm(config), redis, aiBudget, { timeoutMs: config.llm.timeoutMs, cacheTtlS: config.llm.cacheTtlS, prefix: config.queuePrefix });
+  const rewriter = new Rewriter(createLlm(config), redis, aiBudget, {
+    timeoutMs: config.llm.timeoutMs,
+    cacheTtlS: config.llm.cacheTtlS,
+    prefix: config.queuePrefix,
+  });
   const vectors = createVectorStore(config, db);
   const queryVectors = new QueryVectors(vectors, embedders);
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);
   const cards = new CardCache(engine);
   const recommender = new Recommender({
-    engine, vectors, signals: repos.signals, recent: recentViews, cards,
+    engine,
+    vectors,
+    signals: repos.signals,
+    recent: recentViews,
+    cards,
     attributesOf: async (tenantId, productId) => {
       const row = await repos.products.find(tenantId, productId);
       if (!row) return null;
       const data = row.data as { categories?: Array<{ id?: string } | string>; brand?: string | null };
-      const categoryIds = (data.categories ?? []).map((c) => (typeof c === 'string' ? c : c.id ?? '')).filter(Boolean);
+      const categoryIds = (data.categories ?? []).map((c) => (typeof c === 'string' ? c : (c.id ?? ''))).filter(Boolean);
       return { categoryIds, brand: data.brand ?? null };
     },
   });
@@ -186,15 +227,24 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     recommender.clear(id);
   });
   const cacheBytes = config.searchCacheMaxMb * 2 ** 20;
-  const search = new SearchService({ engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs });
+  const search = new SearchService(
+    { engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks },
+    { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs },
+  );
   const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
   const storefront = new StorefrontSearch({
-    search: (t, input) => search.search(t, input), suggest: (t, input) => suggest.suggest(t, input),
+    search: (t, input) => search.search(t, input),
+    suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
   });
   const translator = createTranslator(config);
   const notifications = new Notifier({
-    receivers: repos.webhookReceivers, deliveries: repos.webhookDeliveries, queues, sealer: new Sealer(config.secretEncryptionKey), logger, config: config.ops.webhooks,
+    receivers: repos.webhookReceivers,
+    deliveries: repos.webhookDeliveries,
+    queues,
+    sealer: new Sealer(config.secretEncryptionKey),
+    logger,
+    config: config.ops.webhooks,
   });
   // Every end of a job row (whichever stage, reconcile or start failure writes it) tells the store once: finish() writes a row once.
   const finishJob = repos.jobs.finish;
@@ -202,7 +252,8 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     const written = await finishJob(id, status, fields);
     if (written && status !== 'canceled') {
       const row = await repos.jobs.get(id);
-      if (row) await notifyJobFinished((t, k, p) => notifications.notify(t, k, p), row).catch((err) => logger.warn('job notification not queued', { jobId: id, err }));
+      if (row)
+        await notifyJobFinished((t, k, p) => notifications.notify(t, k, p), row).catch((err) => logger.warn('job notification not queued', { jobId: id, err }));
     }
     return written;
   };
@@ -212,8 +263,37 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   );
   const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
   return {
-    config, logger, db, redis, queues, repos, auth, rateLimiter, notifications, engine, translator, vectors, embedders, recommender, recentViews, notices, contexts, merch, rewriter, search, suggest, storefront, searchLog, usage, events,
-    payments, billing, entitlements, meter, billingNotifications, productsLimit,
+    config,
+    logger,
+    db,
+    redis,
+    queues,
+    repos,
+    auth,
+    rateLimiter,
+    notifications,
+    engine,
+    translator,
+    vectors,
+    embedders,
+    recommender,
+    recentViews,
+    notices,
+    contexts,
+    merch,
+    rewriter,
+    search,
+    suggest,
+    storefront,
+    searchLog,
+    usage,
+    events,
+    payments,
+    billing,
+    entitlements,
+    meter,
+    billingNotifications,
+    productsLimit,
     async start() {
       sub = new Redis(config.redisUrl, { lazyConnect: true });
       await auth.start(sub);

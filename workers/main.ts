@@ -26,6 +26,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : err?.stack ?? err}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : (err?.stack ?? err)}\n`);
   process.exit(1);
 });

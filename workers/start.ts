@@ -50,7 +50,8 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
     worker.on('failed', (job, err) => {
       const rowId = job?.finishedOn ? job.data?.jobRowId : null;
       if (!rowId) return;
-      deps.repos.jobs.finish(rowId, 'failed', { error: err.message })
+      deps.repos.jobs
+        .finish(rowId, 'failed', { error: err.message })
         .then((written) => written && deps.logger.error('job failed outside its stage', { queue, jobId: job!.id, err }))
         .catch((e) => deps.logger.warn('could not fail the job row', { queue, jobId: job!.id, err: e }));
     });

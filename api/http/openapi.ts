@@ -16,7 +16,10 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   const props = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
   return Object.entries(props).map(([name, s]) => ({
-    name, in: where, required: where === 'path' || required.has(name), schema: s,
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: s,
     ...(s.description ? { description: s.description } : {}),
   }));
 }
@@ -46,16 +49,25 @@ function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   if (r.params || r.query || r.body) {
     out['400'] = {
-      description: 'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), ' +
+      description:
+        'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), ' +
         '`json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor`',
       content: errorContent,
     };
   }
   if (r.auth) {
     out['401'] = { description: '`key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired`', content: errorContent };
-    out['429'] = { description: '`rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix)', headers: retryAfter, content: errorContent };
+    out['429'] = {
+      description: '`rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix)',
+      headers: retryAfter,
+      content: errorContent,
+    };
   }
-  out['503'] = { description: '`query_timeout` (a statement passed the request path\'s time limit) or `not_ready`; retry after `Retry-After`', headers: retryAfter, content: errorContent };
+  out['503'] = {
+    description: "`query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After`",
+    headers: retryAfter,
+    content: errorContent,
+  };
   return out;
 }
 
@@ -64,7 +76,8 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const r of routes) {
     const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
-    if (r.idempotent) params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
+    if (r.idempotent)
+      params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
     const responses: Record<string, JsonSchema> = {};
     for (const [status, res] of Object.entries(r.responses)) {
       responses[status] = res.schema
@@ -76,8 +89,13 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     (paths[r.path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],
-      operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
-      ...(r.auth ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope } : { security: [] }),
+      operationId: `${r.method}${r.path
+        .replace(/[{}]/g, '')
+        .replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())
+        .replace(/\W/g, '')}`,
+      ...(r.auth
+        ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope }
+        : { security: [] }),
       ...(params.length ? { parameters: params } : {}),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } } : {}),
       responses,
@@ -88,7 +106,9 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     info: {
       title: 'Product search service',
       version: '1.0.0',
-      description: `Send a key as "Authorization: Bearer <key>" (or "X-API-Key: <key>"). Scopes:\n${Object.entries(SCOPE_DOCS).map(([s, d]) => `- ${s}: ${d}`).join('\n')}`,
+      description: `Send a key as "Authorization: Bearer <key>" (or "X-API-Key: <key>"). Scopes:\n${Object.entries(SCOPE_DOCS)
+        .map(([s, d]) => `- ${s}: ${d}`)
+        .join('\n')}`,
     },
     paths,
     components: {

@@ -38,7 +38,7 @@ export function queueDashboard(deps: Deps, queueNames: string[]): Middleware {
     if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) return next();
     await check(ctx, async () => undefined);
     if (!deps.config.ops.operatorTenantIds.includes(ctx.state.principal.tenantId)) {
-      throw new AppError('operator_only', 403, 'the queue dashboard shows every store\'s jobs: only operator stores (OPERATOR_TENANT_IDS) may open it');
+      throw new AppError('operator_only', 403, "the queue dashboard shows every store's jobs: only operator stores (OPERATOR_TENANT_IDS) may open it");
     }
     if (readOnly && !['GET', 'HEAD'].includes(ctx.method)) {
       throw new AppError('dashboard_read_only', 403, 'the queue dashboard is read-only (QUEUE_DASHBOARD_WRITE=true allows changes)');

@@ -71,8 +71,12 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
  */
 function checkText(ctx: Context, itemFields: readonly string[] | undefined): void {
   const details: Array<FieldError & { in: string }> = [];
-  for (const [where, raw] of [['path', ctx.path], ['query', ctx.querystring]] as const) {
-    if (raw.includes('%') && !decodes(raw)) details.push({ in: where, field: '(raw)', code: 'invalid_text', message: 'percent-encoding must be of UTF-8 bytes' });
+  for (const [where, raw] of [
+    ['path', ctx.path],
+    ['query', ctx.querystring],
+  ] as const) {
+    if (raw.includes('%') && !decodes(raw))
+      details.push({ in: where, field: '(raw)', code: 'invalid_text', message: 'percent-encoding must be of UTF-8 bytes' });
   }
   const found = [
     ...invalidText(ctx.params).map((f) => ({ in: 'path', ...f })),

@@ -39,21 +39,31 @@ export async function prepareReplicated(dataDir: string, total: number): Promise
 }
 
 /** Sends prepared bodies, `inFlight` at a time, with a progress line; sums the batch results. */
-export async function sendPrepared(opts: { url: string; key: string; bodies: string[]; inFlight: number; runId: string; progress?: boolean }): Promise<LoadResult> {
+export async function sendPrepared(opts: {
+  url: string;
+  key: string;
+  bodies: string[];
+  inFlight: number;
+  runId: string;
+  progress?: boolean;
+}): Promise<LoadResult> {
   const sum: LoadResult = { sent: 0, upserted: 0, unchanged: 0, errors: [], seconds: 0 };
   const started = Date.now();
   let next = 0;
-  await Promise.all(Array.from({ length: opts.inFlight }, async () => {
-    while (next < opts.bodies.length) {
-      const no = next++;
-      const r = await postBatchBody(opts.url, opts.key, `bench-${opts.runId}-${no}`, opts.bodies[no]);
-      sum.sent += r.upserted + r.unchanged + r.errors.length;
-      sum.upserted += r.upserted;
-      sum.unchanged += r.unchanged;
-      sum.errors.push(...r.errors);
-      if (opts.progress) process.stderr.write(`\rsent ${sum.sent} products (${Math.round(sum.sent / ((Date.now() - started) / 1000))}/s), errors ${sum.errors.length}   `);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: opts.inFlight }, async () => {
+      while (next < opts.bodies.length) {
+        const no = next++;
+        const r = await postBatchBody(opts.url, opts.key, `bench-${opts.runId}-${no}`, opts.bodies[no]);
+        sum.sent += r.upserted + r.unchanged + r.errors.length;
+        sum.upserted += r.upserted;
+        sum.unchanged += r.unchanged;
+        sum.errors.push(...r.errors);
+        if (opts.progress)
+          process.stderr.write(`\rsent ${sum.sent} products (${Math.round(sum.sent / ((Date.now() - started) / 1000))}/s), errors ${sum.errors.length}   `);
+      }
+    }),
+  );
   if (opts.progress) process.stderr.write('\n');
   sum.seconds = (Date.now() - started) / 1000;
   return sum;

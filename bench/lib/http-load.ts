@@ -26,29 +26,31 @@ export async function httpLoad(opts: {
   let counter = 0;
   const end = Date.now() + opts.durationMs;
   const started = performance.now();
-  await Promise.all(Array.from({ length: opts.concurrency }, async () => {
-    while (Date.now() < end) {
-      const r = opts.next(counter++);
-      const t0 = performance.now();
-      let failed = false;
-      try {
-        const res = await request(opts.origin + r.path, { method: r.method ?? 'GET', body: r.body, headers: r.headers, dispatcher: agent });
-        await res.body.dump();
-        failed = res.statusCode >= 400;
-        opts.observe?.(res, r.group);
-      } catch {
-        failed = true;
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (Date.now() < end) {
+        const r = opts.next(counter++);
+        const t0 = performance.now();
+        let failed = false;
+        try {
+          const res = await request(opts.origin + r.path, { method: r.method ?? 'GET', body: r.body, headers: r.headers, dispatcher: agent });
+          await res.body.dump();
+          failed = res.statusCode >= 400;
+          opts.observe?.(res, r.group);
+        } catch {
+          failed = true;
+        }
+        if (failed) errors++;
+        latencies.push(performance.now() - t0);
+        if (r.group !== undefined) {
+          const g = byGroup.get(r.group) ?? { latencies: [], errors: 0 };
+          g.latencies.push(performance.now() - t0);
+          if (failed) g.errors++;
+          byGroup.set(r.group, g);
+        }
       }
-      if (failed) errors++;
-      latencies.push(performance.now() - t0);
-      if (r.group !== undefined) {
-        const g = byGroup.get(r.group) ?? { latencies: [], errors: 0 };
-        g.latencies.push(performance.now() - t0);
-        if (failed) g.errors++;
-        byGroup.set(r.group, g);
-      }
-    }
-  }));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
   const summary = (list: number[], errs: number): LoadResult => {

@@ -13,6 +13,12 @@ export function reusedDatabase(url: string) {
 export async function keptStore(deps: Deps, name: string): Promise<{ tenant: { id: string }; key: string } | null> {
   const tenant = await deps.db('tenants').where({ name }).orderBy('created_at', 'desc').first();
   if (!tenant) return null;
-  const { key } = await deps.repos.keys.create(tenant.id, { name: 'bench', kind: 'secret', scopes: [...DEFAULT_SECRET_SCOPES, 'admin'], allowedOrigins: [], expiresAt: null });
+  const { key } = await deps.repos.keys.create(tenant.id, {
+    name: 'bench',
+    kind: 'secret',
+    scopes: [...DEFAULT_SECRET_SCOPES, 'admin'],
+    allowedOrigins: [],
+    expiresAt: null,
+  });
   return { tenant, key };
 }

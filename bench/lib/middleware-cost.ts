@@ -7,10 +7,16 @@ import { requestId } from '../../api/http/middleware/request-id.js';
  * with process.cpuUsage over many calls: less sensitive to a busy machine than HTTP latency.
  */
 export async function middlewareCostMicros(n = 200_000): Promise<{ plain: number; scoped: number; search: number }> {
-  const ctx = (path: string) => ({
-    path, method: 'GET', status: 200, state: {} as Record<string, unknown>, _matchedRoute: path,
-    get: () => '', set: () => undefined,
-  }) as never;
+  const ctx = (path: string) =>
+    ({
+      path,
+      method: 'GET',
+      status: 200,
+      state: {} as Record<string, unknown>,
+      _matchedRoute: path,
+      get: () => '',
+      set: () => undefined,
+    }) as never;
   const measure = async (fn: () => Promise<unknown>) => {
     for (let i = 0; i < 10_000; i++) await fn();
     const t0 = process.cpuUsage();

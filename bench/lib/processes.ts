@@ -13,8 +13,18 @@ export const API_NODE_FLAGS = ['--max-semi-space-size=64'];
  * Stores without a subscription run on the enterprise plan (no caps) unless the env says otherwise: the free plan's
  * 1,000 products and 10,000 searches would turn a bench's load into quota errors.
  */
-export async function startProcess(script: string, env: Record<string, string>, ready: () => Promise<boolean>, nodeFlags: string[] = [], cwd?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { env: { BILLING_DEFAULT_PLAN: 'enterprise', ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], cwd });
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+  nodeFlags: string[] = [],
+  cwd?: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+    env: { BILLING_DEFAULT_PLAN: 'enterprise', ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    cwd,
+  });
   const deadline = Date.now() + 60_000;
   while (!(await ready().catch(() => false))) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);

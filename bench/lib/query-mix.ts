@@ -10,7 +10,12 @@ export function queryMix(dataDir: string): { mix: string[]; prefixes: string[]; 
   const chorus = [...parseJudgments(readFileSync(join(dataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()];
   const typos = chorus.filter((q) => q.length > 5).map((q) => q.slice(0, 2) + q[3] + q[2] + q.slice(4));
   const arabic = ['ساعة', 'حذاء رياضي', 'قميص قطن', 'سماعة بلوتوث', 'هاتف سامسونج', 'شاشه تحت ٥٠٠'];
-  const filtered = ['laptop&filter[price][lte]=500&facets=brand,price,category_tree', 'cable&filter[brand]=StarTech.com,C2G&facets=brand,color', 'watch&sort=price_asc', 'shirt&filter[in_stock]=true&facets=brand,category_tree'];
+  const filtered = [
+    'laptop&filter[price][lte]=500&facets=brand,price,category_tree',
+    'cable&filter[brand]=StarTech.com,C2G&facets=brand,color',
+    'watch&sort=price_asc',
+    'shirt&filter[in_stock]=true&facets=brand,category_tree',
+  ];
   const mix = [...chorus.map(encodeURIComponent), ...typos.map(encodeURIComponent), ...arabic.map(encodeURIComponent), ...filtered];
   const prefixes = chorus.flatMap((q) => [q.slice(0, 2), q.slice(0, 4), q]).map(encodeURIComponent);
   return { mix, prefixes, chorus };

@@ -14,7 +14,15 @@ export interface TrafficOptions {
 }
 
 /** What a request does beside its words, with its share of requests. */
-const VARIANTS: Array<[string, number]> = [['plain', 0.64], ['refine-brand', 0.08], ['refine-price', 0.06], ['in-stock', 0.04], ['page-2', 0.08], ['sort', 0.04], ['typo', 0.06]];
+const VARIANTS: Array<[string, number]> = [
+  ['plain', 0.64],
+  ['refine-brand', 0.08],
+  ['refine-price', 0.06],
+  ['in-stock', 0.04],
+  ['page-2', 0.08],
+  ['sort', 0.04],
+  ['typo', 0.06],
+];
 
 export class TrafficMix {
   private cumulative: Float64Array;
@@ -41,13 +49,20 @@ export class TrafficMix {
     }
     const enc = encodeURIComponent;
     switch (variant) {
-      case 'refine-brand': return { query: `q=${enc(q)}&filter[brand]=${enc(this.opts.brands[Math.floor(this.rand() * Math.min(40, this.opts.brands.length))])}`, variant };
-      case 'refine-price': return { query: `q=${enc(q)}&filter[price][lte]=${[25, 50, 100, 250, 500][Math.floor(this.rand() * 5)]}`, variant };
-      case 'in-stock': return { query: `q=${enc(q)}&filter[in_stock]=true`, variant };
-      case 'page-2': return { query: `q=${enc(q)}&page=2`, variant };
-      case 'sort': return { query: `q=${enc(q)}&sort=${this.rand() < 0.5 ? 'price_asc' : 'price_desc'}`, variant };
-      case 'typo': return { query: `q=${enc(typo(q, this.rand))}`, variant };
-      default: return { query: `q=${enc(q)}`, variant };
+      case 'refine-brand':
+        return { query: `q=${enc(q)}&filter[brand]=${enc(this.opts.brands[Math.floor(this.rand() * Math.min(40, this.opts.brands.length))])}`, variant };
+      case 'refine-price':
+        return { query: `q=${enc(q)}&filter[price][lte]=${[25, 50, 100, 250, 500][Math.floor(this.rand() * 5)]}`, variant };
+      case 'in-stock':
+        return { query: `q=${enc(q)}&filter[in_stock]=true`, variant };
+      case 'page-2':
+        return { query: `q=${enc(q)}&page=2`, variant };
+      case 'sort':
+        return { query: `q=${enc(q)}&sort=${this.rand() < 0.5 ? 'price_asc' : 'price_desc'}`, variant };
+      case 'typo':
+        return { query: `q=${enc(typo(q, this.rand))}`, variant };
+      default:
+        return { query: `q=${enc(q)}`, variant };
     }
   }
 
@@ -101,7 +116,11 @@ export function queriesFrom(products: Array<{ name: string; brand?: string | nul
   const seen = new Set(head.map((q) => q.toLowerCase()));
   const tail: string[] = [];
   for (const p of products) {
-    const words = p.name.toLowerCase().replace(/[^\p{L}\p{N} ]+/gu, ' ').split(/\s+/).filter((w) => w.length > 1);
+    const words = p.name
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} ]+/gu, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 1);
     if (!words.length) continue;
     const n = 1 + Math.floor(rand() * 3);
     const q = rand() < 0.2 && p.brand ? `${p.brand.toLowerCase()} ${words[words.length - 1]}` : words.slice(0, n).join(' ');

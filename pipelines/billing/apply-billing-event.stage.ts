@@ -6,10 +6,17 @@ import { applyBillingEventJob, applyStoredEvent } from '../../shared/billing/ind
 export const applyBillingEvent = defineStage({
   ...applyBillingEventJob,
   async run({ data, deps }) {
-    const outcome = await applyStoredEvent({
-      events: deps.repos.billingEvents, subscriptions: deps.repos.subscriptions, addons: deps.repos.addonPurchases,
-      notices: deps.notices, notifications: deps.billingNotifications,
-    }, data.provider, data.eventId);
+    const outcome = await applyStoredEvent(
+      {
+        events: deps.repos.billingEvents,
+        subscriptions: deps.repos.subscriptions,
+        addons: deps.repos.addonPurchases,
+        notices: deps.notices,
+        notifications: deps.billingNotifications,
+      },
+      data.provider,
+      data.eventId,
+    );
     if (outcome === 'missing') throw new UnrecoverableError(`no stored event ${data.provider}/${data.eventId}`);
     return { outcome };
   },

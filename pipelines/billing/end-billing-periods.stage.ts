@@ -24,14 +24,25 @@ export const endBillingPeriods = defineStage({
         await deps.repos.subscriptions.update(row.tenant_id, { status: 'canceled', canceled_at: now, cancel_at_period_end: false, state_at: now });
         ended++;
       } else if (periodOver && row.pending_plan_code) {
-        await deps.repos.subscriptions.update(row.tenant_id, { plan_code: row.pending_plan_code, interval: row.pending_interval ?? row.interval, pending_plan_code: null, pending_interval: null, state_at: now });
+        await deps.repos.subscriptions.update(row.tenant_id, {
+          plan_code: row.pending_plan_code,
+          interval: row.pending_interval ?? row.interval,
+          pending_plan_code: null,
+          pending_interval: null,
+          state_at: now,
+        });
         changed++;
       } else continue;
       await deps.notices.publish('subscription', row.tenant_id);
       const after = await deps.repos.subscriptions.get(row.tenant_id);
       if (after) {
         await deps.billingNotifications.emit({
-          kind: 'subscription.changed', tenantId: row.tenant_id, plan_code: after.plan_code, status: after.status, previous_status: row.status, cancel_at_period_end: after.cancel_at_period_end,
+          kind: 'subscription.changed',
+          tenantId: row.tenant_id,
+          plan_code: after.plan_code,
+          status: after.status,
+          previous_status: row.status,
+          cancel_at_period_end: after.cancel_at_period_end,
         });
       }
     }

@@ -26,8 +26,11 @@ export const reconcileBilling = defineStage({
     for (const row of await deps.repos.subscriptions.withProvider(provider.name)) {
       const snap = await provider.fetch({ tenantId: row.tenant_id, subscriptionId: row.provider_subscription_id! });
       if (!snap) continue;
-      const differs = snap.rawStatus !== row.provider_status || snap.planCode !== row.plan_code || snap.cancelAtPeriodEnd !== row.cancel_at_period_end
-        || snap.periodEnd?.getTime() !== row.current_period_end?.getTime();
+      const differs =
+        snap.rawStatus !== row.provider_status ||
+        snap.planCode !== row.plan_code ||
+        snap.cancelAtPeriodEnd !== row.cancel_at_period_end ||
+        snap.periodEnd?.getTime() !== row.current_period_end?.getTime();
       if (!differs) continue;
       if (await deps.repos.subscriptions.applySnapshot(provider.name, snap, new Date())) {
         corrected++;

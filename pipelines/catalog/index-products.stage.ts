@@ -28,7 +28,10 @@ export const indexProducts = defineStage({
     await productsChanged(hooks, data.tenantId, rows, gone);
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(await localize(hooks, data.tenantId, rows)), ctx.settings);
-    await products.markIndexed(data.tenantId, rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })));
+    await products.markIndexed(
+      data.tenantId,
+      rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })),
+    );
     await deps.notices.publish('index', data.tenantId);
     await tenantJobDone(deps.redis, deps.config.queuePrefix, 'catalog', data.tenantId).catch(() => undefined);
     // One vocabulary rebuild per tenant per window, run after the window closes.

@@ -22,7 +22,11 @@ export const sweepUnindexed = defineStage({
   // Its own queue: a sweep never takes one of the catalog workers' slots from a batch.
   queue: 'maintenance',
   name: 'sweep-unindexed',
-  schema: z.object({ graceMs: z.number().int().min(0).default(SWEEP_GRACE_MS), limit: z.number().int().min(1).max(100_000).default(20_000), run: z.string().optional() }),
+  schema: z.object({
+    graceMs: z.number().int().min(0).default(SWEEP_GRACE_MS),
+    limit: z.number().int().min(1).max(100_000).default(20_000),
+    run: z.string().optional(),
+  }),
   jobId: (d) => `sweep-unindexed-${d.run ?? newId('run')}`,
   attempts: 2,
   async run({ data, deps }) {

@@ -14,7 +14,12 @@ const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children']
 const RESTARTS: Partial<Record<JobKind, { queues: string[]; restart(deps: Deps, row: JobRow): Promise<unknown> }>> = {
   reindex: {
     queues: ['reindex'],
-    restart: (deps, row) => deps.queues.enqueue(buildGenerationJob, { tenantId: row.tenant_id, jobRowId: row.id, mode: row.params.mode === 'settings_only' ? 'settings_only' : 'full' }, { jobRowId: row.id }),
+    restart: (deps, row) =>
+      deps.queues.enqueue(
+        buildGenerationJob,
+        { tenantId: row.tenant_id, jobRowId: row.id, mode: row.params.mode === 'settings_only' ? 'settings_only' : 'full' },
+        { jobRowId: row.id },
+      ),
   },
   // Collect again: items are upserts, chunk job ids and chunk marks are keyed by run and chunk.
   translate_backfill: {

@@ -8,6 +8,4 @@ export const MAINTAIN_SCHEDULER_ID = 'maintain-tables';
 export const stages = [maintainTables];
 
 /** `maintain-tables` on the sweep's period (SWEEP_EVERY_MS). */
-export const schedules = (config: Config): Schedule[] => [
-  { id: MAINTAIN_SCHEDULER_ID, job: maintainTables, repeat: { every: config.sweepEveryMs }, data: {} },
-];
+export const schedules = (config: Config): Schedule[] => [{ id: MAINTAIN_SCHEDULER_ID, job: maintainTables, repeat: { every: config.sweepEveryMs }, data: {} }];

@@ -59,6 +59,13 @@ export const refreshVocabulary = defineStage({
     // index entries still waiting in GIN pending lists would be scanned by every search.
     const analyzed = await analyzeChanged(deps.db);
     const flushed = await flushGinPending(deps.db);
-    return { terms: builder.terms.size, product_types: builder.heads.size, suggestions: suggestions.length, category_profiles: categories.length, analyzed, gin_pending_pages: flushed };
+    return {
+      terms: builder.terms.size,
+      product_types: builder.heads.size,
+      suggestions: suggestions.length,
+      category_profiles: categories.length,
+      analyzed,
+      gin_pending_pages: flushed,
+    };
   },
 });

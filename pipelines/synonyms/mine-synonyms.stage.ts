@@ -29,8 +29,13 @@ export const mineSynonyms = defineStage({
     await progress(0.8);
     const written = await deps.repos.suggestions.upsertPending(data.tenantId, fresh);
     return {
-      searches: searches.length, clicks: clicks.length, candidates: candidates.length, covered: candidates.length - fresh.length,
-      created: written.created, refreshed: written.refreshed, already_decided: written.decided,
+      searches: searches.length,
+      clicks: clicks.length,
+      candidates: candidates.length,
+      covered: candidates.length - fresh.length,
+      created: written.created,
+      refreshed: written.refreshed,
+      already_decided: written.decided,
       truncated: searches.length >= MAX_ROWS || clicks.length >= MAX_ROWS,
     };
   },

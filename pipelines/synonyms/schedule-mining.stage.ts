@@ -12,8 +12,16 @@ export const scheduleMining = defineStage({
   queue: 'mining',
   name: 'schedule-mining',
   schema: z.object({
-    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-    activeHours: z.number().int().min(1).max(24 * 30).default(24),
+    day: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    activeHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
   }),
   jobId: (d) => `schedule-mining-${d.day ?? new Date().toISOString().slice(0, 10)}`,
   attempts: 3,

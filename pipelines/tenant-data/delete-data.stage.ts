@@ -11,17 +11,24 @@ import { NOTICE_KINDS } from '../../shared/platform/notices.js';
 export const deleteData = defineStage({
   ...dataDeleteJob,
   async run({ data, deps }) {
-    return deleteTenant({
-      db: deps.db, redis: deps.redis, prefix: deps.config.queuePrefix, exportDir: deps.config.ops.exportDir,
-      queue: (name) => deps.queues.get(name),
-      dropEngineData: async (t) => {
-        await deps.engine.dropTenant(t);
-        await deps.vectors.dropTenant(t);
+    return deleteTenant(
+      {
+        db: deps.db,
+        redis: deps.redis,
+        prefix: deps.config.queuePrefix,
+        exportDir: deps.config.ops.exportDir,
+        queue: (name) => deps.queues.get(name),
+        dropEngineData: async (t) => {
+          await deps.engine.dropTenant(t);
+          await deps.vectors.dropTenant(t);
+        },
+        invalidateCredential: (hash) => deps.auth.invalidate(hash),
+        announce: async (t) => {
+          for (const kind of NOTICE_KINDS) await deps.notices.publish(kind, t);
+        },
       },
-      invalidateCredential: (hash) => deps.auth.invalidate(hash),
-      announce: async (t) => {
-        for (const kind of NOTICE_KINDS) await deps.notices.publish(kind, t);
-      },
-    }, data.tenantId, { jobId: data.jobRowId, requestedBy: data.requestedBy ?? 'unknown' });
+      data.tenantId,
+      { jobId: data.jobRowId, requestedBy: data.requestedBy ?? 'unknown' },
+    );
   },
 });

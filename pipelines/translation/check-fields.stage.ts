@@ -12,7 +12,14 @@ export const checkFields = defineStage({
     let errors = 0;
     const items = data.items.map(({ report, ...i }) => {
       if (i.restored === undefined) return i;
-      const notes = checkTranslation({ source: i.text, translated: i.restored, targetLocale: data.targetLocale, codes: i.codes, glossary: glossaries.get(i.sourceLocale)!, restored: report });
+      const notes = checkTranslation({
+        source: i.text,
+        translated: i.restored,
+        targetLocale: data.targetLocale,
+        codes: i.codes,
+        glossary: glossaries.get(i.sourceLocale)!,
+        restored: report,
+      });
       if (Object.values(notes).some((n) => n.result === 'error')) errors++;
       return { ...i, notes, score: qualityScore(notes) };
     });

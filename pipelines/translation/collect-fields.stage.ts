@@ -20,17 +20,33 @@ export const collectFields = defineStage({
     if (data.jobRowId) await runs.start(data.tenantId, data.jobRowId);
     let chunks = 0;
     const totals = await collect(
-      { catalog: deps.repos.products, items }, data.tenantId,
+      { catalog: deps.repos.products, items },
+      data.tenantId,
       { scope: data.scope, target: data.targetLocale, fields: data.fields, productIds: data.productIds },
       {
-        preferred: tenant.default_locale, translate, chunkFields: deps.config.translation.chunkFields, reviewProducts,
-        emit: (chunkItems) => next(protectJob, { tenantId: data.tenantId, jobRowId: data.jobRowId, runId: data.runId, chunk: chunks++, targetLocale: data.targetLocale, items: chunkItems }),
+        preferred: tenant.default_locale,
+        translate,
+        chunkFields: deps.config.translation.chunkFields,
+        reviewProducts,
+        emit: (chunkItems) =>
+          next(protectJob, {
+            tenantId: data.tenantId,
+            jobRowId: data.jobRowId,
+            runId: data.runId,
+            chunk: chunks++,
+            targetLocale: data.targetLocale,
+            items: chunkItems,
+          }),
         progress: () => progress(0.02),
       },
     );
     const result = {
-      products: totals.products, fields: totals.fields, pending_created: totals.created, chunks,
-      provider: deps.translator?.name ?? null, ...(translate ? {} : { note: NO_PROVIDER }),
+      products: totals.products,
+      fields: totals.fields,
+      pending_created: totals.created,
+      chunks,
+      provider: deps.translator?.name ?? null,
+      ...(translate ? {} : { note: NO_PROVIDER }),
     };
     // Nothing handed on: the runner closes the row with this result.
     if (!chunks || !data.jobRowId) return result;

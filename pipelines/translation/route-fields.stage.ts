@@ -14,16 +14,37 @@ export const routeFields = defineStage({
     const perItem = data.cost && data.cost.micros ? Math.round(data.cost.micros / Math.max(1, data.items.length)) : 0;
     const checked = data.items.filter((i) => i.notes && i.restored !== undefined);
     const writes = checked.map((i) => ({
-      id: i.id, version: i.version, translated_text: i.restored!, status: routeTranslation({ notes: i.notes!, score: i.score!, review: i.review }, policy),
-      quality_score: i.score!, quality_notes: i.notes!, provider: data.provider ?? 'unknown', cost_micros: perItem,
+      id: i.id,
+      version: i.version,
+      translated_text: i.restored!,
+      status: routeTranslation({ notes: i.notes!, score: i.score!, review: i.review }, policy),
+      quality_score: i.score!,
+      quality_notes: i.notes!,
+      provider: data.provider ?? 'unknown',
+      cost_micros: perItem,
     }));
     const written = await deps.repos.translationItems.writeMachine(data.tenantId, writes);
-    const outcome: Record<string, number> = { translated: written.length, not_written: writes.length - written.length, left_out: data.items.filter((i) => i.skipped === 'left_out').length, unchanged: data.items.filter((i) => i.skipped === 'unchanged').length };
+    const outcome: Record<string, number> = {
+      translated: written.length,
+      not_written: writes.length - written.length,
+      left_out: data.items.filter((i) => i.skipped === 'left_out').length,
+      unchanged: data.items.filter((i) => i.skipped === 'unchanged').length,
+    };
     for (const w of written) outcome[w.status] = (outcome[w.status] ?? 0) + 1;
     const products = [...new Set(written.map((w) => w.product_id))];
     await deps.repos.translationUsage.countProducts(data.tenantId, products);
     // The index stage needs only the outcome: the items go on as bare keys.
-    const keys = data.items.map(({ id, version, productId, field, fieldKey, sourceLocale, review }) => ({ id, version, productId, field, fieldKey, sourceLocale, review, text: '', codes: [] }));
+    const keys = data.items.map(({ id, version, productId, field, fieldKey, sourceLocale, review }) => ({
+      id,
+      version,
+      productId,
+      field,
+      fieldKey,
+      sourceLocale,
+      review,
+      text: '',
+      codes: [],
+    }));
     await next(indexJob, { ...data, items: keys, outcome, changedProducts: products });
     return outcome;
   },

@@ -20,10 +20,19 @@ export const rollupUsageStage = defineStage({
     const month = usagePeriod().month;
     let notices = 0;
     for (const tenantId of tenants) {
-      const report = await usageReport({
-        db: deps.db, redis: deps.redis, prefix: deps.config.queuePrefix, usage: repos.usage, subscription: repos.subscriptions.get,
-        addonUnits: repos.addonPurchases.units, productsCount: repos.products.count, defaultPlan: deps.config.billing.defaultPlan,
-      }, tenantId);
+      const report = await usageReport(
+        {
+          db: deps.db,
+          redis: deps.redis,
+          prefix: deps.config.queuePrefix,
+          usage: repos.usage,
+          subscription: repos.subscriptions.get,
+          addonUnits: repos.addonPurchases.units,
+          productsCount: repos.products.count,
+          defaultPlan: deps.config.billing.defaultPlan,
+        },
+        tenantId,
+      );
       for (const m of report.metrics) {
         for (const [percent, notice] of THRESHOLDS) {
           if (m.limit === null || m.percent === null || m.percent < percent) continue;

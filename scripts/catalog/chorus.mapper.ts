@@ -21,12 +21,32 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['smartphones', 'Smartphones & Mobile Phones', 'smartphone|mobile phone|cell phone|iphone|dual sim|single sim'],
   ['monitors', 'Monitors', 'monitor|computer monitor|lcd monitor'],
   ['tvs', 'TVs', 'tv|television|smart tv|led tv'],
-  ['printers', 'Printers', '(?:inkjet|laser|photo|label|large format|dot matrix|receipt|3d|ink tank) printer|printer|multifunctional|all-in-one printer|\\d+ x \\d+ dpi'],
+  [
+    'printers',
+    'Printers',
+    '(?:inkjet|laser|photo|label|large format|dot matrix|receipt|3d|ink tank) printer|printer|multifunctional|all-in-one printer|\\d+ x \\d+ dpi',
+  ],
   ['scanners', 'Scanners', 'scanner|document scanner|barcode scanner'],
-  ['printer-supplies', 'Toner & Ink', 'toner(?: cartridge)?|ink cartridge|ink|printer (?:drum|ribbon|kit|belt|label)|drum(?: unit)?|ribbon|print head|(?:print )?cartridge|fuser|imaging unit|maintenance kit|toner collector|original|singlepack'],
-  ['paper-labels', 'Paper & Labels', 'photo paper|printing paper|paper|large format media|label-making tape|self-adhesive label|printing film|printable textile'],
-  ['cables', 'Cables', 'cable|y-cable|cord|(?:networking|usb|audio|video|fibre optic|fiber optic|coaxial|vga|dvi|hdmi|sata|kvm|printer|power) cable|patch panel'],
-  ['adapters', 'Adapters, Hubs & Converters', 'hub|usb hub|interface hub|cable (?:interface|gender) (?:changer|adapter)|interface (?:cards|card)/adapter|adapter|converter|splitter|gender changer'],
+  [
+    'printer-supplies',
+    'Toner & Ink',
+    'toner(?: cartridge)?|ink cartridge|ink|printer (?:drum|ribbon|kit|belt|label)|drum(?: unit)?|ribbon|print head|(?:print )?cartridge|fuser|imaging unit|maintenance kit|toner collector|original|singlepack',
+  ],
+  [
+    'paper-labels',
+    'Paper & Labels',
+    'photo paper|printing paper|paper|large format media|label-making tape|self-adhesive label|printing film|printable textile',
+  ],
+  [
+    'cables',
+    'Cables',
+    'cable|y-cable|cord|(?:networking|usb|audio|video|fibre optic|fiber optic|coaxial|vga|dvi|hdmi|sata|kvm|printer|power) cable|patch panel',
+  ],
+  [
+    'adapters',
+    'Adapters, Hubs & Converters',
+    'hub|usb hub|interface hub|cable (?:interface|gender) (?:changer|adapter)|interface (?:cards|card)/adapter|adapter|converter|splitter|gender changer',
+  ],
   ['mice', 'Mice', 'mouse|mice'],
   ['keyboards', 'Keyboards', 'keyboard|mobile device keyboard|keypad'],
   ['mouse-pads', 'Mousepads', 'mouse pad|mousepad|mouse mat'],
@@ -39,7 +59,11 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['camera-lenses', 'Camera Lenses', 'camera lens|lens'],
   ['memory-cards', 'Memory Cards & USB Flash Drives', 'memory card|usb flash drive|flash drive|sd card|microsd|usb stick'],
   ['card-readers', 'Card Readers', 'card reader'],
-  ['drives', 'Hard Drives & SSDs', 'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|(?<!\\d\\s[gt]b\\s)(?<!\\+)(?:hdd|ssd)(?!\\+)|solid state drive'],
+  [
+    'drives',
+    'Hard Drives & SSDs',
+    'hard drive|hard disk drive|hard disk|internal hard drive|external hard drive|(?<!\\d\\s[gt]b\\s)(?<!\\+)(?:hdd|ssd)(?!\\+)|solid state drive',
+  ],
   ['optical', 'Optical Drives', 'optical disc drive|optical drive|cd-rom drive|dvd-rom drive|dvd writer|blu-ray writer|combo drive'],
   ['media-players', 'DVD & Blu-ray Players', 'dvd player|blu-ray disc player|blu-ray player|cd player|dvd/blu-ray player'],
   ['blank-media', 'Blank CDs & DVDs', 'optical disc|blank cd|blank dvd|blu-ray disc|cd-r|cd-rw|dvd-r|dvd\\+r|dvd-rw|dvd\\+rw|bd-r|bd-re'],
@@ -51,18 +75,38 @@ export const CHORUS_TYPES: ReadonlyArray<readonly [id: string, label: string, al
   ['ups', 'UPS & Battery Backup', 'ups|uninterruptible power supply(?: \\(ups\\))?|ups battery'],
   ['power-distribution', 'Power Strips & Surge Protectors', 'power distribution unit|pdu|rack pdu|surge protector|power extension|ac outlet|power strip'],
   ['power-supplies', 'Power Supplies', 'power supply(?: unit)?|psu'],
-  ['chargers', 'Chargers & Power Adapters', 'charger|battery charger|mobile device charger|power adapter|power adapter/inverter|ac adapter|power bank|(?:notebook|laptop) (?:power adapter|adapter|charger)'],
+  [
+    'chargers',
+    'Chargers & Power Adapters',
+    'charger|battery charger|mobile device charger|power adapter|power adapter/inverter|ac adapter|power bank|(?:notebook|laptop) (?:power adapter|adapter|charger)',
+  ],
   ['batteries', 'Batteries', 'battery|batteries|single-use battery|rechargeable battery|(?:notebook|laptop|camera|phone|mobile phone) battery'],
-  ['networking', 'Routers & Network Switches', 'router|wireless router|switch|network switch|access point|modem|network media converter|network extender|wireless range extender|unmanaged|managed(?: l[23]\\+?)?'],
+  [
+    'networking',
+    'Routers & Network Switches',
+    'router|wireless router|switch|network switch|access point|modem|network media converter|network extender|wireless range extender|unmanaged|managed(?: l[23]\\+?)?',
+  ],
   ['kvm-switches', 'KVM Switches', 'kvm switch|kvm console'],
   ['docking-stations', 'Docking Stations', 'docking station|dock|port replicator|notebook dock/port replicator'],
-  ['bags-cases', 'Cases & Bags', 'case|bag|backpack|sleeve|briefcase|pouch|holster|folio|(?:notebook|laptop|tablet|camera|phone|mobile phone) (?:case|bag|sleeve|cover|roller)|cover'],
+  [
+    'bags-cases',
+    'Cases & Bags',
+    'case|bag|backpack|sleeve|briefcase|pouch|holster|folio|(?:notebook|laptop|tablet|camera|phone|mobile phone) (?:case|bag|sleeve|cover|roller)|cover',
+  ],
   ['computer-cases', 'Computer Cases', 'computer case|pc case|chassis'],
   ['antennas', 'Antennas', 'antenna|network antenna|tv antenna|television antenna'],
   ['projectors', 'Projectors', 'projector|data projector'],
   ['projector-accessories', 'Projector Accessories', 'projector lamp|projection screen'],
-  ['spare-parts', 'Spare Parts', 'spare part|notebook spare part|printer/scanner spare part|tray/feeder|duplex unit|(?:transfer|feed|feeding|pick|pickup|exchange|adf|printer) roller|roller(?: replacement| assembly)? kit'],
-  ['mounts', 'Mounts & Stands', 'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)|drawer|keyboard tray|(?<!ink\\s)cart'],
+  [
+    'spare-parts',
+    'Spare Parts',
+    'spare part|notebook spare part|printer/scanner spare part|tray/feeder|duplex unit|(?:transfer|feed|feeding|pick|pickup|exchange|adf|printer) roller|roller(?: replacement| assembly)? kit',
+  ],
+  [
+    'mounts',
+    'Mounts & Stands',
+    'mount|mounting kit|flat panel (?:desk|wall|floor|ceiling) mount|monitor arm|stand|bracket|holder|(?:speaker|loudspeaker|monitor|tv|notebook|laptop|tablet|phone|projector) (?:stand|mount|holder|bracket|arm)|drawer|keyboard tray|(?<!ink\\s)cart',
+  ],
   ['rack-accessories', 'Racks & Rack Accessories', 'rack|rack accessory|rack accessories|freestanding rack|rack cabinet'],
   ['cooling', 'Cooling & Fans', 'computer cooling (?:component|system)|fan|cooler|heatsink'],
   ['security-locks', 'Security Locks', 'cable lock|security lock|lock|(?:notebook|laptop) lock'],
@@ -95,14 +139,37 @@ function alternativesOf(source: string): string[] {
 
 /** Word edges: letters, digits and "-" glue words ("Wall-Mount" is not "mount", "Back-UPS" is not "ups"). */
 const TYPE_PATTERNS = CHORUS_TYPES.flatMap(([id, label, alternatives], row) =>
-  alternativesOf(alternatives).map((alt) => ({ id, label, row, re: new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?:e?s)?(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, 'giu') })),
+  alternativesOf(alternatives).map((alt) => ({
+    id,
+    label,
+    row,
+    re: new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?:e?s)?(?![\\p{L}\\p{N}]|-[\\p{L}\\p{N}])`, 'giu'),
+  })),
 );
 
 /** Accessory and consumable types: the head noun of "<device> [1-2 words] <accessory>" ("Monitor Extension Cable" is a cable). */
 export const CHORUS_ACCESSORY_TYPES: ReadonlySet<string> = new Set([
-  'printer-supplies', 'paper-labels', 'cables', 'adapters', 'mouse-pads', 'wrist-rests', 'camera-lenses', 'memory-cards', 'card-readers', 'chargers',
-  'batteries', 'power-distribution', 'docking-stations', 'bags-cases', 'antennas', 'projector-accessories', 'spare-parts', 'mounts', 'cooling',
-  'security-locks', 'screen-filters',
+  'printer-supplies',
+  'paper-labels',
+  'cables',
+  'adapters',
+  'mouse-pads',
+  'wrist-rests',
+  'camera-lenses',
+  'memory-cards',
+  'card-readers',
+  'chargers',
+  'batteries',
+  'power-distribution',
+  'docking-stations',
+  'bags-cases',
+  'antennas',
+  'projector-accessories',
+  'spare-parts',
+  'mounts',
+  'cooling',
+  'security-locks',
+  'screen-filters',
 ]);
 
 /** Types whose word, later in a noun phrase, is a modifier and not its head: "Notebook PC", "Combo Drive CD-RW". */
@@ -203,7 +270,7 @@ export function mapChorus(raw: ChorusRaw): ProductIn {
   if (typeof cents !== 'number' || !Number.isFinite(cents) || cents < 0) throw new Error(`chorus record ${id} has no valid price`);
   const name = text(raw.title, LIMITS.text) ?? text(raw.name, LIMITS.text) ?? id;
   const description = text(raw.short_description, LIMITS.text);
-  const gtin = Array.isArray(raw.ean) ? raw.ean.map((e) => text(e, Infinity)).find((e) => e && e.length <= LIMITS.gtin) ?? null : null;
+  const gtin = Array.isArray(raw.ean) ? (raw.ean.map((e) => text(e, Infinity)).find((e) => e && e.length <= LIMITS.gtin) ?? null) : null;
   const brand = text(raw.supplier, LIMITS.brand);
   const type = inferChorusType(name, brand) ?? typeFromAttributes(raw) ?? typeFromSpecs(name);
   const categories: CategoryRef[] = type ? [{ id: type.id, path: [{ en: 'Electronics' }, { en: type.label }] }] : [];

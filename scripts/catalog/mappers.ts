@@ -4,7 +4,17 @@ import { mapFlipkart } from './flipkart.mapper.js';
 import { mapProductIn } from './product-in.mapper.js';
 import type { ProductIn } from './product-in.js';
 
-export { mapChorus, inferChorusType, typeFromAttributes, typeFromSpecs, centsToDecimal, chorusAttributes, CHORUS_TYPES, CHORUS_ACCESSORY_TYPES, MAX_CHORUS_ATTRIBUTES } from './chorus.mapper.js';
+export {
+  mapChorus,
+  inferChorusType,
+  typeFromAttributes,
+  typeFromSpecs,
+  centsToDecimal,
+  chorusAttributes,
+  CHORUS_TYPES,
+  CHORUS_ACCESSORY_TYPES,
+  MAX_CHORUS_ATTRIBUTES,
+} from './chorus.mapper.js';
 export type { ChorusRaw } from './chorus.mapper.js';
 export { mapChorusRaw } from './chorus-raw.mapper.js';
 export { mapCrowdflower } from './crowdflower.mapper.js';
@@ -47,5 +57,7 @@ export function detectCatalogKind(path: string): CatalogKind {
     const hit = KIND_BY_NAME.find(([re]) => re.test(part));
     if (hit) return hit[1];
   }
-  throw new Error(`cannot tell the catalog kind of ${path}: expected a chorus-icecat/ or flipkart-products/ folder or a *.product-in.jsonl file (or pass the kind explicitly)`);
+  throw new Error(
+    `cannot tell the catalog kind of ${path}: expected a chorus-icecat/ or flipkart-products/ folder or a *.product-in.jsonl file (or pass the kind explicitly)`,
+  );
 }

@@ -46,8 +46,18 @@ export interface ProductIn {
 
 /** Limits the API enforces on a ProductIn (lengths in UTF-16 code units, as zod counts them). */
 export const LIMITS = {
-  id: 128, brand: 200, model: 200, sku: 200, gtin: 50, url: 2048, text: 20_000,
-  categoryId: 128, categoryLevels: 10, categories: 50, attributeKey: 200, attributeText: 1000,
+  id: 128,
+  brand: 200,
+  model: 200,
+  sku: 200,
+  gtin: 50,
+  url: 2048,
+  text: 20_000,
+  categoryId: 128,
+  categoryLevels: 10,
+  categories: 50,
+  attributeKey: 200,
+  attributeText: 1000,
 } as const;
 
 /** Trimmed string cut to `max` chars, or null when not a non-empty string. */

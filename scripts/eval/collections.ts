@@ -51,7 +51,12 @@ export async function readCollectionJudgments(dataDir: string, c: Collection): P
 }
 
 /** Sends products through POST /v1/products/batch, 1,000 a batch, two batches in flight; returns the per-item errors. */
-export async function sendProducts(url: string, key: string, products: ProductIn[], runId: string): Promise<Array<{ id: string | null; code: string; message: string }>> {
+export async function sendProducts(
+  url: string,
+  key: string,
+  products: ProductIn[],
+  runId: string,
+): Promise<Array<{ id: string | null; code: string; message: string }>> {
   const errors: Array<{ id: string | null; code: string; message: string }> = [];
   const batches: ProductIn[][] = [];
   for (let i = 0; i < products.length; i += 1000) batches.push(products.slice(i, i + 1000));

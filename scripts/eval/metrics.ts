@@ -4,7 +4,10 @@ export type Judgments = Map<string, number>;
 /** nDCG@k with gain = grade and discount 1/log2(rank+1); the ideal ranking comes from the query's own judgments. */
 export function ndcgAt(k: number, ranked: string[], judged: Judgments): number {
   const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (judged.get(id) ?? 0) / Math.log2(i + 2), 0);
-  const ideal = [...judged.values()].sort((a, b) => b - a).slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
+  const ideal = [...judged.values()]
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
   return ideal > 0 ? dcg / ideal : 0;
 }
 

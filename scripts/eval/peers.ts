@@ -53,7 +53,11 @@ function index(docs: PeerDoc[]): MiniSearch<PeerDoc> {
 /** MiniSearch with its defaults: every field weighted 1, any term (OR), BM25+ scoring, no prefix or fuzzy matching. */
 export function miniSearchDefault(docs: PeerDoc[]): Ranker {
   const ms = index(docs);
-  return (query, k) => ms.search(query).slice(0, k).map((r) => String(r.id));
+  return (query, k) =>
+    ms
+      .search(query)
+      .slice(0, k)
+      .map((r) => String(r.id));
 }
 
 /** MiniSearch tuned as a developer would in an afternoon: the name boosted 2x, results with every term first, then any term to fill k. */

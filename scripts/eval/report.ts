@@ -28,7 +28,13 @@ export function scoreQuery(q: QueryLists, k: number): QueryScores {
   return {
     query: q.query,
     ndcg: perSystem((s) => ndcgAt(k, q.lists[s], q.judged)),
-    condensed: perSystem((s) => ndcgAt(k, q.lists[s].filter((id) => q.judged.has(id)), q.judged)),
+    condensed: perSystem((s) =>
+      ndcgAt(
+        k,
+        q.lists[s].filter((id) => q.judged.has(id)),
+        q.judged,
+      ),
+    ),
     judged: perSystem((s) => judgedAt(k, q.lists[s], q.judged)),
     rr: perSystem((s) => reciprocalRank(q.lists[s], q.judged)),
   };
@@ -54,7 +60,14 @@ export interface Summary {
 
 export function summarize(collection: string, rows: QueryScores[]): Summary {
   const avg = (pick: (r: QueryScores) => Record<System, number>) => perSystem((s) => mean(rows.map((r) => pick(r)[s])));
-  return { collection, queries: rows.length, ndcg: avg((r) => r.ndcg), condensed: avg((r) => r.condensed), judged: avg((r) => r.judged), mrr: avg((r) => r.rr) };
+  return {
+    collection,
+    queries: rows.length,
+    ndcg: avg((r) => r.ndcg),
+    condensed: avg((r) => r.condensed),
+    judged: avg((r) => r.judged),
+    mrr: avg((r) => r.rr),
+  };
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(3) : '-');

@@ -27,9 +27,18 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 async function tenantFor(c: Collection, opts: RunOptions): Promise<{ tenantId: string; key: string }> {
   const deps = opts.app.apiDeps;
   if (opts.reuse) {
-    const tenant = await deps.db('tenants').where({ name: `eval-${c.name}` }).first();
+    const tenant = await deps
+      .db('tenants')
+      .where({ name: `eval-${c.name}` })
+      .first();
     if (!tenant) throw new Error(`the reused database has no tenant eval-${c.name}`);
-    const { key } = await deps.repos.keys.create(tenant.id, { name: 'eval rerun', kind: 'secret', scopes: ['search', 'synonyms:write'], allowedOrigins: [], expiresAt: null });
+    const { key } = await deps.repos.keys.create(tenant.id, {
+      name: 'eval rerun',
+      kind: 'secret',
+      scopes: ['search', 'synonyms:write'],
+      allowedOrigins: [],
+      expiresAt: null,
+    });
     return { tenantId: tenant.id, key };
   }
   const { tenant, key } = await createTenantWithKey(deps, { name: `eval-${c.name}`, locales: ['en'], defaultLocale: 'en' });
@@ -52,7 +61,9 @@ export async function runCollection(c: Collection, opts: RunOptions): Promise<Qu
     const errors = await sendProducts(app.url, key, products, `${c.name.replace(/[^A-Za-z0-9]/g, '-')}-${started}`);
     await waitSearchable(app.apiDeps, tenantId);
     await prepareBaseline(app.apiDeps.db, tenantId);
-    log(`[${c.name}] sent ${products.length} products (${errors.length} rejected${errors[0] ? `, first: ${errors[0].code} ${errors[0].message}` : ''}), searchable in ${Math.round((Date.now() - started) / 1000)} s`);
+    log(
+      `[${c.name}] sent ${products.length} products (${errors.length} rejected${errors[0] ? `, first: ${errors[0].code} ${errors[0].message}` : ''}), searchable in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
   }
   const docs = products.map(peerDoc);
   const peers = { minisearch: miniSearchDefault(docs), 'minisearch-tuned': miniSearchTuned(docs) };

@@ -18,7 +18,10 @@ export function formatShow(collection: string, q: QueryLists, products: Map<stri
     q.lists[s].slice(0, k).forEach((id, i) => lines.push(`    ${String(i + 1).padStart(2)}. (${grade(q.judged, id)}) ${describe(products.get(id))}`));
   }
   const top = new Set(q.lists.ours.slice(0, k));
-  const missed = [...q.judged].filter(([id, g]) => g >= 2 && !top.has(id)).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  const missed = [...q.judged]
+    .filter(([id, g]) => g >= 2 && !top.has(id))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
   for (const [id, g] of missed) lines.push(`  missed (${g}) ${describe(products.get(id))}`);
   return `${lines.join('\n')}\n`;
 }

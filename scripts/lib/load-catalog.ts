@@ -51,7 +51,10 @@ export async function loadCatalog(opts: LoadOptions): Promise<LoadResult> {
     result.errors.push(...body.errors);
     done.add(no);
     if (opts.checkpoint) await writeFile(opts.checkpoint, JSON.stringify([...done]));
-    if (opts.progress) process.stderr.write(`\rsent ${result.sent} products (${Math.round(result.sent / ((Date.now() - started) / 1000))}/s), errors ${result.errors.length}   `);
+    if (opts.progress)
+      process.stderr.write(
+        `\rsent ${result.sent} products (${Math.round(result.sent / ((Date.now() - started) / 1000))}/s), errors ${result.errors.length}   `,
+      );
   };
   const flush = async () => {
     const no = batchNo++;
@@ -101,7 +104,10 @@ export async function postBatchBody(url: string, key: string, idempotencyKey: st
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const { data, error, response } = await api.POST('/v1/products/batch', {
-      params: { header: { 'Idempotency-Key': idempotencyKey } }, body: {} as never, bodySerializer: () => body, signal,
+      params: { header: { 'Idempotency-Key': idempotencyKey } },
+      body: {} as never,
+      bodySerializer: () => body,
+      signal,
     });
     if (data && response.ok) return { upserted: data.upserted, unchanged: data.unchanged, errors: data.errors as LoadResult['errors'] };
     if ((response.status === 429 || response.status >= 500 || response.status === 409) && attempt < 8) {

@@ -18,7 +18,10 @@ export function demoExamples(base: string, samples: boolean): string[] {
   const auth = '-H "Authorization: Bearer $KEY"';
   // -g: without it curl reads the brackets of filter[...] as a URL pattern and fails.
   return [
-    ...(samples ? SAMPLE_SEARCHES : ANY_CATALOG_SEARCHES).flatMap(({ note, path }) => [`# ${note}`, `curl -s${path.includes('[') ? 'g' : ''} "${base}${path}" ${auth}`]),
+    ...(samples ? SAMPLE_SEARCHES : ANY_CATALOG_SEARCHES).flatMap(({ note, path }) => [
+      `# ${note}`,
+      `curl -s${path.includes('[') ? 'g' : ''} "${base}${path}" ${auth}`,
+    ]),
     '# products, the API document',
     `curl -s "${base}/v1/products?limit=2" ${auth}`,
     `curl -s "${base}/v1/openapi.json" | head -c 300`,

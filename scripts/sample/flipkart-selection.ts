@@ -1,7 +1,20 @@
 import { flipkartCategoryLevels, type FlipkartRaw } from '../catalog/flipkart.mapper.js';
 
 /** The fields of a Flipkart record the mapper reads; the rest (`category_tree_raw`, `crawl_timestamp`) is left out of the sample. */
-const KEPT = ['id', 'pid', 'name', 'brand', 'retail_price_inr', 'discounted_price_inr', 'product_rating', 'overall_rating', 'fk_advantage', 'category_path', 'description', 'product_url'];
+const KEPT = [
+  'id',
+  'pid',
+  'name',
+  'brand',
+  'retail_price_inr',
+  'discounted_price_inr',
+  'product_rating',
+  'overall_rating',
+  'fk_advantage',
+  'category_path',
+  'description',
+  'product_url',
+];
 
 /** Descriptions are cut to this many characters (at a word) so the shipped sample stays small. */
 export const DESCRIPTION_CHARS = 400;
@@ -70,8 +83,14 @@ export function selectFlipkartSample(records: Iterable<FlipkartRaw>, n: number):
     candidates.push(r);
   }
   const tops = groupBy(candidates, (r) => levelsOf(r)[0], byId).map((top) => interleave(groupBy(top, (r) => levelsOf(r)[1], brandedFirst)));
-  const quotas = sqrtQuotas(tops.map((t) => t.length), n);
-  return tops.flatMap((t, i) => t.slice(0, quotas[i])).sort(byId).map(trimRecord);
+  const quotas = sqrtQuotas(
+    tops.map((t) => t.length),
+    n,
+  );
+  return tops
+    .flatMap((t, i) => t.slice(0, quotas[i]))
+    .sort(byId)
+    .map(trimRecord);
 }
 
 /** Only the fields the mapper reads, the description cut to DESCRIPTION_CHARS. */

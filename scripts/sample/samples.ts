@@ -15,7 +15,11 @@ const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 export const FLIPKART_SAMPLE: ShippedSample = { file: here('flipkart-sample.jsonl.gz'), kind: 'flipkart', label: 'Flipkart sample (real products, INR)' };
 
 /** Arabic-English products written for the demo (not real store data), already in the API's ProductIn shape. */
-export const DEMO_STORE_SAMPLE: ShippedSample = { file: here('demo-store.product-in.jsonl'), kind: 'product-in', label: 'Arabic-English demo store (written for the demo, SAR)' };
+export const DEMO_STORE_SAMPLE: ShippedSample = {
+  file: here('demo-store.product-in.jsonl'),
+  kind: 'product-in',
+  label: 'Arabic-English demo store (written for the demo, SAR)',
+};
 
 /** What `npm run demo` loads when no catalog is given. */
 export const SHIPPED_SAMPLES: readonly ShippedSample[] = [FLIPKART_SAMPLE, DEMO_STORE_SAMPLE];

@@ -33,7 +33,9 @@ for (const name of names) {
       const a = off.get(q)!;
       const b = on.get(q)!;
       const d = b.ndcg - a.ndcg;
-      process.stdout.write(`${q.slice(0, 34).padEnd(34)}${a.ndcg.toFixed(3).padStart(8)}${b.ndcg.toFixed(3).padStart(8)}${(d >= 0 ? '+' : '') + d.toFixed(3).padStart(7)}  ${a.total}/${b.total}\n`);
+      process.stdout.write(
+        `${q.slice(0, 34).padEnd(34)}${a.ndcg.toFixed(3).padStart(8)}${b.ndcg.toFixed(3).padStart(8)}${(d >= 0 ? '+' : '') + d.toFixed(3).padStart(7)}  ${a.total}/${b.total}\n`,
+      );
     }
     const m = (x: Map<string, { ndcg: number }>) => mean([...x.values()].map((v) => v.ndcg));
     const zero = (x: Map<string, { total: number }>) => [...x].filter(([, v]) => v.total === 0).map(([q]) => q);
@@ -45,7 +47,9 @@ for (const name of names) {
       for (let i = 0; i < n; i++) {
         const p = store.products[i * step];
         const r = must('recommend', await api.GET('/v1/recommend', { params: { query: { type: 'similar', product_id: p.id, limit: 5 } } }));
-        process.stdout.write(`\n${p.id} ${Object.values(p.name)[0]}  (source ${r.source})\n${r.products.map((c) => `   ${c.id} ${Object.values(c.name)[0]}`).join('\n')}\n`);
+        process.stdout.write(
+          `\n${p.id} ${Object.values(p.name)[0]}  (source ${r.source})\n${r.products.map((c) => `   ${c.id} ${Object.values(c.name)[0]}`).join('\n')}\n`,
+        );
       }
     }
   } finally {

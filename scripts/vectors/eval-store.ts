@@ -17,7 +17,16 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts:
   const base = loadConfig();
   const c = COLLECTIONS[name];
   const db = await freshDatabase(base.databaseUrl, 'pss_vec_eval');
-  const config = loadConfig({ ...process.env, DATABASE_URL: db.url, PORT: '0', QUEUE_PREFIX: db.prefix, VOCAB_DEBOUNCE_MS: '1000', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', RATE_LIMIT_SECRET_PER_S: '100000' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    PORT: '0',
+    QUEUE_PREFIX: db.prefix,
+    VOCAB_DEBOUNCE_MS: '1000',
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'true',
+    RATE_LIMIT_SECRET_PER_S: '100000',
+  });
   const app = await startAllInOne(config);
   const deps = app.apiDeps;
   const dataDir = resolve(base.sharedDataDir);
@@ -33,14 +42,24 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts:
     if (Date.now() > until) throw new Error(`vectors incomplete after 15 minutes: ${JSON.stringify(lag)}`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  log(`[${c.name}] ${products.length} products: searchable in ${(searchable / 1000).toFixed(1)} s, vectors complete in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `[${c.name}] ${products.length} products: searchable in ${(searchable / 1000).toFixed(1)} s, vectors complete in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return {
-    app, deps, tenantId: tenant.id, key, products, judgments,
+    app,
+    deps,
+    tenantId: tenant.id,
+    key,
+    products,
+    judgments,
     /** Saves ranking settings on the store (as a dashboard would) and drops what was cached with the old ones. */
     async ranking(settings: Record<string, unknown>) {
       const row = await deps.db('tenants').where({ id: tenant.id }).first('settings');
       const s = (row?.settings ?? {}) as { ranking?: Record<string, unknown> };
-      await deps.db('tenants').where({ id: tenant.id }).update({ settings: JSON.stringify({ ...s, ranking: { ...(s.ranking ?? {}), ...settings } }) });
+      await deps
+        .db('tenants')
+        .where({ id: tenant.id })
+        .update({ settings: JSON.stringify({ ...s, ranking: { ...(s.ranking ?? {}), ...settings } }) });
       await deps.notices.publish('synonyms', tenant.id);
     },
     async stop() {

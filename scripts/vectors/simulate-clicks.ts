@@ -61,17 +61,23 @@ try {
     if (job?.finishedOn) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  process.stderr.write(`${queries.length} queries x ${SESSIONS} sessions, ${clicks} clicks, simulated and learned in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stderr.write(
+    `${queries.length} queries x ${SESSIONS} sessions, ${clicks} clicks, simulated and learned in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
   // Let the API's statistics reload (vectors notice) before measuring.
   await new Promise((r) => setTimeout(r, 500));
   const after = await score();
   process.stdout.write('query                               before   after   delta\n');
   for (const [q] of queries) {
     const d = after.get(q)! - before.get(q)!;
-    process.stdout.write(`${q.slice(0, 34).padEnd(34)}${before.get(q)!.toFixed(3).padStart(8)}${after.get(q)!.toFixed(3).padStart(8)}${((d >= 0 ? '+' : '') + d.toFixed(3)).padStart(8)}\n`);
+    process.stdout.write(
+      `${q.slice(0, 34).padEnd(34)}${before.get(q)!.toFixed(3).padStart(8)}${after.get(q)!.toFixed(3).padStart(8)}${((d >= 0 ? '+' : '') + d.toFixed(3)).padStart(8)}\n`,
+    );
   }
   const deltas = queries.map(([q]) => after.get(q)! - before.get(q)!);
-  process.stdout.write(`nDCG@10 before ${mean([...before.values()]).toFixed(4)} after ${mean([...after.values()]).toFixed(4)} (delta ${mean(deltas) >= 0 ? '+' : ''}${mean(deltas).toFixed(4)}); worst query ${Math.min(...deltas).toFixed(3)}; ${queries.length} queries, ${SESSIONS} sessions each\n`);
+  process.stdout.write(
+    `nDCG@10 before ${mean([...before.values()]).toFixed(4)} after ${mean([...after.values()]).toFixed(4)} (delta ${mean(deltas) >= 0 ? '+' : ''}${mean(deltas).toFixed(4)}); worst query ${Math.min(...deltas).toFixed(3)}; ${queries.length} queries, ${SESSIONS} sessions each\n`,
+  );
   await store.ranking({ click_learning: false });
   const off = await score();
   process.stdout.write(`click_learning off again: nDCG@10 ${mean([...off.values()]).toFixed(4)}\n`);

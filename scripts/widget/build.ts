@@ -25,8 +25,16 @@ export interface WidgetBuild {
 export async function buildWidget(outDir = WIDGET_OUT): Promise<WidgetBuild> {
   await mkdir(outDir, { recursive: true });
   const js = await build({
-    entryPoints: [join(SOURCE, 'widget.ts')], bundle: true, minify: true, format: 'iife', platform: 'browser', target: ['es2019'],
-    write: false, legalComments: 'none', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'error',
+    entryPoints: [join(SOURCE, 'widget.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2019'],
+    write: false,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
   });
   const css = await build({ entryPoints: [join(SOURCE, 'widget.css')], bundle: true, minify: true, write: false, logLevel: 'error' });
   const code = js.outputFiles[0].contents;
@@ -51,5 +59,7 @@ export async function builtWidget(outDir = WIDGET_OUT): Promise<WidgetBuild | nu
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
   const r = await buildWidget();
-  process.stdout.write(`widget built in ${Date.now() - started} ms: widget.js ${(r.bytes / 1024).toFixed(1)} KiB (${(r.gzipBytes / 1024).toFixed(1)} KiB gzip), widget.css ${(r.cssBytes / 1024).toFixed(1)} KiB, ${r.hash}\n`);
+  process.stdout.write(
+    `widget built in ${Date.now() - started} ms: widget.js ${(r.bytes / 1024).toFixed(1)} KiB (${(r.gzipBytes / 1024).toFixed(1)} KiB gzip), widget.css ${(r.cssBytes / 1024).toFixed(1)} KiB, ${r.hash}\n`,
+  );
 }

@@ -15,15 +15,15 @@ export interface AuthThrottleLimits {
  * on Redis. Credentials already known valid never pass through here.
  */
 export class AuthThrottle {
-  constructor(private counter: RateLimiter, private limits: AuthThrottleLimits) {}
+  constructor(
+    private counter: RateLimiter,
+    private limits: AuthThrottleLimits,
+  ) {}
 
   /** Seconds this client must wait before another unknown credential is looked up, or 0. */
   wait(address: string, token: string, now = Date.now()): number {
     const prefix = prefixOf(token);
-    return Math.max(
-      this.counter.over(`a:${address}`, this.limits.perAddress, now),
-      prefix ? this.counter.over(`p:${prefix}`, this.limits.perPrefix, now) : 0,
-    );
+    return Math.max(this.counter.over(`a:${address}`, this.limits.perAddress, now), prefix ? this.counter.over(`p:${prefix}`, this.limits.perPrefix, now) : 0);
   }
 
   failed(address: string, token: string, now = Date.now()): void {

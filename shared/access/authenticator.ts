@@ -163,7 +163,13 @@ export class Authenticator {
   private checkThrottle(address: string, token: string, now: number): void {
     const wait = this.throttle?.wait(address, token, now) ?? 0;
     if (wait > 0) {
-      throw new AppError('auth_throttled', 429, 'too many failed authentications from this client or for this key prefix; try again later', { retry_after_s: wait }, { 'Retry-After': String(wait) });
+      throw new AppError(
+        'auth_throttled',
+        429,
+        'too many failed authentications from this client or for this key prefix; try again later',
+        { retry_after_s: wait },
+        { 'Retry-After': String(wait) },
+      );
     }
   }
 
@@ -180,9 +186,7 @@ export class Authenticator {
   /** The credential's principal (cached), or null when no key or session has this hash (remembered briefly). */
   private async load(hash: string, token: string, now: number): Promise<CacheEntry | null> {
     const epoch = this.epoch;
-    const principal = token.startsWith('ds_')
-      ? fromSession(await this.lookup.sessionByHash(hash))
-      : fromKey(await this.lookup.keyByHash(hash));
+    const principal = token.startsWith('ds_') ? fromSession(await this.lookup.sessionByHash(hash)) : fromKey(await this.lookup.keyByHash(hash));
     // An invalidation that arrived while we were reading may describe a newer state: don't cache.
     const cacheable = epoch === this.epoch;
     if (!principal) {

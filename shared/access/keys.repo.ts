@@ -52,7 +52,9 @@ export function keysRepo(db: Knex) {
       return { row: row as ApiKeyRow, key: minted.key };
     },
     async list(tenantId: string): Promise<ApiKeyRow[]> {
-      return keys().where({ tenant_id: tenantId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return keys()
+        .where({ tenant_id: tenantId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
     async find(tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
       return keys().where({ tenant_id: tenantId, id }).first();

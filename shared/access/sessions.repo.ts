@@ -25,7 +25,11 @@ export type SessionParent = { keyId: string } | { sessionId: string } | null;
  * to expire by `notAfter` (a rotated key's end of grace). Returns their token hashes, for the
  * auth caches to drop.
  */
-export async function endSessionsMintedBy(trx: Knex, parent: { keyId: string } | { sessionId: string }, end: { revoke: true } | { notAfter: Knex.Raw | Date }): Promise<string[]> {
+export async function endSessionsMintedBy(
+  trx: Knex,
+  parent: { keyId: string } | { sessionId: string },
+  end: { revoke: true } | { notAfter: Knex.Raw | Date },
+): Promise<string[]> {
   const [column, id] = 'keyId' in parent ? ['parent_key_id', parent.keyId] : ['parent_session_id', parent.sessionId];
   const set = 'revoke' in end ? trx.raw('revoked_at = now()') : trx.raw('expires_at = least(expires_at, ?)', [end.notAfter]);
   const res = await trx.raw(
@@ -65,7 +69,10 @@ export function sessionsRepo(db: Knex) {
             created_by: createdBy,
             parent_key_id: parent && 'keyId' in parent ? parent.keyId : null,
             parent_session_id: parent && 'sessionId' in parent ? parent.sessionId : null,
-            expires_at: trx.raw(`least(now() + make_interval(secs => ?), coalesce(?::timestamptz, 'infinity'))`, [ttlHours * 3600, notAfter]) as unknown as Date,
+            expires_at: trx.raw(`least(now() + make_interval(secs => ?), coalesce(?::timestamptz, 'infinity'))`, [
+              ttlHours * 3600,
+              notAfter,
+            ]) as unknown as Date,
           })
           .returning('*');
         return { row: row as SessionRow, token };

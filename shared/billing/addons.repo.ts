@@ -21,10 +21,18 @@ export function addonsRepo(db: Knex) {
     },
     /** Units bought per add-on code that are still valid at `at` (period_end in the future, or never expiring). */
     async units(tenantId: string, at: Date): Promise<Array<{ code: string; units: number; period_end: Date | null }>> {
-      const rows = await db('billing_addon_purchases').where({ tenant_id: tenantId })
+      const rows = await db('billing_addon_purchases')
+        .where({ tenant_id: tenantId })
         .andWhere((q) => q.whereNull('period_end').orWhere('period_end', '>', at))
-        .groupBy('code').select('code').sum({ units: 'units' }).max({ period_end: 'period_end' });
-      return (rows as unknown as Array<{ code: string; units: string; period_end: Date | null }>).map((r) => ({ code: r.code, units: Number(r.units), period_end: r.period_end }));
+        .groupBy('code')
+        .select('code')
+        .sum({ units: 'units' })
+        .max({ period_end: 'period_end' });
+      return (rows as unknown as Array<{ code: string; units: string; period_end: Date | null }>).map((r) => ({
+        code: r.code,
+        units: Number(r.units),
+        period_end: r.period_end,
+      }));
     },
   };
 }

@@ -41,11 +41,18 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
     const before = await deps.subscriptions.get(event.subscription.tenantId);
     const written = await deps.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
     outcome = written ? 'applied' : 'stale';
-    if (written && (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)) {
+    if (
+      written &&
+      (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)
+    ) {
       await deps.notices.publish('subscription', written.tenant_id);
       await deps.notifications.emit({
-        kind: 'subscription.changed', tenantId: written.tenant_id, plan_code: written.plan_code, status: written.status,
-        previous_status: before?.status ?? null, cancel_at_period_end: written.cancel_at_period_end,
+        kind: 'subscription.changed',
+        tenantId: written.tenant_id,
+        plan_code: written.plan_code,
+        status: written.status,
+        previous_status: before?.status ?? null,
+        cancel_at_period_end: written.cancel_at_period_end,
       });
     }
   }
@@ -54,9 +61,15 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
       const addon = findAddon(a.code);
       if (!addon) continue;
       await deps.addons.record({
-        id: `adp_${provider}_${eventId}_${a.code}`, tenant_id: event.tenantId, code: a.code, bundles: a.quantity, units: a.quantity * addon.bundle_size,
-        amount_minor: String((addon.price_cents ?? 0) * a.quantity), currency: addon.currency,
-        period_end: addon.expires === 'period_end' ? (event.subscription?.periodEnd ?? null) : null, provider_ref: `${provider}:${eventId}:${a.code}`,
+        id: `adp_${provider}_${eventId}_${a.code}`,
+        tenant_id: event.tenantId,
+        code: a.code,
+        bundles: a.quantity,
+        units: a.quantity * addon.bundle_size,
+        amount_minor: String((addon.price_cents ?? 0) * a.quantity),
+        currency: addon.currency,
+        period_end: addon.expires === 'period_end' ? (event.subscription?.periodEnd ?? null) : null,
+        provider_ref: `${provider}:${eventId}:${a.code}`,
       });
     }
     if (outcome === 'ignored') outcome = 'applied';

@@ -34,7 +34,8 @@ function allowedAddons(plan: Plan, addons: AddonQty) {
   return addons.map((a) => {
     const addon = findAddon(a.code);
     if (!addon) throw new AppError('addon_not_found', 404, `no add-on "${a.code}"`);
-    if (!addon.plans.includes(plan.code)) throw conflict('addon_not_allowed', `the ${plan.name} plan cannot buy ${addon.code} (plans: ${addon.plans.join(', ')})`);
+    if (!addon.plans.includes(plan.code))
+      throw conflict('addon_not_allowed', `the ${plan.name} plan cannot buy ${addon.code} (plans: ${addon.plans.join(', ')})`);
     if (addon.price_cents === null) throw conflict('addon_not_priced', `${addon.code} has no price yet`);
     return { addon, quantity: a.quantity };
   });
@@ -53,8 +54,12 @@ export function billingService(deps: BillingServiceDeps) {
     await deps.notices.publish('subscription', before.tenant_id);
     if (after) {
       await deps.notifications.emit({
-        kind: 'subscription.changed', tenantId: after.tenant_id, plan_code: after.plan_code, status: after.status,
-        previous_status: before.status, cancel_at_period_end: after.cancel_at_period_end,
+        kind: 'subscription.changed',
+        tenantId: after.tenant_id,
+        plan_code: after.plan_code,
+        status: after.status,
+        previous_status: before.status,
+        cancel_at_period_end: after.cancel_at_period_end,
       });
     }
   }
@@ -67,7 +72,14 @@ export function billingService(deps: BillingServiceDeps) {
       if (sub && [...LIVE, 'past_due'].includes(sub.status) && sub.provider !== 'manual') {
         throw conflict('subscription_exists', 'this store already has a subscription: change its plan instead');
       }
-      return provider.checkout({ tenantId, planCode: plan.code, interval: input.interval, addons: input.addons ?? [], customerId: sub?.provider_customer_id ?? null, baseUrl });
+      return provider.checkout({
+        tenantId,
+        planCode: plan.code,
+        interval: input.interval,
+        addons: input.addons ?? [],
+        customerId: sub?.provider_customer_id ?? null,
+        baseUrl,
+      });
     },
 
     /** Upgrades take effect now and charge the prorated difference; downgrades wait for the period end. */
@@ -79,27 +91,47 @@ export function billingService(deps: BillingServiceDeps) {
       if (!sub.current_period_start || !sub.current_period_end) throw conflict('subscription_not_live', 'the subscription has no current period');
       const quote = quoteChange(
         { plan: sub.plan_code, interval: sub.interval, periodStart: sub.current_period_start, periodEnd: sub.current_period_end },
-        { plan: plan.code, interval: input.interval }, now, bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
+        { plan: plan.code, interval: input.interval },
+        now,
+        bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
       );
       const immediate = quote.kind === 'upgrade';
       await provider.changePlan({
-        tenantId, subscriptionId: sub.provider_subscription_id!, customerId: sub.provider_customer_id, planCode: plan.code, interval: input.interval,
-        chargeNowMinor: quote.chargeNowMinor, now: immediate, baseUrl,
+        tenantId,
+        subscriptionId: sub.provider_subscription_id!,
+        customerId: sub.provider_customer_id,
+        planCode: plan.code,
+        interval: input.interval,
+        chargeNowMinor: quote.chargeNowMinor,
+        now: immediate,
+        baseUrl,
       });
       const after = immediate
         ? await subscriptions.update(tenantId, {
-          plan_code: plan.code, interval: input.interval, current_period_start: quote.periodStart, current_period_end: quote.periodEnd,
-          pending_plan_code: null, pending_interval: null, credit_minor: String(BigInt(sub.credit_minor) + BigInt(quote.creditMinor)), state_at: stateAt,
-        })
+            plan_code: plan.code,
+            interval: input.interval,
+            current_period_start: quote.periodStart,
+            current_period_end: quote.periodEnd,
+            pending_plan_code: null,
+            pending_interval: null,
+            credit_minor: String(BigInt(sub.credit_minor) + BigInt(quote.creditMinor)),
+            state_at: stateAt,
+          })
         : quote.kind === 'downgrade'
           ? await subscriptions.update(tenantId, { pending_plan_code: plan.code, pending_interval: input.interval })
           : sub;
       const ref = newId('chg');
       for (const b of bundles) {
         await deps.addons.record({
-          id: newId('adp'), tenant_id: tenantId, code: b.addon.code, bundles: b.quantity, units: b.quantity * b.addon.bundle_size,
-          amount_minor: String(b.addon.price_cents! * b.quantity), currency: b.addon.currency,
-          period_end: b.addon.expires === 'period_end' ? (after?.current_period_end ?? null) : null, provider_ref: `${ref}:${b.addon.code}`,
+          id: newId('adp'),
+          tenant_id: tenantId,
+          code: b.addon.code,
+          bundles: b.quantity,
+          units: b.quantity * b.addon.bundle_size,
+          amount_minor: String(b.addon.price_cents! * b.quantity),
+          currency: b.addon.currency,
+          period_end: b.addon.expires === 'period_end' ? (after?.current_period_end ?? null) : null,
+          provider_ref: `${ref}:${b.addon.code}`,
         });
       }
       if (immediate) await changed(sub, after);
@@ -112,12 +144,26 @@ export function billingService(deps: BillingServiceDeps) {
       const [{ addon, quantity }] = allowedAddons(findPlan(sub.plan_code)!, [input]);
       const amount = addon.price_cents! * quantity;
       const { providerRef } = await provider.charge({
-        tenantId, customerId: sub.provider_customer_id, subscriptionId: sub.provider_subscription_id, amountMinor: amount, currency: addon.currency,
-        description: `${quantity} x ${addon.name}`, item: { key: `addon:${addon.code}`, quantity }, baseUrl, idempotencyKey,
+        tenantId,
+        customerId: sub.provider_customer_id,
+        subscriptionId: sub.provider_subscription_id,
+        amountMinor: amount,
+        currency: addon.currency,
+        description: `${quantity} x ${addon.name}`,
+        item: { key: `addon:${addon.code}`, quantity },
+        baseUrl,
+        idempotencyKey,
       });
       await deps.addons.record({
-        id: newId('adp'), tenant_id: tenantId, code: addon.code, bundles: quantity, units: quantity * addon.bundle_size, amount_minor: String(amount),
-        currency: addon.currency, period_end: addon.expires === 'period_end' ? sub.current_period_end : null, provider_ref: providerRef,
+        id: newId('adp'),
+        tenant_id: tenantId,
+        code: addon.code,
+        bundles: quantity,
+        units: quantity * addon.bundle_size,
+        amount_minor: String(amount),
+        currency: addon.currency,
+        period_end: addon.expires === 'period_end' ? sub.current_period_end : null,
+        provider_ref: providerRef,
       });
       return sub;
     },
@@ -126,10 +172,14 @@ export function billingService(deps: BillingServiceDeps) {
     async cancel(tenantId: string, input: { at_period_end: boolean; reason?: string | null }, baseUrl: string, now = new Date()) {
       const sub = await subscriptions.get(tenantId);
       if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
-      if (sub.provider_subscription_id) await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
-      const after = await subscriptions.update(tenantId, input.at_period_end
-        ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
-        : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) });
+      if (sub.provider_subscription_id)
+        await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
+      const after = await subscriptions.update(
+        tenantId,
+        input.at_period_end
+          ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
+          : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
+      );
       await changed(sub, after);
       return after!;
     },

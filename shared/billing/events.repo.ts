@@ -21,7 +21,9 @@ export function billingEventsRepo(db: Knex) {
     async insert(provider: ProviderName, event: BillingEvent): Promise<boolean> {
       const rows = await db('billing_events')
         .insert({ provider, event_id: event.id, type: event.type, tenant_id: event.tenantId, occurred_at: event.occurredAt, payload: JSON.stringify(event) })
-        .onConflict(['provider', 'event_id']).ignore().returning('event_id');
+        .onConflict(['provider', 'event_id'])
+        .ignore()
+        .returning('event_id');
       return rows.length === 1;
     },
     async get(provider: ProviderName, eventId: string): Promise<EventRow | undefined> {
@@ -34,7 +36,11 @@ export function billingEventsRepo(db: Knex) {
     },
     /** Stored but not applied after `olderThanMs` (their queueing was lost). */
     async unapplied(olderThanMs: number, limit = 500): Promise<EventRow[]> {
-      return db<EventRow>('billing_events').whereNull('applied_at').andWhere('received_at', '<', new Date(Date.now() - olderThanMs)).orderBy('received_at').limit(limit);
+      return db<EventRow>('billing_events')
+        .whereNull('applied_at')
+        .andWhere('received_at', '<', new Date(Date.now() - olderThanMs))
+        .orderBy('received_at')
+        .limit(limit);
     },
     async count(tenantId: string): Promise<number> {
       const [{ n }] = await db('billing_events').where({ tenant_id: tenantId }).count({ n: '*' });

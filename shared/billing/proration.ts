@@ -42,7 +42,12 @@ export function addInterval(from: Date, interval: Interval): Date {
 }
 
 /** What a change from `current` to `to` costs now and when it takes effect. */
-export function quoteChange(current: CurrentTerm, to: { plan: string; interval: Interval }, now: Date, addons: Array<{ priceMinor: number; quantity: number; code: string }> = []): ChangeQuote {
+export function quoteChange(
+  current: CurrentTerm,
+  to: { plan: string; interval: Interval },
+  now: Date,
+  addons: Array<{ priceMinor: number; quantity: number; code: string }> = [],
+): ChangeQuote {
   const from = findPlan(current.plan);
   const target = findPlan(to.plan);
   if (!from || !target) throw new Error(`unknown plan ${!from ? current.plan : to.plan}`);
@@ -56,10 +61,26 @@ export function quoteChange(current: CurrentTerm, to: { plan: string; interval: 
   const remaining = current.periodEnd.getTime() - now.getTime();
   const period = current.periodEnd.getTime() - current.periodStart.getTime();
   if (same) {
-    return { kind: 'addons_only', chargeNowMinor: addonTotal, creditMinor: 0, effectiveAt: now, periodStart: current.periodStart, periodEnd: current.periodEnd, lines };
+    return {
+      kind: 'addons_only',
+      chargeNowMinor: addonTotal,
+      creditMinor: 0,
+      effectiveAt: now,
+      periodStart: current.periodStart,
+      periodEnd: current.periodEnd,
+      lines,
+    };
   }
   if (!upgrade) {
-    return { kind: 'downgrade', chargeNowMinor: addonTotal, creditMinor: 0, effectiveAt: current.periodEnd, periodStart: current.periodStart, periodEnd: current.periodEnd, lines };
+    return {
+      kind: 'downgrade',
+      chargeNowMinor: addonTotal,
+      creditMinor: 0,
+      effectiveAt: current.periodEnd,
+      periodStart: current.periodStart,
+      periodEnd: current.periodEnd,
+      lines,
+    };
   }
   const oldPrice = planPrice(from, current.interval) ?? 0;
   const newPrice = planPrice(target, to.interval) ?? 0;
@@ -67,13 +88,29 @@ export function quoteChange(current: CurrentTerm, to: { plan: string; interval: 
   if (to.interval === current.interval) {
     // Same period, more expensive plan: the difference for the time left.
     const charge = prorate(newPrice, remaining, period);
-    lines.unshift({ description: `${target.name} for the rest of the period`, amountMinor: charge }, { description: `unused ${from.name}`, amountMinor: -credit });
-    return { kind: 'upgrade', chargeNowMinor: Math.max(0, charge - credit) + addonTotal, creditMinor: Math.max(0, credit - charge), effectiveAt: now, periodStart: current.periodStart, periodEnd: current.periodEnd, lines };
+    lines.unshift(
+      { description: `${target.name} for the rest of the period`, amountMinor: charge },
+      { description: `unused ${from.name}`, amountMinor: -credit },
+    );
+    return {
+      kind: 'upgrade',
+      chargeNowMinor: Math.max(0, charge - credit) + addonTotal,
+      creditMinor: Math.max(0, credit - charge),
+      effectiveAt: now,
+      periodStart: current.periodStart,
+      periodEnd: current.periodEnd,
+      lines,
+    };
   }
   // A longer interval starts a new period now: its full price less the unused time of the old one.
   lines.unshift({ description: `${target.name} (${to.interval})`, amountMinor: newPrice }, { description: `unused ${from.name}`, amountMinor: -credit });
   return {
-    kind: 'upgrade', chargeNowMinor: Math.max(0, newPrice - credit) + addonTotal, creditMinor: Math.max(0, credit - newPrice),
-    effectiveAt: now, periodStart: now, periodEnd: addInterval(now, to.interval), lines,
+    kind: 'upgrade',
+    chargeNowMinor: Math.max(0, newPrice - credit) + addonTotal,
+    creditMinor: Math.max(0, credit - newPrice),
+    effectiveAt: now,
+    periodStart: now,
+    periodEnd: addInterval(now, to.interval),
+    lines,
   };
 }

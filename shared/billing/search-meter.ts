@@ -8,7 +8,11 @@ import type { Entitlements } from './entitlements.js';
  * benchmarks) counts nothing and checks nothing.
  */
 export class SearchMeter {
-  constructor(private usage: UsageCounter, private entitlements: Entitlements, private enabled = true) {}
+  constructor(
+    private usage: UsageCounter,
+    private entitlements: Entitlements,
+    private enabled = true,
+  ) {}
 
   /**
    * Refuses a billed search on a plan with a hard limit (free) once the month's searches reached
@@ -22,9 +26,16 @@ export class SearchMeter {
     if (!ent.plan.overage.hard_limit || limit === null) return;
     const used = Math.max(this.usage.used(tenantId), ent.searchesRolled);
     if (used + billed > limit) {
-      throw new AppError('search_quota_exceeded', 402, `the ${ent.plan.name} plan's ${limit} searches this month are used up; fall back to the store's own search`, {
-        limit, used, period: usagePeriod().month,
-      });
+      throw new AppError(
+        'search_quota_exceeded',
+        402,
+        `the ${ent.plan.name} plan's ${limit} searches this month are used up; fall back to the store's own search`,
+        {
+          limit,
+          used,
+          period: usagePeriod().month,
+        },
+      );
     }
   }
 

@@ -14,14 +14,21 @@ export const LIVE: readonly SubscriptionStatus[] = ['trialing', 'active'];
  * first payment never succeeded within 23 hours) is `canceled`.
  */
 const STRIPE: Record<string, SubscriptionStatus> = {
-  trialing: 'trialing', active: 'active', past_due: 'past_due', unpaid: 'past_due', paused: 'paused',
-  canceled: 'canceled', incomplete: 'incomplete', incomplete_expired: 'canceled',
+  trialing: 'trialing',
+  active: 'active',
+  past_due: 'past_due',
+  unpaid: 'past_due',
+  paused: 'paused',
+  canceled: 'canceled',
+  incomplete: 'incomplete',
+  incomplete_expired: 'canceled',
 };
 /** Paddle Billing's subscription statuses. */
 const PADDLE: Record<string, SubscriptionStatus> = { trialing: 'trialing', active: 'active', past_due: 'past_due', paused: 'paused', canceled: 'canceled' };
 
 /** Our status for a provider's raw one (unknown raw statuses: `incomplete`, never a live status by accident). */
 export function mapStatus(provider: ProviderName, raw: string): SubscriptionStatus {
-  const table = provider === 'stripe' ? STRIPE : provider === 'paddle' ? PADDLE : (Object.fromEntries(STATUSES.map((s) => [s, s])) as Record<string, SubscriptionStatus>);
+  const table =
+    provider === 'stripe' ? STRIPE : provider === 'paddle' ? PADDLE : (Object.fromEntries(STATUSES.map((s) => [s, s])) as Record<string, SubscriptionStatus>);
   return table[raw] ?? 'incomplete';
 }

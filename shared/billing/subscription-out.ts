@@ -11,7 +11,12 @@ export interface AddonBalance {
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** SubscriptionOut (spec 2.5); a tenant without a subscription is on the free plan, provider `manual`. */
-export function toSubscriptionOut(row: SubscriptionRow | undefined, units: Array<{ code: string; units: number; period_end: Date | null }>, conversationsUsed: number, defaultPlan = 'free') {
+export function toSubscriptionOut(
+  row: SubscriptionRow | undefined,
+  units: Array<{ code: string; units: number; period_end: Date | null }>,
+  conversationsUsed: number,
+  defaultPlan = 'free',
+) {
   const addons: Record<string, AddonBalance> = {};
   // Conversations are drawn from bundles in the order they expire first.
   let left = conversationsUsed;
@@ -21,10 +26,17 @@ export function toSubscriptionOut(row: SubscriptionRow | undefined, units: Array
     left -= used;
     addons[u.code] = { units: u.units, used, remaining: u.units - used, period_end: iso(u.period_end) };
   }
-  if (!row) return { plan_code: defaultPlan, interval: 'month' as const, status: 'active' as const, provider: 'manual' as const, cancel_at_period_end: false, addons };
+  if (!row)
+    return { plan_code: defaultPlan, interval: 'month' as const, status: 'active' as const, provider: 'manual' as const, cancel_at_period_end: false, addons };
   return {
-    plan_code: row.plan_code, interval: row.interval, status: row.status, provider: row.provider,
-    trial_ends_at: iso(row.trial_ends_at), current_period_start: iso(row.current_period_start), current_period_end: iso(row.current_period_end),
-    cancel_at_period_end: row.cancel_at_period_end, addons,
+    plan_code: row.plan_code,
+    interval: row.interval,
+    status: row.status,
+    provider: row.provider,
+    trial_ends_at: iso(row.trial_ends_at),
+    current_period_start: iso(row.current_period_start),
+    current_period_end: iso(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end,
+    addons,
   };
 }

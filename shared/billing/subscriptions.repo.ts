@@ -37,13 +37,25 @@ export function subscriptionsRepo(db: Knex) {
     async applySnapshot(provider: ProviderName, s: SubscriptionSnapshot, at: Date): Promise<SubscriptionRow | undefined> {
       const status = mapStatus(provider, s.rawStatus);
       const row = {
-        tenant_id: s.tenantId, plan_code: s.planCode, interval: s.interval, status, provider, provider_status: s.rawStatus,
-        provider_customer_id: s.customerId, provider_subscription_id: s.subscriptionId, trial_ends_at: s.trialEndsAt,
-        current_period_start: s.periodStart, current_period_end: s.periodEnd, cancel_at_period_end: s.cancelAtPeriodEnd,
-        canceled_at: status === 'canceled' ? at : null, state_at: at, updated_at: db.fn.now(),
+        tenant_id: s.tenantId,
+        plan_code: s.planCode,
+        interval: s.interval,
+        status,
+        provider,
+        provider_status: s.rawStatus,
+        provider_customer_id: s.customerId,
+        provider_subscription_id: s.subscriptionId,
+        trial_ends_at: s.trialEndsAt,
+        current_period_start: s.periodStart,
+        current_period_end: s.periodEnd,
+        cancel_at_period_end: s.cancelAtPeriodEnd,
+        canceled_at: status === 'canceled' ? at : null,
+        state_at: at,
+        updated_at: db.fn.now(),
       };
-      const [written] = await db.raw(
-        `? ON CONFLICT (tenant_id) DO UPDATE SET plan_code = EXCLUDED.plan_code, interval = EXCLUDED.interval, status = EXCLUDED.status,
+      const [written] = await db
+        .raw(
+          `? ON CONFLICT (tenant_id) DO UPDATE SET plan_code = EXCLUDED.plan_code, interval = EXCLUDED.interval, status = EXCLUDED.status,
            provider = EXCLUDED.provider, provider_status = EXCLUDED.provider_status,
            provider_customer_id = COALESCE(EXCLUDED.provider_customer_id, billing_subscriptions.provider_customer_id),
            provider_subscription_id = COALESCE(EXCLUDED.provider_subscription_id, billing_subscriptions.provider_subscription_id),
@@ -56,20 +68,32 @@ export function subscriptionsRepo(db: Knex) {
            state_at = EXCLUDED.state_at, updated_at = now()
          WHERE billing_subscriptions.state_at <= EXCLUDED.state_at
          RETURNING *`,
-        [db('billing_subscriptions').insert({ ...row, past_due_since: status === 'past_due' ? at : null })],
-      ).then((r: { rows: SubscriptionRow[] }) => r.rows);
+          [db('billing_subscriptions').insert({ ...row, past_due_since: status === 'past_due' ? at : null })],
+        )
+        .then((r: { rows: SubscriptionRow[] }) => r.rows);
       return written;
     },
     async update(tenantId: string, patch: Partial<Omit<SubscriptionRow, 'tenant_id'>>): Promise<SubscriptionRow | undefined> {
-      const [row] = await db<SubscriptionRow>('billing_subscriptions').where({ tenant_id: tenantId }).update({ ...patch, updated_at: db.fn.now() } as never).returning('*');
+      const [row] = await db<SubscriptionRow>('billing_subscriptions')
+        .where({ tenant_id: tenantId })
+        .update({ ...patch, updated_at: db.fn.now() } as never)
+        .returning('*');
       return row as SubscriptionRow | undefined;
     },
     /** Rows whose period ended with something to do: cancel at period end, a pending downgrade, dunning past its days. */
     async due(now: Date, dunningDays: number): Promise<SubscriptionRow[]> {
-      return db<SubscriptionRow>('billing_subscriptions').whereIn('provider', ['mock', 'manual'])
-        .andWhere((q) => q
-          .where((w) => w.where('current_period_end', '<=', now).andWhere((x) => x.where('cancel_at_period_end', true).orWhereNotNull('pending_plan_code')).whereNot('status', 'canceled'))
-          .orWhere((w) => w.where('status', 'past_due').andWhere('past_due_since', '<=', new Date(now.getTime() - dunningDays * 86400_000))));
+      return db<SubscriptionRow>('billing_subscriptions')
+        .whereIn('provider', ['mock', 'manual'])
+        .andWhere((q) =>
+          q
+            .where((w) =>
+              w
+                .where('current_period_end', '<=', now)
+                .andWhere((x) => x.where('cancel_at_period_end', true).orWhereNotNull('pending_plan_code'))
+                .whereNot('status', 'canceled'),
+            )
+            .orWhere((w) => w.where('status', 'past_due').andWhere('past_due_since', '<=', new Date(now.getTime() - dunningDays * 86400_000))),
+        );
     },
     async withProvider(provider: ProviderName): Promise<SubscriptionRow[]> {
       return db<SubscriptionRow>('billing_subscriptions').where({ provider }).whereNotNull('provider_subscription_id').whereNot('status', 'canceled');

@@ -6,7 +6,10 @@ import { effectivePlan } from './entitlements.js';
 import type { Plan } from './plans.js';
 import type { SubscriptionRow } from './subscriptions.repo.js';
 
-export const THRESHOLDS = [[80, '80_percent'], [100, '100_percent']] as const;
+export const THRESHOLDS = [
+  [80, '80_percent'],
+  [100, '100_percent'],
+] as const;
 
 export interface UsageMetricOut {
   metric: 'search' | 'assistant_message' | 'assistant_conversation' | 'translated_product' | 'ai_cost_micros_usd' | 'products_indexed';
@@ -54,13 +57,22 @@ export async function usageReport(deps: UsageReportDeps, tenantId: string, now =
   const sub = await deps.subscription(tenantId);
   const plan = effectivePlan(sub, deps.defaultPlan);
   const [days, products, translated, translationCost, aiRewrite, addons, notices] = await Promise.all([
-    deps.usage.days(tenantId, start, end), deps.productsCount(tenantId), translatedProducts(deps.db, tenantId, month),
-    translationCostMicros(deps.db, tenantId, month), deps.redis.get(usageKeys(deps.prefix).count('ai_cost_micros_usd', tenantId, month)),
-    deps.addonUnits(tenantId, now), deps.usage.notices(tenantId, month),
+    deps.usage.days(tenantId, start, end),
+    deps.productsCount(tenantId),
+    translatedProducts(deps.db, tenantId, month),
+    translationCostMicros(deps.db, tenantId, month),
+    deps.redis.get(usageKeys(deps.prefix).count('ai_cost_micros_usd', tenantId, month)),
+    deps.addonUnits(tenantId, now),
+    deps.usage.notices(tenantId, month),
   ]);
   const total = (metric: string) => days.filter((d) => d.metric === metric).reduce((s, d) => s + d.value, 0);
   const conversationsLimit = addons.length ? addons.reduce((s, a) => s + a.units, 0) : null;
-  const metric = (m: UsageMetricOut['metric'], used: number, limit: number | null): UsageMetricOut => ({ metric: m, used, limit, percent: percentOf(used, limit) });
+  const metric = (m: UsageMetricOut['metric'], used: number, limit: number | null): UsageMetricOut => ({
+    metric: m,
+    used,
+    limit,
+    percent: percentOf(used, limit),
+  });
   const searches = total('search');
   const metrics = [
     metric('search', searches, plan.searches_limit),
@@ -73,11 +85,18 @@ export async function usageReport(deps: UsageReportDeps, tenantId: string, now =
   const byDay = new Map<string, Record<string, number>>();
   for (const d of days) byDay.set(d.day, { ...(byDay.get(d.day) ?? {}), [d.metric]: d.value });
   return {
-    period_start: start, period_end: end, plan_code: plan.code, metrics,
+    period_start: start,
+    period_end: end,
+    plan_code: plan.code,
+    metrics,
     overage_estimate_cents: overageCents(plan, searches),
     daily: [...byDay.entries()].map(([day, v]) => ({
-      day, searches: v.search ?? 0, suggests_not_billed: v.suggest ?? 0, assistant_messages: v.assistant_message ?? 0,
-      assistant_conversations: v.assistant_conversation ?? 0, translated_products: v.translated_product ?? 0,
+      day,
+      searches: v.search ?? 0,
+      suggests_not_billed: v.suggest ?? 0,
+      assistant_messages: v.assistant_message ?? 0,
+      assistant_conversations: v.assistant_conversation ?? 0,
+      translated_products: v.translated_product ?? 0,
     })),
     notices: [...new Set(notices.map((n) => n.notice))] as Array<'80_percent' | '100_percent'>,
   };

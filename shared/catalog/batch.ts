@@ -131,11 +131,23 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
  * are applied. Deletes in the same batch make room first. Two concurrent batches may together
  * pass the limit by at most one batch (no lock on the count).
  */
-async function withinProductsLimit(deps: BatchDeps, tenantId: string, body: BatchRequest, upserts: CanonicalProduct[], deletes: string[], errors: ItemError[]): Promise<CanonicalProduct[]> {
+async function withinProductsLimit(
+  deps: BatchDeps,
+  tenantId: string,
+  body: BatchRequest,
+  upserts: CanonicalProduct[],
+  deletes: string[],
+  errors: ItemError[],
+): Promise<CanonicalProduct[]> {
   const limit = deps.productsLimit ? await deps.productsLimit(tenantId) : null;
   if (limit === null || !upserts.length) return upserts;
   const [stored, known, deleting] = await Promise.all([
-    deps.repos.products.count(tenantId), deps.repos.products.existingIds(tenantId, upserts.map((u) => u.id)), deps.repos.products.existingIds(tenantId, deletes),
+    deps.repos.products.count(tenantId),
+    deps.repos.products.existingIds(
+      tenantId,
+      upserts.map((u) => u.id),
+    ),
+    deps.repos.products.existingIds(tenantId, deletes),
   ]);
   let room = limit - (stored - deleting.size);
   const indexOf = new Map<string, number>();
@@ -150,7 +162,12 @@ async function withinProductsLimit(deps: BatchDeps, tenantId: string, body: Batc
       kept.push(u);
       room--;
     } else {
-      errors.push({ id: u.id, index: indexOf.get(u.id) ?? -1, code: 'products_limit_reached', message: `the plan allows ${limit} products; delete some or change plan` });
+      errors.push({
+        id: u.id,
+        index: indexOf.get(u.id) ?? -1,
+        code: 'products_limit_reached',
+        message: `the plan allows ${limit} products; delete some or change plan`,
+      });
     }
   }
   errors.sort((a, b) => a.index - b.index);
@@ -176,8 +193,11 @@ async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], d
 
 /** Honest estimate: the configured target, or longer when the catalog queue has a backlog. */
 async function visibleWithin(deps: BatchDeps): Promise<number> {
-  const counts = await withDeadline(deps.queues.get('catalog').getJobCounts('waiting', 'prioritized', 'active'), deps.config.redisCommandTimeoutMs, 'queue counts')
-    .catch(() => ({ waiting: 0, prioritized: 0, active: 0 }));
+  const counts = await withDeadline(
+    deps.queues.get('catalog').getJobCounts('waiting', 'prioritized', 'active'),
+    deps.config.redisCommandTimeoutMs,
+    'queue counts',
+  ).catch(() => ({ waiting: 0, prioritized: 0, active: 0 }));
   const ahead = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
   // About 0.2 s per queued 1,000-item batch on one worker (bench/ingest), spread over the workers.
   return Math.max(deps.config.visibleWithinS, Math.ceil(ahead * 0.2));

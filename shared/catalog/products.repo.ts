@@ -45,13 +45,15 @@ export function productsRepo(db: Knex) {
         // bulk load the statistics are stale and an IN list was planned as a scan of the tenant's whole
         // catalog (166 ms per 1,000 at 100k products).
         const existing = ids.length
-          ? (await trx.raw(
-              `SELECT v.id, x.content_hash, x.stale FROM unnest(?::text[]) AS v(id) CROSS JOIN LATERAL (
+          ? (
+              await trx.raw(
+                `SELECT v.id, x.content_hash, x.stale FROM unnest(?::text[]) AS v(id) CROSS JOIN LATERAL (
                  SELECT p.content_hash, (s.indexed_version IS NULL OR s.indexed_version < p.updated_at) AS stale
                    FROM products p LEFT JOIN product_index_state s ON s.tenant_id = p.tenant_id AND s.product_id = p.id
                   WHERE p.tenant_id = ? AND p.id = v.id LIMIT 1) x`,
-              [ids, tenantId],
-            )).rows
+                [ids, tenantId],
+              )
+            ).rows
           : [];
         const known = new Map(existing.map((r: { id: string; content_hash: string }) => [r.id, r.content_hash]));
         const changed = batch.upserts.filter((u) => known.get(u.id) !== u.hash);
@@ -108,14 +110,17 @@ export function productsRepo(db: Knex) {
     async markIndexed(tenantId: string, versions: Array<{ id: string; updatedAt: Date }>): Promise<void> {
       if (!versions.length) return;
       // A function of keyed updates (migration 008): a set-based UPDATE's plan is only as good as the statistics.
-      await derivedWrite(db, (trx) => trx.raw('SELECT mark_products_indexed(?, ?::text[], ?::timestamptz[])', [
-        tenantId, versions.map((v) => v.id), versions.map((v) => v.updatedAt.toISOString()),
-      ]));
+      await derivedWrite(db, (trx) =>
+        trx.raw('SELECT mark_products_indexed(?, ?::text[], ?::timestamptz[])', [
+          tenantId,
+          versions.map((v) => v.id),
+          versions.map((v) => v.updatedAt.toISOString()),
+        ]),
+      );
     },
     /** Ids of products not yet indexed in their latest version, oldest change first. */
     async unindexed(tenantId: string, limit: number): Promise<string[]> {
-      const rows = await db('product_index_state').select('product_id').where({ tenant_id: tenantId })
-        .andWhereRaw(STALE).orderBy('version').limit(limit);
+      const rows = await db('product_index_state').select('product_id').where({ tenant_id: tenantId }).andWhereRaw(STALE).orderBy('version').limit(limit);
       return rows.map((r: { product_id: string }) => r.product_id);
     },
     /**
@@ -123,8 +128,12 @@ export function productsRepo(db: Knex) {
      * indexed (a lost enqueue, a derived write lost in a crash), oldest first, at most `limit`.
      */
     async stale(olderThanMs: number, limit: number): Promise<Array<{ tenant_id: string; product_id: string }>> {
-      return db('product_index_state').select('tenant_id', 'product_id').whereRaw(STALE)
-        .andWhere('version', '<', db.raw(`now() - ? * interval '1 millisecond'`, [olderThanMs])).orderBy('version').limit(limit);
+      return db('product_index_state')
+        .select('tenant_id', 'product_id')
+        .whereRaw(STALE)
+        .andWhere('version', '<', db.raw(`now() - ? * interval '1 millisecond'`, [olderThanMs]))
+        .orderBy('version')
+        .limit(limit);
     },
     async countUnindexed(tenantId: string): Promise<number> {
       const [{ n }] = await db('product_index_state').where({ tenant_id: tenantId }).andWhereRaw(STALE).count({ n: '*' });
@@ -159,7 +168,8 @@ export function productsRepo(db: Knex) {
 const STALE = '(indexed_version IS NULL OR indexed_version < version)';
 
 function withState(db: Knex) {
-  return db<ProductWithState>('products as p').select('p.*', 's.indexed_at')
+  return db<ProductWithState>('products as p')
+    .select('p.*', 's.indexed_at')
     .leftJoin('product_index_state as s', (j) => j.on('s.tenant_id', 'p.tenant_id').andOn('s.product_id', 'p.id'));
 }
 
@@ -170,10 +180,11 @@ async function recordSync(trx: Knex.Transaction, tenantId: string, sync: { id: s
     [tenantId, sync.id],
   );
   if (seen.length) {
-    await trx.raw(
-      `INSERT INTO product_sync_items (tenant_id, sync_id, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`,
-      [tenantId, sync.id, seen],
-    );
+    await trx.raw(`INSERT INTO product_sync_items (tenant_id, sync_id, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`, [
+      tenantId,
+      sync.id,
+      seen,
+    ]);
   }
   if (!sync.complete) return [];
   const gone = await trx.raw(

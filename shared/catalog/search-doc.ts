@@ -12,7 +12,6 @@ interface CategoryRef {
   path: Array<Record<string, string>>;
 }
 
-
 /** A product's category targets: each leaf id and each level key (`lvl:a>b`), as filters and category intent use them. */
 export function categoryTargets(p: StoredProduct): string[] {
   const out: string[] = [];
@@ -61,7 +60,10 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     langTerms: langTerms(p.name),
     heads: [...new Set(Object.values(p.name).flatMap(productHeads).flatMap(headForms))],
     // Stemmed forms of the name and the category labels: "laptop" finds a product in "Laptops".
-    nameStem: tokenize(`${nameNorm} ${joinNorm(categoryLabels)}`).filter((t) => !isCodeLike(t)).map(stem).join(' '),
+    nameStem: tokenize(`${nameNorm} ${joinNorm(categoryLabels)}`)
+      .filter((t) => !isCodeLike(t))
+      .map(stem)
+      .join(' '),
     brand: (p.brand as string | null | undefined) ?? null,
     brandNorm: p.brand ? normalizeText(p.brand as string) : null,
     codes,

@@ -17,9 +17,16 @@ interface ServiceDeps {
 export function toExperimentOut(row: ExperimentRow) {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   return {
-    id: row.id, name: row.name, status: row.status, variants: row.variants, primary_metric: row.primary_metric, min_sample: row.min_sample,
-    created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString(),
-    started_at: iso(row.started_at), stopped_at: iso(row.stopped_at),
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    variants: row.variants,
+    primary_metric: row.primary_metric,
+    min_sample: row.min_sample,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+    started_at: iso(row.started_at),
+    stopped_at: iso(row.stopped_at),
   };
 }
 
@@ -31,9 +38,11 @@ export function experimentsService(deps: ServiceDeps) {
     const problems: FieldError[] = variantProblems(f.variants).map((p) => ({ in: 'body', ...p }));
     const ruleIds = [...new Set(f.variants.flatMap((v) => v.rule_ids))];
     const known = new Set(await deps.existingRules(tenantId, ruleIds));
-    f.variants.forEach((v, i) => v.rule_ids.forEach((id, j) => {
-      if (!known.has(id)) problems.push({ in: 'body', field: `variants.${i}.rule_ids.${j}`, code: 'unknown_rule', message: `no rule ${id} in this store` });
-    }));
+    f.variants.forEach((v, i) =>
+      v.rule_ids.forEach((id, j) => {
+        if (!known.has(id)) problems.push({ in: 'body', field: `variants.${i}.rule_ids.${j}`, code: 'unknown_rule', message: `no rule ${id} in this store` });
+      }),
+    );
     if (problems.length) throw new AppError('validation_failed', 400, `invalid body: ${problems[0].field}: ${problems[0].message}`, problems);
   }
   async function existing(tenantId: string, id: string): Promise<ExperimentRow> {

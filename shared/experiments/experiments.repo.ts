@@ -43,18 +43,27 @@ export function experimentsRepo(db: Knex) {
       return mine(tenantId).where({ status: 'running' }).first();
     },
     async insert(tenantId: string, fields: ExperimentFields): Promise<ExperimentRow> {
-      const [row] = await db('experiments').insert({ id: newId('exp'), tenant_id: tenantId, ...columns(fields) }).returning('*');
+      const [row] = await db('experiments')
+        .insert({ id: newId('exp'), tenant_id: tenantId, ...columns(fields) })
+        .returning('*');
       return row as ExperimentRow;
     },
     /** Replaces the fields of a draft; undefined when there is no such draft. */
     async replaceDraft(tenantId: string, id: string, fields: ExperimentFields): Promise<ExperimentRow | undefined> {
-      const [row] = await mine(tenantId).where({ id, status: 'draft' }).update({ ...columns(fields), updated_at: db.fn.now() } as never).returning('*');
+      const [row] = await mine(tenantId)
+        .where({ id, status: 'draft' })
+        .update({ ...columns(fields), updated_at: db.fn.now() } as never)
+        .returning('*');
       return row as ExperimentRow | undefined;
     },
     /** Moves to `to` from one of `from`; undefined when the experiment is in another state. A second running one violates the unique index (23505). */
     async transition(tenantId: string, id: string, from: ExperimentStatus[], to: ExperimentStatus): Promise<ExperimentRow | undefined> {
       const stamp = to === 'running' ? { started_at: db.fn.now(), stopped_at: null } : to === 'stopped' ? { stopped_at: db.fn.now() } : {};
-      const [row] = await mine(tenantId).where({ id }).whereIn('status', from).update({ status: to, updated_at: db.fn.now(), ...stamp } as never).returning('*');
+      const [row] = await mine(tenantId)
+        .where({ id })
+        .whereIn('status', from)
+        .update({ status: to, updated_at: db.fn.now(), ...stamp } as never)
+        .returning('*');
       return row as ExperimentRow | undefined;
     },
     async remove(tenantId: string, id: string): Promise<boolean> {

@@ -58,14 +58,25 @@ export function experimentResults(exp: ExperimentRow, counts: Map<string, Counts
     const hit = HIT[metric];
     const raw = challengers.map(({ c }) => twoProportionTest(control.c[hit], control.c.searches, c[hit], c.searches));
     const adjusted = correction === 'none' ? raw.map((r) => r.p_value) : benjaminiHochberg(raw.map((r) => r.p_value));
-    tests.set(metric, raw.map((r, i) => ({ ...r, p_adjusted: adjusted[i], significant: adjusted[i] < ALPHA })));
+    tests.set(
+      metric,
+      raw.map((r, i) => ({ ...r, p_adjusted: adjusted[i], significant: adjusted[i] < ALPHA })),
+    );
   }
   const variants = rows.map(({ v, c }, i) => ({
-    key: v.key, control: i === 0, traffic_percent: v.traffic_percent,
-    searches: c.searches, clicks: c.clicked, add_to_carts: c.carted, purchases: c.bought, revenue: round(c.revenue, 2),
-    ctr: rate(c.clicked, c.searches), add_to_cart_rate: rate(c.carted, c.searches), conversion_rate: rate(c.bought, c.searches),
+    key: v.key,
+    control: i === 0,
+    traffic_percent: v.traffic_percent,
+    searches: c.searches,
+    clicks: c.clicked,
+    add_to_carts: c.carted,
+    purchases: c.bought,
+    revenue: round(c.revenue, 2),
+    ctr: rate(c.clicked, c.searches),
+    add_to_cart_rate: rate(c.carted, c.searches),
+    conversion_rate: rate(c.bought, c.searches),
     revenue_per_search: rate(c.revenue, c.searches),
-    vs_control: i === 0 ? null : Object.fromEntries(METRICS.map((m) => [m, tests.get(m)![i - 1]])) as Record<Metric, Comparison>,
+    vs_control: i === 0 ? null : (Object.fromEntries(METRICS.map((m) => [m, tests.get(m)![i - 1]])) as Record<Metric, Comparison>),
   }));
   const primary = tests.get(exp.primary_metric)!;
   let winner: string | null = null;
@@ -73,7 +84,9 @@ export function experimentResults(exp: ExperimentRow, counts: Map<string, Counts
   if (rows.some(({ c }) => c.searches < exp.min_sample)) {
     decision = 'insufficient_sample';
   } else {
-    const better = primary.map((t, i) => ({ t, key: challengers[i].v.key })).filter(({ t }) => t.significant && t.difference > 0)
+    const better = primary
+      .map((t, i) => ({ t, key: challengers[i].v.key }))
+      .filter(({ t }) => t.significant && t.difference > 0)
       .sort((a, b) => b.t.difference - a.t.difference);
     if (better.length) {
       winner = better[0].key;
@@ -86,8 +99,16 @@ export function experimentResults(exp: ExperimentRow, counts: Map<string, Counts
     }
   }
   return {
-    experiment_id: exp.id, status: exp.status, primary_metric: exp.primary_metric, min_sample: exp.min_sample,
-    alpha: ALPHA, confidence: 0.95, correction, variants, winner, decision,
+    experiment_id: exp.id,
+    status: exp.status,
+    primary_metric: exp.primary_metric,
+    min_sample: exp.min_sample,
+    alpha: ALPHA,
+    confidence: 0.95,
+    correction,
+    variants,
+    winner,
+    decision,
   };
 }
 export type ExperimentResults = ReturnType<typeof experimentResults>;

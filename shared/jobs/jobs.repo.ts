@@ -2,8 +2,16 @@ import type { Knex } from 'knex';
 import { newId } from '../platform/ids.js';
 
 export const JOB_KINDS = [
-  'reindex', 'import', 'sync', 'translate_backfill', 'translate_writeback',
-  'export', 'data_export', 'data_delete', 'embed', 'synonym_mining',
+  'reindex',
+  'import',
+  'sync',
+  'translate_backfill',
+  'translate_writeback',
+  'export',
+  'data_export',
+  'data_delete',
+  'embed',
+  'synonym_mining',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -78,13 +86,17 @@ export function jobsRepo(db: Knex) {
     },
     /** Live (queued or running) rows created over `olderThanMs` ago, oldest first: what reconcile-jobs checks against the queues. */
     async liveOlderThan(olderThanMs: number, limit = 1000): Promise<JobRow[]> {
-      return jobs().whereIn('status', ['queued', 'running'])
+      return jobs()
+        .whereIn('status', ['queued', 'running'])
         .andWhere('created_at', '<', db.raw(`now() - ? * interval '1 millisecond'`, [olderThanMs]) as unknown as Date)
-        .orderBy('created_at').limit(limit);
+        .orderBy('created_at')
+        .limit(limit);
     },
     /** queued -> running (only from queued or running; a canceled job stays canceled). */
     async markRunning(id: string): Promise<JobRow | undefined> {
-      const [row] = await jobs().where({ id }).whereIn('status', ['queued', 'running'])
+      const [row] = await jobs()
+        .where({ id })
+        .whereIn('status', ['queued', 'running'])
         .update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') as unknown as Date })
         .returning('*');
       return row as JobRow | undefined;
@@ -92,21 +104,26 @@ export function jobsRepo(db: Knex) {
     /** Progress only moves forward, and only while the job is live. */
     async setProgress(id: string, progress: number): Promise<JobRow | undefined> {
       const p = Math.min(1, Math.max(0, progress));
-      const [row] = await jobs().where({ id }).whereIn('status', ['queued', 'running'])
+      const [row] = await jobs()
+        .where({ id })
+        .whereIn('status', ['queued', 'running'])
         .update({ progress: db.raw('greatest(progress, ?)', [p]) as unknown as number })
         .returning('*');
       return row as JobRow | undefined;
     },
     /** Writes a terminal state once; later calls change nothing. */
     async finish(id: string, status: 'succeeded' | 'failed' | 'canceled', fields: { result?: unknown; error?: string }): Promise<boolean> {
-      const n = await jobs().where({ id }).whereIn('status', ['queued', 'running']).update({
-        status,
-        result: (fields.result ?? null) as JobRow['result'],
-        error: fields.error ?? null,
-        progress: status === 'succeeded' ? 1 : (db.raw('progress') as unknown as number),
-        finished_at: db.fn.now() as unknown as Date,
-        started_at: db.raw('coalesce(started_at, now())') as unknown as Date,
-      });
+      const n = await jobs()
+        .where({ id })
+        .whereIn('status', ['queued', 'running'])
+        .update({
+          status,
+          result: (fields.result ?? null) as JobRow['result'],
+          error: fields.error ?? null,
+          progress: status === 'succeeded' ? 1 : (db.raw('progress') as unknown as number),
+          finished_at: db.fn.now() as unknown as Date,
+          started_at: db.raw('coalesce(started_at, now())') as unknown as Date,
+        });
       return n > 0;
     },
     /** Queued jobs are canceled at once; running ones are flagged and stop at their next check. */
@@ -114,9 +131,10 @@ export function jobsRepo(db: Knex) {
       return db.transaction(async (trx) => {
         const row = await trx<JobRow>('jobs').where({ tenant_id: tenantId, id }).forUpdate().first();
         if (!row || TERMINAL.includes(row.status)) return row;
-        const patch = row.status === 'queued'
-          ? { status: 'canceled' as const, cancel_requested: true, finished_at: trx.fn.now() as unknown as Date }
-          : { cancel_requested: true };
+        const patch =
+          row.status === 'queued'
+            ? { status: 'canceled' as const, cancel_requested: true, finished_at: trx.fn.now() as unknown as Date }
+            : { cancel_requested: true };
         const [updated] = await trx<JobRow>('jobs').where({ id }).update(patch).returning('*');
         return updated as JobRow;
       });

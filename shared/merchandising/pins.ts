@@ -14,7 +14,14 @@ export function organicWindow(positions: number[], offset: number, limit: number
 }
 
 /** The page of the combined list: `organic` are the engine's hits from `windowOffset` on; `pins` passed the filters, by position. */
-export function placePins(pins: Array<{ hit: EngineHit; position: number }>, organic: EngineHit[], organicTotal: number, windowOffset: number, offset: number, limit: number): EngineHit[] {
+export function placePins(
+  pins: Array<{ hit: EngineHit; position: number }>,
+  organic: EngineHit[],
+  organicTotal: number,
+  windowOffset: number,
+  offset: number,
+  limit: number,
+): EngineHit[] {
   const placed = pins.map((p, i) => ({ hit: p.hit, position: Math.min(p.position, organicTotal + i + 1) }));
   const total = organicTotal + placed.length;
   let next = offset - placed.filter((p) => p.position <= offset).length;

@@ -35,23 +35,52 @@ export interface ResolveOptions {
  */
 export function resolveRules(candidates: Candidate[], opts: ResolveOptions): MerchPlan {
   const plan: MerchPlan = { redirect: null, banners: [], pins: [], hides: new Set(), boosts: [], addFilters: {}, trace: [] };
-  const ordered = [...candidates].sort((a, b) =>
-    b.rule.priority - a.rule.priority || b.specificity - a.specificity || b.length - a.length ||
-    a.rule.createdAt - b.rule.createdAt || (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0));
+  const ordered = [...candidates].sort(
+    (a, b) =>
+      b.rule.priority - a.rule.priority ||
+      b.specificity - a.specificity ||
+      b.length - a.length ||
+      a.rule.createdAt - b.rule.createdAt ||
+      (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0),
+  );
   const takenPositions = new Set<number>();
   const pinned = new Set<string>();
   for (const { rule } of ordered) {
     const skip = (reason: string) => plan.trace.push({ rule_id: rule.id, name: rule.name, applied: false, reason });
     const forced = opts.forcedIds.has(rule.id);
-    if (!opts.enabled) { skip('merch_rules_off'); continue; }
-    if (opts.disabledIds.has(rule.id)) { skip('disabled_by_config'); continue; }
-    if (!rule.enabled && !forced) { skip('disabled'); continue; }
-    if (rule.from !== null && opts.now < rule.from) { skip('not_yet_active'); continue; }
-    if (rule.until !== null && opts.now >= rule.until) { skip('expired'); continue; }
-    if (!contextHolds(rule, opts.filters)) { skip('filter_context_not_met'); continue; }
+    if (!opts.enabled) {
+      skip('merch_rules_off');
+      continue;
+    }
+    if (opts.disabledIds.has(rule.id)) {
+      skip('disabled_by_config');
+      continue;
+    }
+    if (!rule.enabled && !forced) {
+      skip('disabled');
+      continue;
+    }
+    if (rule.from !== null && opts.now < rule.from) {
+      skip('not_yet_active');
+      continue;
+    }
+    if (rule.until !== null && opts.now >= rule.until) {
+      skip('expired');
+      continue;
+    }
+    if (!contextHolds(rule, opts.filters)) {
+      skip('filter_context_not_met');
+      continue;
+    }
     const notes: string[] = [];
     apply(rule.id, rule.consequences, plan, { takenPositions, pinned, notes });
-    plan.trace.push({ rule_id: rule.id, name: rule.name, applied: true, ...(forced && !rule.enabled ? { reason: 'experiment_variant' } : {}), ...(notes.length ? { notes } : {}) });
+    plan.trace.push({
+      rule_id: rule.id,
+      name: rule.name,
+      applied: true,
+      ...(forced && !rule.enabled ? { reason: 'experiment_variant' } : {}),
+      ...(notes.length ? { notes } : {}),
+    });
   }
   // A hidden product is never shown, pinned or not (hiding is for products that must not appear).
   plan.pins = plan.pins.filter((p) => !plan.hides.has(p.id)).sort((a, b) => a.position - b.position);
@@ -63,12 +92,24 @@ function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: { ta
     if (!plan.redirect) plan.redirect = { url: c.redirect.url, rule_id: ruleId };
     else seen.notes.push(`redirect: rule ${plan.redirect.rule_id} came first`);
   }
-  c.banners.forEach((b, i) => plan.banners.push({
-    id: `${ruleId}-${i + 1}`, html: b.html ?? null, image_url: b.image_url ?? null, link_url: b.link_url ?? null, position: b.position,
-  }));
+  c.banners.forEach((b, i) =>
+    plan.banners.push({
+      id: `${ruleId}-${i + 1}`,
+      html: b.html ?? null,
+      image_url: b.image_url ?? null,
+      link_url: b.link_url ?? null,
+      position: b.position,
+    }),
+  );
   for (const p of c.pins) {
-    if (seen.takenPositions.has(p.position)) { seen.notes.push(`pin ${p.product_id}: position ${p.position} taken by an earlier rule`); continue; }
-    if (seen.pinned.has(p.product_id)) { seen.notes.push(`pin ${p.product_id}: pinned by an earlier rule`); continue; }
+    if (seen.takenPositions.has(p.position)) {
+      seen.notes.push(`pin ${p.product_id}: position ${p.position} taken by an earlier rule`);
+      continue;
+    }
+    if (seen.pinned.has(p.product_id)) {
+      seen.notes.push(`pin ${p.product_id}: pinned by an earlier rule`);
+      continue;
+    }
     seen.takenPositions.add(p.position);
     seen.pinned.add(p.product_id);
     plan.pins.push({ id: p.product_id, position: p.position });

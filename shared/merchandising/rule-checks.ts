@@ -39,7 +39,9 @@ export function ruleFilterNames(r: RuleFields, at = ''): Array<{ name: string; f
   const out: Array<{ name: string; field: string }> = [];
   for (const name of Object.keys(r.conditions.filters ?? {})) out.push({ name, field: `${at}conditions.filters.${name}` });
   for (const kind of ['boosts', 'buries'] as const) {
-    r.consequences[kind].forEach((b, i) => Object.keys(b.filters).forEach((name) => out.push({ name, field: `${at}consequences.${kind}.${i}.filters.${name}` })));
+    r.consequences[kind].forEach((b, i) =>
+      Object.keys(b.filters).forEach((name) => out.push({ name, field: `${at}consequences.${kind}.${i}.filters.${name}` })),
+    );
   }
   for (const name of Object.keys(r.consequences.add_filters ?? {})) out.push({ name, field: `${at}consequences.add_filters.${name}` });
   return out;

@@ -15,12 +15,18 @@ export const PatternKind = z.enum(['is', 'starts_with', 'contains']);
 export const Pattern = z.strictObject({
   match: PatternKind,
   text: z.string().min(1).max(200).describe('normalized like queries (case, Arabic letter forms, diacritics, digits)'),
-  lang: z.string().regex(/^[a-z]{2}$/).nullish().describe('only for queries in this store language; default any'),
+  lang: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .nullish()
+    .describe('only for queries in this store language; default any'),
 });
 
 export const RuleConditions = z.strictObject({
   patterns: z.array(Pattern).max(50).default([]).describe('any of them matches; none: every query (e.g. a category page rule with a filter context)'),
-  filters: z.record(z.string().min(1).max(100), z.union([z.array(z.string().min(1).max(200)).min(1).max(100), z.string().min(1).max(200), z.boolean()])).nullish()
+  filters: z
+    .record(z.string().min(1).max(100), z.union([z.array(z.string().min(1).max(200)).min(1).max(100), z.string().min(1).max(200), z.boolean()]))
+    .nullish()
     .describe('context: the rule applies only when the search filters by each of these (any listed value; category by id or level key)'),
   active_from: Timestamp.nullish(),
   active_until: Timestamp.nullish(),
@@ -44,7 +50,7 @@ export const RuleConsequences = z.strictObject({
   hides: z.array(z.string().min(1).max(128)).max(500).default([]),
   boosts: z.array(RankShift).max(20).default([]),
   buries: z.array(RankShift).max(20).default([]),
-  add_filters: RuleFilters.nullish().describe('added to the search (the shopper\'s own filters win on the same name)'),
+  add_filters: RuleFilters.nullish().describe("added to the search (the shopper's own filters win on the same name)"),
 });
 
 /** RuleIn: what a client sends to create or replace a rule. */

@@ -8,8 +8,14 @@ import { ruleFilterNames, ruleProblems } from './rule-checks.js';
 /** RuleOut: the stored rule with its id and times (what lists, exports and writes answer). */
 export function toRuleOut(row: RuleRow) {
   return {
-    id: row.id, name: row.name, enabled: row.enabled, priority: row.priority, conditions: row.conditions, consequences: row.consequences,
-    created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString(),
+    id: row.id,
+    name: row.name,
+    enabled: row.enabled,
+    priority: row.priority,
+    conditions: row.conditions,
+    consequences: row.consequences,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
   };
 }
 export type RuleOutT = ReturnType<typeof toRuleOut>;
@@ -33,7 +39,13 @@ function fail(problems: FieldError[]): never {
   throw new AppError(unknown ? 'unknown_filter' : 'validation_failed', 400, `invalid body: ${first.field}: ${first.message}`, problems);
 }
 
-const fieldsOf = (r: RuleRow | ImportRule): RuleFields => ({ name: r.name, enabled: r.enabled, priority: r.priority, conditions: r.conditions, consequences: r.consequences });
+const fieldsOf = (r: RuleRow | ImportRule): RuleFields => ({
+  name: r.name,
+  enabled: r.enabled,
+  priority: r.priority,
+  conditions: r.conditions,
+  consequences: r.consequences,
+});
 
 /** Rule writes: checked beyond the schema, then stored; every change is announced so each API process recompiles the tenant's rules. */
 export function rulesService(deps: ServiceDeps) {
@@ -43,8 +55,14 @@ export function rulesService(deps: ServiceDeps) {
     const known = await deps.knownFilters(tenantId);
     const problems = rules.flatMap((r, i) => [
       ...ruleProblems(r, at(i)),
-      ...ruleFilterNames(r, at(i)).filter((f) => !known.has(f.name))
-        .map((f) => ({ in: 'body', field: f.field, code: 'unknown_filter', message: `${f.name} is not a filter of this store (known: ${[...known].join(', ')})` })),
+      ...ruleFilterNames(r, at(i))
+        .filter((f) => !known.has(f.name))
+        .map((f) => ({
+          in: 'body',
+          field: f.field,
+          code: 'unknown_filter',
+          message: `${f.name} is not a filter of this store (known: ${[...known].join(', ')})`,
+        })),
     ]);
     if (problems.length) fail(problems);
   }
@@ -100,7 +118,11 @@ export function rulesService(deps: ServiceDeps) {
         }
         if (mode === 'replace') {
           const keep = new Set(ids);
-          counts.deleted = await repo.remove(tenantId, [...stored.keys()].filter((id) => !keep.has(id)), trx);
+          counts.deleted = await repo.remove(
+            tenantId,
+            [...stored.keys()].filter((id) => !keep.has(id)),
+            trx,
+          );
         }
         return counts;
       });

@@ -15,8 +15,11 @@ export interface RuleRow {
 }
 
 const columns = (f: RuleFields) => ({
-  name: f.name, enabled: f.enabled, priority: f.priority,
-  conditions: JSON.stringify(f.conditions), consequences: JSON.stringify(f.consequences),
+  name: f.name,
+  enabled: f.enabled,
+  priority: f.priority,
+  conditions: JSON.stringify(f.conditions),
+  consequences: JSON.stringify(f.consequences),
 });
 
 export function rulesRepo(db: Knex) {
@@ -29,7 +32,11 @@ export function rulesRepo(db: Knex) {
       if (opts.enabled !== undefined && opts.enabled !== null) q.andWhere('enabled', opts.enabled);
       if (opts.q) {
         const like = `%${opts.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q.andWhere((w) => w.whereRaw('name ILIKE ?', [like]).orWhereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(conditions->'patterns') p WHERE p->>'text' ILIKE ?)`, [like]));
+        q.andWhere((w) =>
+          w
+            .whereRaw('name ILIKE ?', [like])
+            .orWhereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(conditions->'patterns') p WHERE p->>'text' ILIKE ?)`, [like]),
+        );
       }
       return (await q.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(opts.limit)) as Array<RuleRow & { cursor_at: string }>;
     },
@@ -52,11 +59,16 @@ export function rulesRepo(db: Knex) {
     /** `createdAt`: an imported rule keeps its age, so the conflict order (older rule first) is the same in the store it came from. */
     async insert(tenantId: string, fields: RuleFields, id = newId('rule'), trx: Knex = db, createdAt?: string): Promise<RuleRow> {
       const created = createdAt ?? trx.raw('clock_timestamp()');
-      const [row] = await trx('merch_rules').insert({ id, tenant_id: tenantId, ...columns(fields), created_at: created }).returning('*');
+      const [row] = await trx('merch_rules')
+        .insert({ id, tenant_id: tenantId, ...columns(fields), created_at: created })
+        .returning('*');
       return row as RuleRow;
     },
     async replace(tenantId: string, id: string, fields: RuleFields, trx: Knex = db): Promise<RuleRow | undefined> {
-      const [row] = await rules(tenantId, trx).where({ id }).update({ ...columns(fields), updated_at: db.fn.now() } as never).returning('*');
+      const [row] = await rules(tenantId, trx)
+        .where({ id })
+        .update({ ...columns(fields), updated_at: db.fn.now() } as never)
+        .returning('*');
       return row as RuleRow | undefined;
     },
     async remove(tenantId: string, ids: string[], trx: Knex = db): Promise<number> {

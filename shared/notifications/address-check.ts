@@ -4,9 +4,28 @@ import { promises as dns } from 'node:dns';
 
 /** Addresses a notification must not reach unless WEBHOOK_ALLOW_PRIVATE: private, loopback, link-local, CGNAT, unspecified, multicast. */
 const blocked = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) blocked.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
@@ -28,7 +47,12 @@ export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<st
   if (url.username || url.password) return 'no credentials in the URL (the signature authenticates us)';
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await dns.lookup(host, { all: true }).then((r) => r.map((a) => a.address), () => null);
+  const addresses = isIP(host)
+    ? [host]
+    : await dns.lookup(host, { all: true }).then(
+        (r) => r.map((a) => a.address),
+        () => null,
+      );
   if (!addresses) return `${host} does not resolve`;
   if (addresses.some(isPrivateAddress)) return `${host} is a private, loopback or link-local address`;
   return null;
@@ -36,7 +60,11 @@ export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<st
 
 /** A dns.lookup for http.request that refuses private addresses at connect time (no rebinding between check and connect). */
 export function guardedLookup(allowPrivate: boolean): typeof lookup {
-  return ((hostname: string, options: object, callback: (err: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: object,
+    callback: (err: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void,
+  ) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as Array<{ address: string; family: number }>;

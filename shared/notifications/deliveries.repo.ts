@@ -20,7 +20,9 @@ export function deliveriesRepo(db: Knex) {
   const rows = () => db<DeliveryRow>('webhook_deliveries');
   return {
     async create(tenantId: string, receiverId: string, kind: string, payload: Record<string, unknown>): Promise<DeliveryRow> {
-      const [row] = await rows().insert({ id: newId('msg'), tenant_id: tenantId, receiver_id: receiverId, kind, payload }).returning('*');
+      const [row] = await rows()
+        .insert({ id: newId('msg'), tenant_id: tenantId, receiver_id: receiverId, kind, payload })
+        .returning('*');
       return row as DeliveryRow;
     },
     async get(id: string): Promise<DeliveryRow | undefined> {
@@ -33,11 +35,21 @@ export function deliveriesRepo(db: Knex) {
       return q.orderBy('id', 'desc').limit(limit);
     },
     /** Records attempt `attempt` once (a re-run of the same attempt changes nothing). */
-    async attempted(id: string, attempt: number, r: { status: number | null; error: string | null; final: DeliveryRow['status'] | null; nextAt: Date | null }): Promise<boolean> {
-      const n = await rows().where({ id, status: 'pending' }).andWhere('attempts', '<', attempt).update({
-        attempts: attempt, last_status_code: r.status, last_error: r.error, next_attempt_at: r.nextAt,
-        ...(r.final ? { status: r.final, finished_at: db.fn.now() as never } : {}),
-      });
+    async attempted(
+      id: string,
+      attempt: number,
+      r: { status: number | null; error: string | null; final: DeliveryRow['status'] | null; nextAt: Date | null },
+    ): Promise<boolean> {
+      const n = await rows()
+        .where({ id, status: 'pending' })
+        .andWhere('attempts', '<', attempt)
+        .update({
+          attempts: attempt,
+          last_status_code: r.status,
+          last_error: r.error,
+          next_attempt_at: r.nextAt,
+          ...(r.final ? { status: r.final, finished_at: db.fn.now() as never } : {}),
+        });
       return n > 0;
     },
   };

@@ -18,13 +18,18 @@ const CATALOG_SYNC = ['reindex', 'import', 'sync'];
  * or sync that succeeded is also catalog.sync_completed; a translation backfill that left items
  * for review is also translation.review_waiting.
  */
-export async function notifyJobFinished(notify: (tenantId: string, kind: NotificationKind, payload: Record<string, unknown>) => Promise<unknown>, job: FinishedJob): Promise<void> {
+export async function notifyJobFinished(
+  notify: (tenantId: string, kind: NotificationKind, payload: Record<string, unknown>) => Promise<unknown>,
+  job: FinishedJob,
+): Promise<void> {
   const data = { job_id: job.id, job_kind: job.kind, status: job.status, result: job.result, error: job.error, finished_at: job.finished_at };
   if (job.status === 'succeeded') await notify(job.tenant_id, 'job.succeeded', data);
   if (job.status === 'failed') await notify(job.tenant_id, 'job.failed', data);
   if (job.status !== 'succeeded') return;
   if (CATALOG_SYNC.includes(job.kind)) await notify(job.tenant_id, 'catalog.sync_completed', { job_id: job.id, job_kind: job.kind, result: job.result });
-  const review = Number((job.result as { review?: unknown; needs_review?: unknown } | null)?.review ?? (job.result as { needs_review?: unknown } | null)?.needs_review ?? 0);
+  const review = Number(
+    (job.result as { review?: unknown; needs_review?: unknown } | null)?.review ?? (job.result as { needs_review?: unknown } | null)?.needs_review ?? 0,
+  );
   if (job.kind === 'translate_backfill' && review > 0) {
     await notify(job.tenant_id, 'translation.review_waiting', { job_id: job.id, items_waiting: review });
   }

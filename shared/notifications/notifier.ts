@@ -89,7 +89,11 @@ export class Notifier {
     await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: 'failed', nextAt: null });
     const disabled = await receivers.failedOnce(receiver.id, config.disableAfter);
     if (disabled) {
-      this.deps.logger.warn('notification receiver disabled after repeated failures', { tenantId: d.tenant_id, receiverId: receiver.id, streak: disabled.failure_streak });
+      this.deps.logger.warn('notification receiver disabled after repeated failures', {
+        tenantId: d.tenant_id,
+        receiverId: receiver.id,
+        streak: disabled.failure_streak,
+      });
       // The store is told through its other receivers (the disabled one is left out by `subscribed`) and the receiver's own state.
       await this.notify(d.tenant_id, 'webhook.receiver_disabled', { receiver_id: receiver.id, url: receiver.url, reason: disabled.disabled_reason });
     }

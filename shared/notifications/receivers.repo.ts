@@ -21,14 +21,28 @@ export interface ReceiverRow {
 export function receiversRepo(db: Knex) {
   const rows = () => db<ReceiverRow>('webhook_receivers');
   return {
-    async create(tenantId: string, r: { url: string; kinds: string[]; description: string; secret: Sealed; secretLast4: string; enabled: boolean }): Promise<ReceiverRow> {
-      const [row] = await rows().insert({
-        id: newId('whr'), tenant_id: tenantId, url: r.url, kinds: r.kinds, description: r.description, secret: r.secret as never, secret_last4: r.secretLast4, enabled: r.enabled,
-      }).returning('*');
+    async create(
+      tenantId: string,
+      r: { url: string; kinds: string[]; description: string; secret: Sealed; secretLast4: string; enabled: boolean },
+    ): Promise<ReceiverRow> {
+      const [row] = await rows()
+        .insert({
+          id: newId('whr'),
+          tenant_id: tenantId,
+          url: r.url,
+          kinds: r.kinds,
+          description: r.description,
+          secret: r.secret as never,
+          secret_last4: r.secretLast4,
+          enabled: r.enabled,
+        })
+        .returning('*');
       return row as ReceiverRow;
     },
     async list(tenantId: string): Promise<ReceiverRow[]> {
-      return rows().where({ tenant_id: tenantId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return rows()
+        .where({ tenant_id: tenantId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
     async find(tenantId: string, id: string): Promise<ReceiverRow | undefined> {
       return rows().where({ tenant_id: tenantId, id }).first();
@@ -41,9 +55,21 @@ export function receiversRepo(db: Knex) {
       return rows().where({ tenant_id: tenantId, enabled: true }).whereRaw('? = ANY(kinds)', [kind]);
     },
     /** Enabling again clears the failure streak and the reason it was disabled. */
-    async update(tenantId: string, id: string, patch: Partial<Pick<ReceiverRow, 'url' | 'kinds' | 'description' | 'enabled' | 'secret' | 'secret_last4'>>): Promise<ReceiverRow | undefined> {
-      const extra = patch.enabled === true ? { failure_streak: 0, disabled_reason: null, disabled_at: null } : patch.enabled === false ? { disabled_reason: 'disabled by the store', disabled_at: db.fn.now() } : {};
-      const [row] = await rows().where({ tenant_id: tenantId, id }).update({ ...patch, ...extra, updated_at: db.fn.now() } as never).returning('*');
+    async update(
+      tenantId: string,
+      id: string,
+      patch: Partial<Pick<ReceiverRow, 'url' | 'kinds' | 'description' | 'enabled' | 'secret' | 'secret_last4'>>,
+    ): Promise<ReceiverRow | undefined> {
+      const extra =
+        patch.enabled === true
+          ? { failure_streak: 0, disabled_reason: null, disabled_at: null }
+          : patch.enabled === false
+            ? { disabled_reason: 'disabled by the store', disabled_at: db.fn.now() }
+            : {};
+      const [row] = await rows()
+        .where({ tenant_id: tenantId, id })
+        .update({ ...patch, ...extra, updated_at: db.fn.now() } as never)
+        .returning('*');
       return row as ReceiverRow | undefined;
     },
     async remove(tenantId: string, id: string): Promise<boolean> {
@@ -54,11 +80,20 @@ export function receiversRepo(db: Knex) {
     },
     /** One more notification that used up its attempts; disables the receiver at `disableAfter` in a row. Returns the row when this call disabled it. */
     async failedOnce(id: string, disableAfter: number): Promise<ReceiverRow | undefined> {
-      const [row] = await rows().where({ id }).update({ failure_streak: db.raw('failure_streak + 1') as never }).returning('*');
+      const [row] = await rows()
+        .where({ id })
+        .update({ failure_streak: db.raw('failure_streak + 1') as never })
+        .returning('*');
       if (!row || !row.enabled || row.failure_streak < disableAfter) return undefined;
-      const [disabled] = await rows().where({ id, enabled: true }).update({
-        enabled: false, disabled_at: db.fn.now() as never, disabled_reason: `${row.failure_streak} notifications in a row failed every attempt`, updated_at: db.fn.now() as never,
-      }).returning('*');
+      const [disabled] = await rows()
+        .where({ id, enabled: true })
+        .update({
+          enabled: false,
+          disabled_at: db.fn.now() as never,
+          disabled_reason: `${row.failure_streak} notifications in a row failed every attempt`,
+          updated_at: db.fn.now() as never,
+        })
+        .returning('*');
       return disabled as ReceiverRow | undefined;
     },
   };

@@ -35,27 +35,38 @@ export function sendNotification(url: string, headers: Record<string, string>, b
     const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
     let done = false;
     const finish = (r: SendResult) => {
-      if (!done) (done = true, resolve(r));
+      if (!done) ((done = true), resolve(r));
     };
-    const req = send(u, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'product-search-notifications/1' },
-      lookup: guardedLookup(opts.allowPrivate),
-      timeout: opts.timeoutMs,
-    }, (res) => {
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > opts.maxResponseBytes) res.destroy();
-      });
-      const status = res.statusCode ?? 0;
-      const outcome = () => finish(status >= 200 && status < 300
-        ? { outcome: 'delivered', status, error: null }
-        : { outcome: 'failed', status, error: status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? '?'} not followed` : `HTTP ${status}` });
-      res.on('end', outcome);
-      res.on('close', outcome);
-      res.on('error', outcome);
-    });
+    const req = send(
+      u,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'product-search-notifications/1' },
+        lookup: guardedLookup(opts.allowPrivate),
+        timeout: opts.timeoutMs,
+      },
+      (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > opts.maxResponseBytes) res.destroy();
+        });
+        const status = res.statusCode ?? 0;
+        const outcome = () =>
+          finish(
+            status >= 200 && status < 300
+              ? { outcome: 'delivered', status, error: null }
+              : {
+                  outcome: 'failed',
+                  status,
+                  error: status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? '?'} not followed` : `HTTP ${status}`,
+                },
+          );
+        res.on('end', outcome);
+        res.on('close', outcome);
+        res.on('error', outcome);
+      },
+    );
     req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
     req.on('error', (err: NodeJS.ErrnoException) => finish({ outcome: err.code === 'EPRIVATE' ? 'refused' : 'failed', status: null, error: err.message }));
     req.end(body);

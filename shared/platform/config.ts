@@ -8,11 +8,18 @@ const Env = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/postgres'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('pss'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('pss'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MIGRATE_ON_START: z.enum(['true', 'false']).optional(),
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_SECRET_PER_S: z.coerce.number().int().positive().default(200),
@@ -21,7 +28,11 @@ const Env = z.object({
   AUTH_FAILURES_PER_PREFIX_PER_MINUTE: z.coerce.number().int().positive().default(60),
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   API_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(3000),
-  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
   SECRET_ENCRYPTION_KEY: z.string().optional(),
   SEARCH_ENGINE: z.enum(['postgres', 'typesense']).default('postgres'),
@@ -35,7 +46,11 @@ const Env = z.object({
   LLM_PRICE_INPUT_USD_PER_MTOK: z.coerce.number().min(0).default(0.15),
   LLM_PRICE_OUTPUT_USD_PER_MTOK: z.coerce.number().min(0).default(0.6),
   AI_BUDGET_MICROS_USD: z.coerce.number().int().min(0).default(5_000_000),
-  AI_CACHE_TTL_S: z.coerce.number().int().min(1).default(7 * 86400),
+  AI_CACHE_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 86400),
   TRANSLATION_PROVIDER: z.enum(['auto', 'none']).default('auto'),
   TRANSLATION_MODEL: z.string().min(1).default('gpt-4o-mini'),
   TRANSLATION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
@@ -85,12 +100,20 @@ const Env = z.object({
   OPERATOR_TENANT_IDS: z.string().default(''),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).default(64 * 1024),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(12),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).default(3),
   EXPORT_DIR: z.string().default('./var/exports'),
-  EXPORT_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  EXPORT_LINK_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(24),
   VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
   QDRANT_API_KEY: z.string().optional(),
   EMBEDDER: z.enum(['catalog', 'openai']).default('catalog'),
@@ -98,7 +121,11 @@ const Env = z.object({
   EMBEDDING_PRICE_USD_PER_MTOK: z.coerce.number().min(0).default(0.02),
   EMBEDDING_BATCH: z.coerce.number().int().min(1).max(2048).default(128),
   VECTOR_MEMORY_MB: z.coerce.number().int().min(1).default(512),
-  CO_VIEWS_EVERY_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  CO_VIEWS_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
 });
 
 export interface Config {
@@ -243,7 +270,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
   }
   if (!sealingKey && e.NODE_ENV === 'production') {
-    throw new ConfigError('invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)');
+    throw new ConfigError(
+      'invalid configuration:\n  SECRET_ENCRYPTION_KEY: required in production (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)',
+    );
   }
   if (e.NODE_ENV === 'production' && e.BILLING_PROVIDER === 'mock' && !e.MOCK_WEBHOOK_SECRET) {
     throw new ConfigError('invalid configuration:\n  MOCK_WEBHOOK_SECRET: required in production when BILLING_PROVIDER=mock');
@@ -277,11 +306,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     qdrantUrl: e.QDRANT_URL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     llm: {
-      apiKey: e.OPENAI_API_KEY || undefined, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, priceInput: e.LLM_PRICE_INPUT_USD_PER_MTOK,
-      priceOutput: e.LLM_PRICE_OUTPUT_USD_PER_MTOK, budgetMicros: e.AI_BUDGET_MICROS_USD, cacheTtlS: e.AI_CACHE_TTL_S,
+      apiKey: e.OPENAI_API_KEY || undefined,
+      model: e.LLM_MODEL,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      priceInput: e.LLM_PRICE_INPUT_USD_PER_MTOK,
+      priceOutput: e.LLM_PRICE_OUTPUT_USD_PER_MTOK,
+      budgetMicros: e.AI_BUDGET_MICROS_USD,
+      cacheTtlS: e.AI_CACHE_TTL_S,
     },
     translation: {
-      provider: e.TRANSLATION_PROVIDER !== 'none' && (e.OPENAI_BASE_URL || e.OPENAI_API_KEY) ? { baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
+      provider:
+        e.TRANSLATION_PROVIDER !== 'none' && (e.OPENAI_BASE_URL || e.OPENAI_API_KEY) ? { baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY } : undefined,
       model: e.TRANSLATION_MODEL,
       timeoutMs: e.TRANSLATION_TIMEOUT_MS,
       maxRetries: e.TRANSLATION_MAX_RETRIES,
@@ -308,22 +343,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultPlan: e.BILLING_DEFAULT_PLAN,
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
       mockWebhookSecret: e.MOCK_WEBHOOK_SECRET ?? 'mock_whsec_development_only',
-      stripe: { apiKey: e.STRIPE_API_KEY, apiUrl: e.STRIPE_API_URL, webhookSecret: e.STRIPE_WEBHOOK_SECRET, prices: parsePairs(e.STRIPE_PRICES, 'STRIPE_PRICES') },
-      paddle: { apiKey: e.PADDLE_API_KEY, apiUrl: e.PADDLE_API_URL, webhookSecret: e.PADDLE_WEBHOOK_SECRET, toleranceS: e.PADDLE_WEBHOOK_TOLERANCE_S, prices: parsePairs(e.PADDLE_PRICES, 'PADDLE_PRICES') },
+      stripe: {
+        apiKey: e.STRIPE_API_KEY,
+        apiUrl: e.STRIPE_API_URL,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+        prices: parsePairs(e.STRIPE_PRICES, 'STRIPE_PRICES'),
+      },
+      paddle: {
+        apiKey: e.PADDLE_API_KEY,
+        apiUrl: e.PADDLE_API_URL,
+        webhookSecret: e.PADDLE_WEBHOOK_SECRET,
+        toleranceS: e.PADDLE_WEBHOOK_TOLERANCE_S,
+        prices: parsePairs(e.PADDLE_PRICES, 'PADDLE_PRICES'),
+      },
       dunningDays: e.BILLING_DUNNING_DAYS,
       periodsEveryMs: e.BILLING_PERIODS_EVERY_MS,
       reconcileCron: e.BILLING_RECONCILE_CRON,
     },
     usage: { metering: e.USAGE_METERING === 'on', rollupEveryMs: e.USAGE_ROLLUP_EVERY_MS },
     ops: {
-      metricsToken: e.METRICS_TOKEN, metricsPort: e.METRICS_PORT, metricsHost: e.METRICS_HOST, workerMetricsPort: e.WORKER_METRICS_PORT,
+      metricsToken: e.METRICS_TOKEN,
+      metricsPort: e.METRICS_PORT,
+      metricsHost: e.METRICS_HOST,
+      workerMetricsPort: e.WORKER_METRICS_PORT,
       queueDashboardWrite: e.QUEUE_DASHBOARD_WRITE === 'true',
-      operatorTenantIds: e.OPERATOR_TENANT_IDS.split(',').map((x) => x.trim()).filter(Boolean),
+      operatorTenantIds: e.OPERATOR_TENANT_IDS.split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
       webhooks: {
-        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
-        retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, disableAfter: e.WEBHOOK_DISABLE_AFTER,
+        allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+        timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+        maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+        retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+        maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+        disableAfter: e.WEBHOOK_DISABLE_AFTER,
       },
-      exportDir: e.EXPORT_DIR, exportLinkTtlHours: e.EXPORT_LINK_TTL_HOURS,
+      exportDir: e.EXPORT_DIR,
+      exportLinkTtlHours: e.EXPORT_LINK_TTL_HOURS,
     },
     vectors: {
       store: e.VECTOR_STORE,
@@ -341,7 +397,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** `a=b,c=d` as a map (price ids per `plan:interval`). */
 function parsePairs(spec: string, name: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split('=');
     if (!key || !value) throw new ConfigError(`invalid configuration:\n  ${name}: "${part}" is not plan:interval=price_id`);
     out[key] = value;
@@ -351,7 +410,10 @@ function parsePairs(spec: string, name: string): Record<string, string> {
 
 function parseConcurrency(spec: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [queue, n] = part.split('=');
     const value = Number(n);
     if (!queue || !Number.isInteger(value) || value < 1) {

@@ -17,7 +17,11 @@ export interface CursorCodec<T> {
 /** Strict ISO 8601 with an offset and a four-digit year: what Postgres and JavaScript both read the same way. */
 export const CursorTime = z.iso.datetime({ offset: true });
 /** A row id or product id as stored: text Postgres can compare (no NUL, no lone surrogate). */
-export const CursorId = z.string().min(1).max(128).refine((s) => textProblem(s) === null);
+export const CursorId = z
+  .string()
+  .min(1)
+  .max(128)
+  .refine((s) => textProblem(s) === null);
 
 export function cursorCodec<T>(schema: z.ZodType<T>): CursorCodec<T> {
   return {

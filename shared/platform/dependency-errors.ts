@@ -26,9 +26,14 @@ export function isBrokenConnection(err: unknown): boolean {
 function isRedisDown(err: unknown): boolean {
   const e = err as { name?: unknown; message?: unknown } | null;
   if (!e || typeof e.message !== 'string') return false;
-  return e.name === 'MaxRetriesPerRequestError' || e.message === 'Command timed out' || e.message === 'Connection is closed.'
-    || e.message.startsWith("Stream isn't writeable") || e.message.startsWith('Reached the max retries per request limit')
-    || e.name === 'DependencyTimeout';
+  return (
+    e.name === 'MaxRetriesPerRequestError' ||
+    e.message === 'Command timed out' ||
+    e.message === 'Connection is closed.' ||
+    e.message.startsWith("Stream isn't writeable") ||
+    e.message.startsWith('Reached the max retries per request limit') ||
+    e.name === 'DependencyTimeout'
+  );
 }
 
 /** True when a failure is a dependency (Postgres, Redis) that cannot be reached, not our bug or bad input. */
@@ -45,7 +50,9 @@ export const DEPENDENCY_RETRY_AFTER_S = 2;
 /** The 503 a dependency failure is answered with, or null for any other error. */
 export function dependencyUnavailable(err: unknown): AppError | null {
   if (!isDependencyDown(err)) return null;
-  return new AppError('dependency_unavailable', 503, 'a service this request needs is unavailable; retry shortly', undefined, { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_S) });
+  return new AppError('dependency_unavailable', 503, 'a service this request needs is unavailable; retry shortly', undefined, {
+    'Retry-After': String(DEPENDENCY_RETRY_AFTER_S),
+  });
 }
 
 /** Thrown by withDeadline: the dependency did not answer within the bound. */

@@ -24,9 +24,28 @@ export function withLogScope<T>(fields: { request_id?: string; job_id?: string }
  * Keys, secrets, tokens and authorization headers, at the top level and one level down.
  */
 export const REDACT_PATHS = [
-  'key', 'apiKey', 'api_key', 'secret', 'token', 'password', 'authorization', 'signingSecret', 'signing_secret',
-  '*.key', '*.apiKey', '*.api_key', '*.secret', '*.token', '*.password', '*.authorization', '*.signingSecret', '*.signing_secret',
-  'headers.authorization', 'headers["x-api-key"]', 'headers.cookie', 'headers["x-algolia-api-key"]',
+  'key',
+  'apiKey',
+  'api_key',
+  'secret',
+  'token',
+  'password',
+  'authorization',
+  'signingSecret',
+  'signing_secret',
+  '*.key',
+  '*.apiKey',
+  '*.api_key',
+  '*.secret',
+  '*.token',
+  '*.password',
+  '*.authorization',
+  '*.signingSecret',
+  '*.signing_secret',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers.cookie',
+  'headers["x-algolia-api-key"]',
 ];
 
 /** Full credentials (`sk_live_…`, `pk_live_…`, `ds_…`, `whsec_…`) inside any logged text become `[redacted]`. */
@@ -37,16 +56,19 @@ const CREDENTIAL = /\b(sk_live_|pk_live_|ds_|whsec_)[A-Za-z0-9_-]{8,}/g;
  * the scope it is written in, then the fields. Errors are serialized with their stack.
  */
 export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
-  const log = pino({
-    level,
-    base,
-    messageKey: 'msg',
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    serializers: { err: stdSerializers.err, error: stdSerializers.err, e: stdSerializers.err },
-    formatters: { level: (label) => ({ level: label }) },
-    mixin: () => scope.getStore() ?? {},
-  }, destination ?? pino.destination({ fd: 2, sync: true }));
+  const log = pino(
+    {
+      level,
+      base,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: stdSerializers.err, error: stdSerializers.err, e: stdSerializers.err },
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => scope.getStore() ?? {},
+    },
+    destination ?? pino.destination({ fd: 2, sync: true }),
+  );
   const write = (lvl: 'debug' | 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) => {
     if (!log.isLevelEnabled(lvl)) return;
     const text = msg.replace(CREDENTIAL, '$1[redacted]');

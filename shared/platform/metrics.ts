@@ -12,18 +12,52 @@ client.collectDefaultMetrics({ prefix: 'pss_process_' });
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const JOB_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800, 3600];
 
-export const httpRequests = new client.Counter({ name: 'pss_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'] });
-export const httpSeconds = new client.Histogram({ name: 'pss_http_request_duration_seconds', help: 'HTTP request latency by route and status', labelNames: ['method', 'route', 'status'], buckets: SECONDS });
+export const httpRequests = new client.Counter({
+  name: 'pss_http_requests_total',
+  help: 'HTTP requests by route and status',
+  labelNames: ['method', 'route', 'status'],
+});
+export const httpSeconds = new client.Histogram({
+  name: 'pss_http_request_duration_seconds',
+  help: 'HTTP request latency by route and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: SECONDS,
+});
 /** Search and suggest latency split into the engine's part (every engine call the request made) and the service's (the rest). */
-export const searchSeconds = new client.Histogram({ name: 'pss_search_duration_seconds', help: 'search and suggest latency, engine and service parts', labelNames: ['kind', 'part'], buckets: SECONDS });
-export const engineCalls = new client.Histogram({ name: 'pss_engine_call_duration_seconds', help: 'lexical engine calls', labelNames: ['engine', 'op'], buckets: SECONDS });
-export const cacheLookups = new client.Counter({ name: 'pss_cache_lookups_total', help: 'in-process cache lookups (hit, stale: answered and refreshed, miss)', labelNames: ['cache', 'result'] });
-export const jobSeconds = new client.Histogram({ name: 'pss_job_duration_seconds', help: 'pipeline stage run time per queue and stage', labelNames: ['queue', 'stage', 'outcome'], buckets: JOB_SECONDS });
-export const webhookDeliveries = new client.Counter({ name: 'pss_webhook_deliveries_total', help: 'outbound notification delivery attempts', labelNames: ['kind', 'outcome'] });
+export const searchSeconds = new client.Histogram({
+  name: 'pss_search_duration_seconds',
+  help: 'search and suggest latency, engine and service parts',
+  labelNames: ['kind', 'part'],
+  buckets: SECONDS,
+});
+export const engineCalls = new client.Histogram({
+  name: 'pss_engine_call_duration_seconds',
+  help: 'lexical engine calls',
+  labelNames: ['engine', 'op'],
+  buckets: SECONDS,
+});
+export const cacheLookups = new client.Counter({
+  name: 'pss_cache_lookups_total',
+  help: 'in-process cache lookups (hit, stale: answered and refreshed, miss)',
+  labelNames: ['cache', 'result'],
+});
+export const jobSeconds = new client.Histogram({
+  name: 'pss_job_duration_seconds',
+  help: 'pipeline stage run time per queue and stage',
+  labelNames: ['queue', 'stage', 'outcome'],
+  buckets: JOB_SECONDS,
+});
+export const webhookDeliveries = new client.Counter({
+  name: 'pss_webhook_deliveries_total',
+  help: 'outbound notification delivery attempts',
+  labelNames: ['kind', 'outcome'],
+});
 export const usageCount = new client.Counter({ name: 'pss_usage_total', help: 'billed usage counted by this process', labelNames: ['what'] });
 
 new client.Gauge({
-  name: 'pss_cache_hit_ratio', help: 'hits (fresh or stale) over lookups since the process started', labelNames: ['cache'],
+  name: 'pss_cache_hit_ratio',
+  help: 'hits (fresh or stale) over lookups since the process started',
+  labelNames: ['cache'],
   async collect() {
     const byCache = new Map<string, { hit: number; all: number }>();
     for (const v of (await cacheLookups.get()).values) {
@@ -51,14 +85,18 @@ export function watchQueues(source: QueueCounts): () => void {
 }
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'paused'];
 new client.Gauge({
-  name: 'pss_queue_jobs', help: 'jobs per queue and state, read from Redis at scrape time', labelNames: ['queue', 'state'],
+  name: 'pss_queue_jobs',
+  help: 'jobs per queue and state, read from Redis at scrape time',
+  labelNames: ['queue', 'state'],
   async collect() {
     this.reset();
     for (const { queue, counts } of await readQueues()) for (const state of QUEUE_STATES) this.set({ queue, state }, counts[state] ?? 0);
   },
 });
 new client.Gauge({
-  name: 'pss_queue_depth', help: 'jobs waiting to run per queue (waiting + prioritized + delayed)', labelNames: ['queue'],
+  name: 'pss_queue_depth',
+  help: 'jobs waiting to run per queue (waiting + prioritized + delayed)',
+  labelNames: ['queue'],
   async collect() {
     this.reset();
     for (const { queue, counts } of await readQueues()) this.set({ queue }, (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0));
@@ -69,8 +107,9 @@ let lastRead: { at: number; value: Promise<Array<{ queue: string; counts: Record
 function readQueues() {
   if (lastRead && Date.now() - lastRead.at < 500) return lastRead.value;
   for (const s of queueSources) if (!s.alive()) queueSources.delete(s);
-  const value = Promise.all([...queueSources].flatMap((s) => s.names().map(async (queue) => ({ queue, counts: await s.counts(queue).catch(() => null) }))))
-    .then((rows) => rows.filter((r): r is { queue: string; counts: Record<string, number> } => r.counts !== null));
+  const value = Promise.all(
+    [...queueSources].flatMap((s) => s.names().map(async (queue) => ({ queue, counts: await s.counts(queue).catch(() => null) }))),
+  ).then((rows) => rows.filter((r): r is { queue: string; counts: Record<string, number> } => r.counts !== null));
   lastRead = { at: Date.now(), value };
   return value;
 }

@@ -28,7 +28,10 @@ type Handler = (tenantId: string) => void;
 export class Notices {
   private handlers = new Map<NoticeKind, Handler[]>();
 
-  constructor(private redis: Pick<Redis, 'publish'>, private prefix: string) {}
+  constructor(
+    private redis: Pick<Redis, 'publish'>,
+    private prefix: string,
+  ) {}
 
   channel(kind: NoticeKind): string {
     return `${this.prefix}:${kind}-changed`;

@@ -29,4 +29,3 @@ export function watchRedis(conn: Redis, onBack: () => void): RedisLink {
   conn.on('end', down);
   return { up: () => up };
 }
-

@@ -10,7 +10,10 @@ export function onShutdown(stop: () => Promise<void>, deadlineMs = 10_000): void
     stopping = true;
     process.stderr.write(`${signal}: shutting down\n`);
     setTimeout(() => process.exit(1), deadlineMs).unref();
-    stop().then(() => process.exit(0), () => process.exit(1));
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', handler);
   process.once('SIGINT', handler);

@@ -27,7 +27,12 @@ export class CardCache {
     const found = new Map<string, ProductCard>();
     if (missing.length) {
       const res = await this.engine.search({
-        tenantId, tokens: [], ids: missing, filters: categoryId ? { category: [categoryId] } : undefined, offset: 0, limit: missing.length,
+        tenantId,
+        tokens: [],
+        ids: missing,
+        filters: categoryId ? { category: [categoryId] } : undefined,
+        offset: 0,
+        limit: missing.length,
       });
       for (const h of res.hits) found.set(h.id, h.card);
       if (!categoryId) {

@@ -11,7 +11,10 @@ export const MAX_CLICK_FACTOR = 5;
 export class ClickBoosts {
   private held = new Map<string, { at: number; stale: boolean; stats: Promise<Map<string, Map<string, number>>> }>();
 
-  constructor(private load: (tenantId: string) => Promise<ClickStat[]>, private ttlMs = 60_000) {}
+  constructor(
+    private load: (tenantId: string) => Promise<ClickStat[]>,
+    private ttlMs = 60_000,
+  ) {}
 
   changed(tenantId: string): void {
     const h = this.held.get(tenantId);
@@ -32,7 +35,11 @@ export class ClickBoosts {
       });
       const next = { at: Date.now(), stale: false, stats };
       // The old statistics answer until the new ones are in.
-      if (h) stats.then(() => this.held.set(tenantId, next), () => undefined);
+      if (h)
+        stats.then(
+          () => this.held.set(tenantId, next),
+          () => undefined,
+        );
       else this.held.set(tenantId, (h = next));
       if (h !== next) h.at = Date.now();
     }

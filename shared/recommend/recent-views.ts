@@ -10,20 +10,27 @@ const TTL_S = 7 * 86400;
  * arrive, so recently_viewed reads no database. One pipeline per events call.
  */
 export class RecentViews {
-  constructor(private redis: Redis, private prefix: string) {}
+  constructor(
+    private redis: Redis,
+    private prefix: string,
+  ) {}
 
   private key(tenantId: string, session: string): string {
     return `${this.prefix}:recent:${tenantId}:${session}`;
   }
 
   async record(rows: EventRow[]): Promise<void> {
-    const views = rows.filter((r) => r.product_id && (r.type === 'view' || r.type === 'search_click' || r.type === 'add_to_cart'))
+    const views = rows
+      .filter((r) => r.product_id && (r.type === 'view' || r.type === 'search_click' || r.type === 'add_to_cart'))
       .sort((a, b) => String(a.occurred_at).localeCompare(String(b.occurred_at)));
     if (!views.length) return;
     const p = this.redis.pipeline();
     for (const r of views) {
       const key = this.key(r.tenant_id, r.session);
-      p.lrem(key, 0, r.product_id!).lpush(key, r.product_id!).ltrim(key, 0, KEEP - 1).expire(key, TTL_S);
+      p.lrem(key, 0, r.product_id!)
+        .lpush(key, r.product_id!)
+        .ltrim(key, 0, KEEP - 1)
+        .expire(key, TTL_S);
     }
     await p.exec();
   }

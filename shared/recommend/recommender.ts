@@ -97,32 +97,49 @@ export class Recommender {
   private chain(tenantId: string, input: RecommendInput, exclude: Set<string>): Step[] {
     const pid = input.productId;
     const cat = input.categoryId;
-    const vectors: Step = { source: 'vectors', ids: async (n) => {
-      if (!pid) return [];
-      const v = (await this.d.vectors.vectorsOf(tenantId, [pid])).get(pid);
-      if (!v) return [];
-      const hits = await this.d.vectors.nearest(tenantId, v, n, { exclude: [...exclude], categoryIds: cat ? [cat] : undefined });
-      return hits.map((h) => h.id);
-    } };
-    const attributes: Step = { source: 'attributes', ids: async (n) => {
-      if (!pid) return [];
-      const a = await this.d.attributesOf(tenantId, pid);
-      if (!a) return [];
-      const leaf = a.categoryIds.filter((c) => !c.startsWith('lvl:'));
-      const filters: Record<string, string[]> | null = leaf.length ? { category: leaf } : a.brand ? { brand: [a.brand] } : null;
-      if (!filters) return [];
-      // Same category (and same brand first), best sellers first.
-      const res = await this.d.engine.search({ tenantId, tokens: [], filters, exclude: [...exclude], sort: 'popular', offset: 0, limit: n });
-      const hits = res.hits.map((h) => h.id);
-      if (!a.brand || !leaf.length) return hits;
-      const same = new Set(res.hits.filter((h) => h.card.brand === a.brand).map((h) => h.id));
-      return [...hits.filter((id) => same.has(id)), ...hits.filter((id) => !same.has(id))];
-    } };
+    const vectors: Step = {
+      source: 'vectors',
+      ids: async (n) => {
+        if (!pid) return [];
+        const v = (await this.d.vectors.vectorsOf(tenantId, [pid])).get(pid);
+        if (!v) return [];
+        const hits = await this.d.vectors.nearest(tenantId, v, n, { exclude: [...exclude], categoryIds: cat ? [cat] : undefined });
+        return hits.map((h) => h.id);
+      },
+    };
+    const attributes: Step = {
+      source: 'attributes',
+      ids: async (n) => {
+        if (!pid) return [];
+        const a = await this.d.attributesOf(tenantId, pid);
+        if (!a) return [];
+        const leaf = a.categoryIds.filter((c) => !c.startsWith('lvl:'));
+        const filters: Record<string, string[]> | null = leaf.length ? { category: leaf } : a.brand ? { brand: [a.brand] } : null;
+        if (!filters) return [];
+        // Same category (and same brand first), best sellers first.
+        const res = await this.d.engine.search({ tenantId, tokens: [], filters, exclude: [...exclude], sort: 'popular', offset: 0, limit: n });
+        const hits = res.hits.map((h) => h.id);
+        if (!a.brand || !leaf.length) return hits;
+        const same = new Set(res.hits.filter((h) => h.card.brand === a.brand).map((h) => h.id));
+        return [...hits.filter((id) => same.has(id)), ...hits.filter((id) => !same.has(id))];
+      },
+    };
     const trends: Step = { source: 'popularity', ids: (n) => this.d.signals.trending(tenantId, cat, n) };
-    const catalog: Step = { source: 'popularity', ids: async (n) => {
-      const res = await this.d.engine.search({ tenantId, tokens: [], filters: cat ? { category: [cat] } : undefined, exclude: [...exclude], sort: 'popular', offset: 0, limit: n });
-      return res.hits.map((h) => h.id);
-    } };
+    const catalog: Step = {
+      source: 'popularity',
+      ids: async (n) => {
+        const res = await this.d.engine.search({
+          tenantId,
+          tokens: [],
+          filters: cat ? { category: [cat] } : undefined,
+          exclude: [...exclude],
+          sort: 'popular',
+          offset: 0,
+          limit: n,
+        });
+        return res.hits.map((h) => h.id);
+      },
+    };
     switch (input.type) {
       case 'similar':
         return [vectors, attributes, trends, catalog];

@@ -57,7 +57,9 @@ export function signalsRepo(db: Knex) {
     },
     /** Trends: decayed, weighted views, clicks, carts and purchases per product, with its categories. */
     async recomputeTrends(tenantId: string): Promise<number> {
-      const weight = `CASE e.type ${Object.entries(TREND_WEIGHTS).map(([t, w]) => `WHEN '${t}' THEN ${w}`).join(' ')} ELSE 0 END`;
+      const weight = `CASE e.type ${Object.entries(TREND_WEIGHTS)
+        .map(([t, w]) => `WHEN '${t}' THEN ${w}`)
+        .join(' ')} ELSE 0 END`;
       return db.transaction(async (trx) => {
         await trx('product_trends').where({ tenant_id: tenantId }).delete();
         const { rowCount } = await trx.raw(
@@ -107,13 +109,20 @@ export function signalsRepo(db: Knex) {
       });
     },
     async coViews(tenantId: string, productId: string, limit: number): Promise<string[]> {
-      const rows = await db('co_views').where({ tenant_id: tenantId, product_id: productId }).orderBy([{ column: 'score', order: 'desc' }, 'other_id']).limit(limit).select('other_id');
+      const rows = await db('co_views')
+        .where({ tenant_id: tenantId, product_id: productId })
+        .orderBy([{ column: 'score', order: 'desc' }, 'other_id'])
+        .limit(limit)
+        .select('other_id');
       return rows.map((r) => r.other_id);
     },
     async trending(tenantId: string, categoryId: string | null, limit: number): Promise<string[]> {
       const q = db('product_trends').where({ tenant_id: tenantId });
       if (categoryId) q.andWhereRaw('? = ANY(category_ids)', [categoryId]);
-      const rows = await q.orderBy([{ column: 'score', order: 'desc' }, 'product_id']).limit(limit).select('product_id');
+      const rows = await q
+        .orderBy([{ column: 'score', order: 'desc' }, 'product_id'])
+        .limit(limit)
+        .select('product_id');
       return rows.map((r) => r.product_id);
     },
     async clickStats(tenantId: string): Promise<ClickStat[]> {
@@ -121,7 +130,10 @@ export function signalsRepo(db: Knex) {
     },
     /** Stores with events since `since` (the scheduled recompute's fan-out). */
     async tenantsWithEvents(since: Date): Promise<string[]> {
-      const { rows } = await db.raw(`SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM events e WHERE e.tenant_id = t.id AND e.occurred_at >= ?) ORDER BY t.id`, [since]);
+      const { rows } = await db.raw(
+        `SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM events e WHERE e.tenant_id = t.id AND e.occurred_at >= ?) ORDER BY t.id`,
+        [since],
+      );
       return rows.map((r: { id: string }) => r.id);
     },
   };

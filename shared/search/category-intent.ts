@@ -27,11 +27,14 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
 
 /** The head word of each part of a label: "Camera Lenses" -> lenses; "Laptops & Notebooks" -> laptops, notebooks. */
 function headWords(label: string): string[] {
-  return label.split(/\s*(?:&|,|\/|\band\b|\bو\b)\s*/).map((part) => {
-    const words = tokenize(normalizeText(part)).filter((w) => !STOP.has(w) && !isCodeLike(w));
-    // Arabic puts the head noun first ("هواتف ذكية"), English last ("smart phones").
-    return isArabic(part) ? words[0] : words[words.length - 1];
-  }).filter((w): w is string => !!w);
+  return label
+    .split(/\s*(?:&|,|\/|\band\b|\bو\b)\s*/)
+    .map((part) => {
+      const words = tokenize(normalizeText(part)).filter((w) => !STOP.has(w) && !isCodeLike(w));
+      // Arabic puts the head noun first ("هواتف ذكية"), English last ("smart phones").
+      return isArabic(part) ? words[0] : words[words.length - 1];
+    })
+    .filter((w): w is string => !!w);
 }
 
 /**

@@ -54,7 +54,11 @@ export class CategoryProfileBuilder {
         if (n >= MIN_PRODUCTS && lift > MIN_LIFT) scored.push({ word, share, score: share * Math.log(lift) });
       }
       scored.sort((a, b) => b.score - a.score || (a.word < b.word ? -1 : 1));
-      out.push({ category, typical: scored.slice(0, TYPICAL).map((s) => ({ word: s.word, weight: Math.round(s.share * 1000) / 1000 })), common: [...common].sort() });
+      out.push({
+        category,
+        typical: scored.slice(0, TYPICAL).map((s) => ({ word: s.word, weight: Math.round(s.share * 1000) / 1000 })),
+        common: [...common].sort(),
+      });
     }
     return out;
   }

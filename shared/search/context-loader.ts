@@ -43,7 +43,13 @@ const COLOR_NAMES = new Set(['color', 'colour', 'لون']);
  * over the whole catalog: they are read again only when `catalogChanged` or the colour attribute
  * changed, else taken from `prev`.
  */
-export async function buildContext(src: ContextSources, tenantId: string, dictionary: SuggestDictionary, prev: TenantSearchContext | null | undefined, catalogChanged: boolean): Promise<TenantSearchContext | null> {
+export async function buildContext(
+  src: ContextSources,
+  tenantId: string,
+  dictionary: SuggestDictionary,
+  prev: TenantSearchContext | null | undefined,
+  catalogChanged: boolean,
+): Promise<TenantSearchContext | null> {
   const tenant = await src.tenant(tenantId);
   if (!tenant) return null;
   const [mapping, profiles, ruleRows] = await Promise.all([src.mapping(tenantId), src.profiles(tenantId), src.synonyms(tenantId)]);
@@ -57,11 +63,13 @@ export async function buildContext(src: ContextSources, tenantId: string, dictio
     tenantId,
     locales: tenant.locales,
     defaultLocale: tenant.default_locale,
-    ranking: ((tenant.settings as { ranking?: Record<string, unknown> }).ranking) ?? {},
+    ranking: (tenant.settings as { ranking?: Record<string, unknown> }).ranking ?? {},
     facetNames,
     categories: buildCategoryIndex(categoryRows),
     profiles,
-    popularCategories: categoryRows.filter((r) => r.target).slice(0, 10)
+    popularCategories: categoryRows
+      .filter((r) => r.target)
+      .slice(0, 10)
       .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight })),
     synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
     rules: { brands: new Map(brandRows.map((r) => [r.norm, r.display])), colors, colorFacet },
@@ -86,8 +94,13 @@ async function colorValues(engine: LexicalEngine, tenantId: string, colorFacet: 
 function compileRule(r: SynonymRow): CompiledRuleInput {
   const n = (xs: string[] | undefined) => (xs ?? []).map((x) => normalizeText(x)).filter(Boolean);
   return {
-    id: r.id, kind: r.kind, terms: n(r.terms), input: r.input ? normalizeText(r.input) : null, outputs: n(r.outputs),
+    id: r.id,
+    kind: r.kind,
+    terms: n(r.terms),
+    input: r.input ? normalizeText(r.input) : null,
+    outputs: n(r.outputs),
     conditions: r.conditions ? { unless_terms: n(r.conditions.unless_terms), require_terms: n(r.conditions.require_terms) } : null,
-    setKey: r.set_key, global: r.tenant_id === null,
+    setKey: r.set_key,
+    global: r.tenant_id === null,
   };
 }

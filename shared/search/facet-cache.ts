@@ -16,7 +16,10 @@ type FacetValue = EngineResult['facets'][string];
 export class FacetCache {
   private cache: ResultCache<FacetValue>;
 
-  constructor(private ttlMs: number, maxBytes: number) {
+  constructor(
+    private ttlMs: number,
+    maxBytes: number,
+  ) {
     this.cache = new ResultCache<FacetValue>({ maxBytes, sizeOf: jsonBytes });
   }
 

@@ -32,10 +32,13 @@ export class MerchState {
   private cache: TenantCache<MerchSnapshot>;
 
   constructor(src: MerchSources, notices: Notices, ttlMs = 5 * 60_000) {
-    this.cache = new TenantCache(async (tenantId) => {
-      const [rows, exp] = await Promise.all([src.rules(tenantId), src.runningExperiment(tenantId)]);
-      return { rules: new RuleIndex(rows), experiment: exp ? { id: exp.id, variants: exp.variants } : null };
-    }, { ttlMs });
+    this.cache = new TenantCache(
+      async (tenantId) => {
+        const [rows, exp] = await Promise.all([src.rules(tenantId), src.runningExperiment(tenantId)]);
+        return { rules: new RuleIndex(rows), experiment: exp ? { id: exp.id, variants: exp.variants } : null };
+      },
+      { ttlMs },
+    );
     notices.on('rules', (id) => this.cache.forget(id));
     notices.on('experiments', (id) => this.cache.forget(id));
   }

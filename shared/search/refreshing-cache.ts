@@ -5,7 +5,7 @@ import { cacheLookups } from '../platform/metrics.js';
 function spread(key: string): number {
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
-  return (h >>> 0) % 1000 / 1000;
+  return ((h >>> 0) % 1000) / 1000;
 }
 
 /** Background refreshes under way at once, per process. */
@@ -30,7 +30,12 @@ export class RefreshingCache<T> {
    * still answered while refreshed (0: `changed` drops them at once). `name` labels its hit and
    * miss counts on /metrics.
    */
-  constructor(private ttlMs: number, budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes }, private writeGraceMs = 0, name = 'results') {
+  constructor(
+    private ttlMs: number,
+    budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes },
+    private writeGraceMs = 0,
+    name = 'results',
+  ) {
     this.cache = new ResultCache(budget);
     this.counts = { hit: cacheLookups.labels(name, 'hit'), stale: cacheLookups.labels(name, 'stale'), miss: cacheLookups.labels(name, 'miss') };
   }
@@ -68,7 +73,9 @@ export class RefreshingCache<T> {
       else {
         if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
           this.refreshing++;
-          this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
+          this.fetch(id, tenantId, key, load)
+            .catch(() => undefined)
+            .finally(() => this.refreshing--);
         }
         this.counts.stale.inc();
         return hit.value;
@@ -85,7 +92,9 @@ export class RefreshingCache<T> {
       // Refresh a few at a time, not one engine query per expiring key at once.
       if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
         this.refreshing++;
-        this.fetch(id, tenantId, key, load).catch(() => undefined).finally(() => this.refreshing--);
+        this.fetch(id, tenantId, key, load)
+          .catch(() => undefined)
+          .finally(() => this.refreshing--);
       }
       this.counts.stale.inc();
       return hit!.value;
@@ -102,7 +111,8 @@ export class RefreshingCache<T> {
       // Stored as of its start: a load that began before a change is stale after it.
       const startedAt = Date.now();
       // load() runs a microtask later, so even one that throws at once ends in the promise (and frees its refresh slot).
-      const query: Promise<T> = Promise.resolve().then(load)
+      const query: Promise<T> = Promise.resolve()
+        .then(load)
         .then((value) => {
           this.cache.set(tenantId, key, value, since, startedAt);
           return value;

@@ -46,7 +46,11 @@ export class SearchService {
   private engine: LexicalEngine;
 
   /** `cache.maxBytes`: the result cache's budget, all tenants together; facet counts get a quarter of it beside it. */
-  constructor(private deps: SearchServiceDeps, cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number }, private steps: readonly SearchStep[] = SEARCH_STEPS) {
+  constructor(
+    private deps: SearchServiceDeps,
+    cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number },
+    private steps: readonly SearchStep[] = SEARCH_STEPS,
+  ) {
     // A cached search is its JSON text and its body's objects: about three times the text.
     this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0, 'search');
     this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
@@ -85,8 +89,19 @@ export class SearchService {
     }
     // The variant and the rules' time-window epoch are part of the key: a session never gets another
     // variant's cached answer, and a cached answer never outlives a rule's start or end.
-    const key = canonicalJson([input.q, input.lang, input.page, input.perPage, input.filters, input.sort, input.facets, input.override,
-      input.ai ?? 'auto', assignment?.variant ?? null, merch.rules.epoch()]);
+    const key = canonicalJson([
+      input.q,
+      input.lang,
+      input.page,
+      input.perPage,
+      input.filters,
+      input.sort,
+      input.facets,
+      input.override,
+      input.ai ?? 'auto',
+      assignment?.variant ?? null,
+      merch.rules.epoch(),
+    ]);
     // Set when this request ran the steps itself (a miss), not when it joined another's run or a background refresh.
     let ran = null as SearchBody | null;
     const cached = await this.results.get(tenantId, key, async () => {
@@ -108,9 +123,20 @@ export class SearchService {
     if (input.log === false) return;
     const q = body.query;
     this.deps.log.push({
-      id: searchId, tenant_id: tenantId, session: input.session, query: input.q, normalized: q.normalized, lang: q.lang,
-      filters: { ...q.filters, ...input.filters }, sort: input.sort ?? q.sort ?? 'relevance', total: body.total, page: input.page, took_ms: tookMs, zero_result: body.total === 0,
-      experiment_id: assignment?.experiment_id ?? null, variant: assignment?.variant ?? null,
+      id: searchId,
+      tenant_id: tenantId,
+      session: input.session,
+      query: input.q,
+      normalized: q.normalized,
+      lang: q.lang,
+      filters: { ...q.filters, ...input.filters },
+      sort: input.sort ?? q.sort ?? 'relevance',
+      total: body.total,
+      page: input.page,
+      took_ms: tookMs,
+      zero_result: body.total === 0,
+      experiment_id: assignment?.experiment_id ?? null,
+      variant: assignment?.variant ?? null,
     });
   }
 
@@ -146,9 +172,14 @@ function respond(s: SearchState, tookMs: number) {
   return {
     search_id: newId('srch'),
     query: {
-      text: s.input.q, normalized: s.normalized,
+      text: s.input.q,
+      normalized: s.normalized,
       rewritten: synonymsFired ? describeSegments(s) : s.text !== s.normalized ? s.text : null,
-      lang: s.lang, filters: foundFilters(s), sort: ai?.sort ?? s.rules?.sort ?? null, ai_used: !!ai, ai_cached: !!ai?.cached,
+      lang: s.lang,
+      filters: foundFilters(s),
+      sort: ai?.sort ?? s.rules?.sort ?? null,
+      ai_used: !!ai,
+      ai_cached: !!ai?.cached,
     },
     ids: s.hits.map((h) => h.id),
     hits: s.hits,
@@ -175,5 +206,7 @@ function foundFilters(s: SearchState): Record<string, unknown> {
 
 /** "laptop (notebook | portable computer) bag": the query with what synonyms added. */
 function describeSegments(s: SearchState): string {
-  return s.segments.map((x) => (x.expansions.length ? `${x.tokens.join(' ')} (${x.expansions.map((e) => e.join(' ')).join(' | ')})` : x.tokens.join(' '))).join(' ');
+  return s.segments
+    .map((x) => (x.expansions.length ? `${x.tokens.join(' ')} (${x.expansions.map((e) => e.join(' ')).join(' | ')})` : x.tokens.join(' ')))
+    .join(' ');
 }

@@ -51,11 +51,13 @@ export class SuggestDictionary {
     const next = this.bounds.slice(0, counts.length);
     this.wordEntry = new Uint32Array(this.bounds[counts.length]);
     this.wordAt = new Uint16Array(this.bounds[counts.length]);
-    this.norms.forEach((norm, i) => this.eachWordStart(norm, (key, at) => {
-      const k = next[this.groups.get(key)!]++;
-      this.wordEntry[k] = i;
-      this.wordAt[k] = at;
-    }));
+    this.norms.forEach((norm, i) =>
+      this.eachWordStart(norm, (key, at) => {
+        const k = next[this.groups.get(key)!]++;
+        this.wordEntry[k] = i;
+        this.wordAt[k] = at;
+      }),
+    );
   }
 
   /** Suggestion rows for a normalized, non-empty prefix, best first (the SQL's order). */

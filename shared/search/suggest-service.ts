@@ -26,10 +26,18 @@ export class SuggestService {
   readonly previews: RefreshingCache<ProductCard[]>;
 
   /** `cache.maxBytes`: the previews' budget, all tenants together. */
-  constructor(private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices }, cache: { ttlMs: number; maxBytes: number }) {
+  constructor(
+    private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices },
+    cache: { ttlMs: number; maxBytes: number },
+  ) {
     const resultTtlMs = cache.ttlMs;
     // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
-    this.previews = new RefreshingCache<ProductCard[]>(resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0, { maxBytes: cache.maxBytes, sizeOf: jsonBytes }, 0, 'suggest_previews');
+    this.previews = new RefreshingCache<ProductCard[]>(
+      resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0,
+      { maxBytes: cache.maxBytes, sizeOf: jsonBytes },
+      0,
+      'suggest_previews',
+    );
     deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
   }
 
@@ -45,7 +53,18 @@ export class SuggestService {
       // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
       normalized.length >= 3 && input.products > 0
         ? this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
-          (await engine.search({ tenantId, tokens, prefixLast: true, noTextRank: true, offset: 0, limit: input.products, boost: { inStockFirst: true, popularity: 0, margin: 0 } })).hits.map((h) => h.card))
+            (
+              await engine.search({
+                tenantId,
+                tokens,
+                prefixLast: true,
+                noTextRank: true,
+                offset: 0,
+                limit: input.products,
+                boost: { inStockFirst: true, popularity: 0, margin: 0 },
+              })
+            ).hits.map((h) => h.card),
+          )
         : [],
     ]);
     const { suggestions: s, categories: c } = dictionary
@@ -85,11 +104,12 @@ function completions(dictionary: SuggestDictionary, normalized: string, limit: n
     if (suggestions.length >= limit) break;
   }
   // Category buckets: the categories whose names start with what was typed, counted by their products.
-  const categories = rows.filter((r) => r.kind === 'category' && r.target).slice(0, 5)
+  const categories = rows
+    .filter((r) => r.kind === 'category' && r.target)
+    .slice(0, 5)
     .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight }));
   return { suggestions, categories };
 }
-
 
 /** Wraps the typed part in <em> when the display text starts with it (same length after normalization). */
 function markPrefix(display: string, norm: string, typed: string): string | null {

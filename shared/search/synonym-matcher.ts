@@ -69,9 +69,10 @@ export class SynonymMatcher {
   apply(tokens: string[], opts: { sets: ReadonlySet<string>; global: boolean }): Segment[] {
     const out: Segment[] = [];
     const text = ` ${tokens.join(' ')} `;
-    for (let i = 0; i < tokens.length; ) {
-      const matches = (this.byFirst.get(tokens[i]) ?? []).filter((e) =>
-        (e.global ? opts.global : opts.sets.has(e.setKey)) && startsAt(tokens, i, e.phrase) && conditionsHold(e, text));
+    for (let i = 0; i < tokens.length;) {
+      const matches = (this.byFirst.get(tokens[i]) ?? []).filter(
+        (e) => (e.global ? opts.global : opts.sets.has(e.setKey)) && startsAt(tokens, i, e.phrase) && conditionsHold(e, text),
+      );
       if (!matches.length) {
         out.push({ tokens: [tokens[i]], expansions: [], ruleIds: [] });
         i++;

@@ -29,17 +29,23 @@ export class TenantContexts {
 
   constructor(src: TenantContextSources, notices: Notices, ttlMs = 5 * 60_000) {
     const replaced = (tenantId: string) => this.replacedListeners.forEach((fn) => fn(tenantId));
-    this.contexts = new TenantCache(async (id) => {
-      const fresh = this.catalogChanged.delete(id);
-      return buildContext(src, id, await this.dictionaries.get(id), this.contexts.peek(id), fresh);
-    }, { ttlMs, replaced });
+    this.contexts = new TenantCache(
+      async (id) => {
+        const fresh = this.catalogChanged.delete(id);
+        return buildContext(src, id, await this.dictionaries.get(id), this.contexts.peek(id), fresh);
+      },
+      { ttlMs, replaced },
+    );
     // The context's brands and categories come from the dictionary: a new one rebuilds the context.
     this.dictionaries = new TenantCache(async (id) => new SuggestDictionary(await src.suggestTerms(id)), { replaced: (id) => this.catalogUpdated(id) });
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
-    this.vocabularies = new TenantCache(async (id) => {
-      const { terms, products, heads } = await src.vocabulary(id);
-      return new Vocabulary(terms, products, heads);
-    }, { replaced });
+    this.vocabularies = new TenantCache(
+      async (id) => {
+        const { terms, products, heads } = await src.vocabulary(id);
+        return new Vocabulary(terms, products, heads);
+      },
+      { replaced },
+    );
     notices.on('vocabulary', (id) => {
       this.dictionaries.changed(id);
       this.vocabularies.changed(id);

@@ -20,7 +20,14 @@ export function vocabularyRepo(db: Knex) {
      * transaction. The number of products counted is kept as the frequency of the empty term
      * (no word is empty).
      */
-    async replace(tenantId: string, terms: Map<string, number>, suggestions: SuggestTerm[], profiles: CategoryProfile[] = [], products = 0, heads = new Map<string, number>()): Promise<void> {
+    async replace(
+      tenantId: string,
+      terms: Map<string, number>,
+      suggestions: SuggestTerm[],
+      profiles: CategoryProfile[] = [],
+      products = 0,
+      heads = new Map<string, number>(),
+    ): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
         const key = `${s.kind}\u0000${s.norm}`;
@@ -46,7 +53,10 @@ export function vocabularyRepo(db: Knex) {
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
           await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq, heads) SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[])`, [
-            tenantId, chunk, chunk.map((w) => terms.get(w)!), chunk.map((w) => heads.get(w) ?? 0),
+            tenantId,
+            chunk,
+            chunk.map((w) => terms.get(w)!),
+            chunk.map((w) => heads.get(w) ?? 0),
           ]);
         }
         const rows = [...merged.values()];
@@ -62,7 +72,12 @@ export function vocabularyRepo(db: Knex) {
     /** The tenant's category profiles by category target (leaf id or level key). */
     async categoryProfiles(tenantId: string): Promise<Map<string, LoadedProfile>> {
       const rows = await db('category_profiles').select('category', 'typical', 'common').where({ tenant_id: tenantId });
-      return new Map(rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [r.category, { typical: r.typical, common: new Set(r.common) }]));
+      return new Map(
+        rows.map((r: { category: string; typical: LoadedProfile['typical']; common: string[] }) => [
+          r.category,
+          { typical: r.typical, common: new Set(r.common) },
+        ]),
+      );
     },
     /** Every word with its document frequency, the number of products they were counted over, and the words that are product types (heads). */
     async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number> }> {

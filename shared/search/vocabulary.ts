@@ -28,7 +28,11 @@ export class Vocabulary {
   private stemFreq = new Map<string, number>();
 
   /** `products`: how many products the frequencies were counted over; `heads`: head noun -> products it is the head of. */
-  constructor(readonly terms: Map<string, number>, readonly products = 0, heads: Map<string, number> = new Map()) {
+  constructor(
+    readonly terms: Map<string, number>,
+    readonly products = 0,
+    heads: Map<string, number> = new Map(),
+  ) {
     this.typos = new TypoIndex(terms);
     for (const [word, n] of terms) {
       const s = stem(word);

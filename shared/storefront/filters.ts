@@ -77,12 +77,18 @@ function numericGroup(group: string[]): [string, FilterValue] {
 function numeric(name: string, op: string, value: string): [string, FilterValue] {
   const n = num(value);
   switch (op) {
-    case '>=': return [name, { gte: n }];
-    case '<=': return [name, { lte: n }];
-    case '>': return [name, { gte: n + 1e-9 }];
-    case '<': return [name, { lte: n - 1e-9 }];
-    case '=': return [name, { gte: n, lte: n }];
-    default: throw unsupported('!= is not supported');
+    case '>=':
+      return [name, { gte: n }];
+    case '<=':
+      return [name, { lte: n }];
+    case '>':
+      return [name, { gte: n + 1e-9 }];
+    case '<':
+      return [name, { lte: n - 1e-9 }];
+    case '=':
+      return [name, { gte: n, lte: n }];
+    default:
+      throw unsupported('!= is not supported');
   }
 }
 

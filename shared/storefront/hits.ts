@@ -66,8 +66,16 @@ const pick = (texts: Record<string, string> | null | undefined, lang: string) =>
 export function toHit(card: ProductCard, highlights: Record<string, string>, lang: string, query: string, p: AlgoliaParams): AlgoliaHit {
   const name = pick(card.name, lang) ?? '';
   const fields: Record<string, unknown> = {
-    name, brand: card.brand, price: Number(card.price), sale_price: card.sale_price === null ? null : Number(card.sale_price),
-    currency: card.currency, in_stock: card.in_stock, url: card.url, image_url: card.image_url, category: pick(card.category, lang), product: card,
+    name,
+    brand: card.brand,
+    price: Number(card.price),
+    sale_price: card.sale_price === null ? null : Number(card.sale_price),
+    currency: card.currency,
+    in_stock: card.in_stock,
+    url: card.url,
+    image_url: card.image_url,
+    category: pick(card.category, lang),
+    product: card,
   };
   const hit: AlgoliaHit = { objectID: card.id };
   const keep = p.attributesToRetrieve && !p.attributesToRetrieve.includes('*') ? new Set(p.attributesToRetrieve) : null;

@@ -6,7 +6,13 @@ import { sessionOf } from './response.js';
 const MAX_FUTURE_MS = 5 * 60_000;
 const MAX_AGE_MS = 7 * 24 * 3600_000;
 
-const Money = z.union([z.number().finite().min(0), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+const Money = z.union([
+  z.number().finite().min(0),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /** One Algolia Insights event (click, conversion, view), as search-insights sends it. */
 export const InsightsEvent = z
@@ -18,13 +24,21 @@ export const InsightsEvent = z
     userToken: z.string().min(1).max(129),
     authenticatedUserToken: z.string().min(1).max(129).optional(),
     timestamp: z.number().int().positive().optional().describe('milliseconds since the epoch; default now; at most 5 minutes ahead and 7 days back'),
-    queryID: z.string().min(1).max(64).optional().describe('the queryID of the search result (this service\'s search_id)'),
+    queryID: z.string().min(1).max(64).optional().describe("the queryID of the search result (this service's search_id)"),
     objectIDs: z.array(z.string().min(1).max(128)).min(1).max(20).optional(),
     positions: z.array(z.number().int().min(1).max(10_000)).max(20).optional().describe('1-based positions of objectIDs; required with queryID on clicks'),
     filters: z.array(z.string().max(1000)).max(10).optional(),
-    objectData: z.array(z.object({ queryID: z.string().max(64).optional(), price: Money.optional(), quantity: z.number().int().min(1).optional(), discount: Money.optional() })).max(20).optional(),
+    objectData: z
+      .array(
+        z.object({ queryID: z.string().max(64).optional(), price: Money.optional(), quantity: z.number().int().min(1).optional(), discount: Money.optional() }),
+      )
+      .max(20)
+      .optional(),
     value: Money.optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
   })
   .superRefine((e, ctx) => {
     if (e.eventType === 'click' && e.queryID && e.objectIDs && e.positions?.length !== e.objectIDs.length) {
@@ -50,10 +64,15 @@ const KNOWN_TYPES = new Set(['click', 'conversion', 'view']);
  */
 export const InsightsBody = z
   .object({
-    events: z.array(z.looseObject({ eventType: z.string().max(64) })).min(1).max(1000).describe(
-      'Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), '
-      + 'authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), '
-      + 'filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped.'),
+    events: z
+      .array(z.looseObject({ eventType: z.string().max(64) }))
+      .min(1)
+      .max(1000)
+      .describe(
+        'Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), ' +
+          'authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), ' +
+          'filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped.',
+      ),
   })
   .transform((body, ctx) => {
     const events: InsightsEventIn[] = [];
@@ -78,21 +97,41 @@ export const InsightsBody = z
  */
 export function toEventRows(tenantId: string, e: InsightsEventIn, receivedAt: string): EventRow[] {
   if (!e.objectIDs) return [];
-  const type = e.eventType === 'click' ? (e.queryID ? 'search_click' : 'view')
-    : e.eventType === 'view' ? 'view'
-    : e.eventSubtype === 'purchase' ? 'purchase' : 'add_to_cart';
+  const type =
+    e.eventType === 'click'
+      ? e.queryID
+        ? 'search_click'
+        : 'view'
+      : e.eventType === 'view'
+        ? 'view'
+        : e.eventSubtype === 'purchase'
+          ? 'purchase'
+          : 'add_to_cart';
   const session = sessionOf(e.userToken);
   const occurredAt = e.timestamp ? new Date(e.timestamp).toISOString() : receivedAt;
   const money = type === 'add_to_cart' || type === 'purchase';
   const rows: EventRow[] = e.objectIDs.map((id, i) => {
     const data = e.objectData?.[i];
-    const value = !money ? null
-      : data?.price !== undefined ? Math.max(0, data.price * (data.quantity ?? 1) - (data.discount ?? 0))
-      : e.objectIDs!.length === 1 ? (e.value ?? null) : null;
+    const value = !money
+      ? null
+      : data?.price !== undefined
+        ? Math.max(0, data.price * (data.quantity ?? 1) - (data.discount ?? 0))
+        : e.objectIDs!.length === 1
+          ? (e.value ?? null)
+          : null;
     return {
-      id: newId('evt'), tenant_id: tenantId, client_event_id: null, type, session,
-      search_id: data?.queryID ?? e.queryID ?? null, product_id: id, position: type === 'search_click' ? e.positions![i] : null,
-      quantity: money ? (data?.quantity ?? null) : null, value, currency: value !== null ? (e.currency ?? null) : null, occurred_at: occurredAt,
+      id: newId('evt'),
+      tenant_id: tenantId,
+      client_event_id: null,
+      type,
+      session,
+      search_id: data?.queryID ?? e.queryID ?? null,
+      product_id: id,
+      position: type === 'search_click' ? e.positions![i] : null,
+      quantity: money ? (data?.quantity ?? null) : null,
+      value,
+      currency: value !== null ? (e.currency ?? null) : null,
+      occurred_at: occurredAt,
     };
   });
   if (type === 'purchase' && e.value !== undefined && !e.objectData && e.objectIDs.length > 1) {

@@ -3,18 +3,59 @@ import { AppError, type FieldError } from '../platform/errors.js';
 
 /** Algolia search parameters this service reads; every other parameter is accepted and ignored (README "Storefront"). */
 export const SUPPORTED_PARAMS = [
-  'query', 'page', 'hitsPerPage', 'facets', 'facetFilters', 'numericFilters', 'filters', 'maxValuesPerFacet',
-  'highlightPreTag', 'highlightPostTag', 'attributesToRetrieve', 'attributesToHighlight', 'clickAnalytics', 'analytics',
-  'userToken', 'queryLanguages', 'facetQuery', 'maxFacetHits', 'facet',
+  'query',
+  'page',
+  'hitsPerPage',
+  'facets',
+  'facetFilters',
+  'numericFilters',
+  'filters',
+  'maxValuesPerFacet',
+  'highlightPreTag',
+  'highlightPostTag',
+  'attributesToRetrieve',
+  'attributesToHighlight',
+  'clickAnalytics',
+  'analytics',
+  'userToken',
+  'queryLanguages',
+  'facetQuery',
+  'maxFacetHits',
+  'facet',
 ] as const;
 
 /** Parameters seen from InstantSearch and Autocomplete that are accepted and have no effect here. */
 export const IGNORED_PARAMS = [
-  'attributesToSnippet', 'snippetEllipsisText', 'tagFilters', 'optionalFilters', 'sumOrFiltersScores', 'facetingAfterDistinct',
-  'sortFacetValuesBy', 'getRankingInfo', 'responseFields', 'distinct', 'enableRules', 'ruleContexts', 'enablePersonalization',
-  'personalizationImpact', 'aroundLatLng', 'aroundRadius', 'insideBoundingBox', 'typoTolerance', 'restrictSearchableAttributes',
-  'removeWordsIfNoResults', 'advancedSyntax', 'optionalWords', 'naturalLanguages', 'ignorePlurals', 'removeStopWords',
-  'enableABTest', 'percentileComputation', 'explain', 'offset', 'length',
+  'attributesToSnippet',
+  'snippetEllipsisText',
+  'tagFilters',
+  'optionalFilters',
+  'sumOrFiltersScores',
+  'facetingAfterDistinct',
+  'sortFacetValuesBy',
+  'getRankingInfo',
+  'responseFields',
+  'distinct',
+  'enableRules',
+  'ruleContexts',
+  'enablePersonalization',
+  'personalizationImpact',
+  'aroundLatLng',
+  'aroundRadius',
+  'insideBoundingBox',
+  'typoTolerance',
+  'restrictSearchableAttributes',
+  'removeWordsIfNoResults',
+  'advancedSyntax',
+  'optionalWords',
+  'naturalLanguages',
+  'ignorePlurals',
+  'removeStopWords',
+  'enableABTest',
+  'percentileComputation',
+  'explain',
+  'offset',
+  'length',
 ] as const;
 
 const StringList = z.array(z.string().max(200)).max(100);
@@ -69,7 +110,12 @@ export function parseParams(request: Record<string, unknown>, field: string): { 
   for (const k of SUPPORTED_PARAMS) if (raw[k] !== undefined && raw[k] !== null) coerced[k] = coerce(k, raw[k]);
   const result = AlgoliaParamsSchema.safeParse(coerced, { reportInput: true });
   if (!result.success) {
-    const details: FieldError[] = result.error.issues.map((i) => ({ in: 'body', field: [field, ...i.path.map(String)].join('.'), code: i.code, message: i.message }));
+    const details: FieldError[] = result.error.issues.map((i) => ({
+      in: 'body',
+      field: [field, ...i.path.map(String)].join('.'),
+      code: i.code,
+      message: i.message,
+    }));
     throw new AppError('validation_failed', 400, `invalid parameters: ${details[0].field}: ${details[0].message}`, details);
   }
   return { params: result.data, raw };

@@ -12,9 +12,7 @@ export type SortName = keyof typeof SORT_SUFFIXES;
 export const QUERY_SUGGESTIONS = '_query_suggestions';
 export const PRODUCT_SUGGESTIONS = '_product_suggestions';
 
-export type IndexTarget =
-  | { kind: 'products'; base: string; sort: SortName | null }
-  | { kind: 'query_suggestions' | 'product_suggestions'; base: string };
+export type IndexTarget = { kind: 'products'; base: string; sort: SortName | null } | { kind: 'query_suggestions' | 'product_suggestions'; base: string };
 
 const NAME = /^[A-Za-z0-9_.\-]{1,200}$/;
 

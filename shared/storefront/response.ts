@@ -10,10 +10,18 @@ import type { AlgoliaParams } from './params.js';
 function envelope(p: AlgoliaParams, params: string, index: string, nbHits: number, hits: unknown[], tookMs: number) {
   const hitsPerPage = Math.min(p.hitsPerPage, 100);
   return {
-    hits, nbHits, page: p.page, hitsPerPage,
+    hits,
+    nbHits,
+    page: p.page,
+    hitsPerPage,
     nbPages: hitsPerPage === 0 ? 0 : Math.min(Math.ceil(nbHits / hitsPerPage), 1000),
-    exhaustiveNbHits: true, exhaustiveFacetsCount: true, exhaustive: { nbHits: true, facetsCount: true },
-    processingTimeMS: Math.max(0, Math.round(tookMs)), query: p.query, params, index,
+    exhaustiveNbHits: true,
+    exhaustiveFacetsCount: true,
+    exhaustive: { nbHits: true, facetsCount: true },
+    processingTimeMS: Math.max(0, Math.round(tookMs)),
+    query: p.query,
+    params,
+    index,
   };
 }
 
@@ -27,7 +35,9 @@ export function productsResult(body: SearchBody, p: AlgoliaParams, params: strin
   // InstantSearch's hits widget renders renderingContent.widgets.banners[0]; the redirect is Algolia's renderingContent.redirect.
   if (banners.length) {
     renderingContent.widgets = {
-      banners: banners.filter((b) => b.image_url).map((b) => ({ image: { urls: [{ url: b.image_url }] }, ...(b.link_url ? { link: { url: b.link_url } } : {}) })),
+      banners: banners
+        .filter((b) => b.image_url)
+        .map((b) => ({ image: { urls: [{ url: b.image_url }] }, ...(b.link_url ? { link: { url: b.link_url } } : {}) })),
     };
   }
   // Typed null today: merchandising fills redirect and banners (spec Redirect and Banner shapes).
@@ -35,12 +45,17 @@ export function productsResult(body: SearchBody, p: AlgoliaParams, params: strin
   if (redirect) renderingContent.redirect = { url: redirect.url };
   return {
     ...envelope(p, params, index, body.total, hits, body.took_ms),
-    facets: f.facets, facets_stats: f.facets_stats,
+    facets: f.facets,
+    facets_stats: f.facets_stats,
     queryID: body.search_id,
     ...(Object.keys(renderingContent).length ? { renderingContent } : {}),
     // Extensions (not Algolia fields; the helper keeps them on its results object):
-    didYouMean: body.did_you_mean, zeroResultHelp: body.zero_result_help, banners: body.banners, redirect: body.redirect,
-    categoryLabels: f.categoryLabels, lang,
+    didYouMean: body.did_you_mean,
+    zeroResultHelp: body.zero_result_help,
+    banners: body.banners,
+    redirect: body.redirect,
+    categoryLabels: f.categoryLabels,
+    lang,
   };
 }
 
@@ -55,7 +70,10 @@ export interface SuggestBody {
 /** `<index>_query_suggestions`: one hit per completion, as Algolia Query Suggestions records (`query`), with `kind` and `target`. */
 export function querySuggestionsResult(body: SuggestBody, p: AlgoliaParams, params: string, index: string) {
   const hits = body.suggestions.slice(0, p.hitsPerPage).map((s) => ({
-    objectID: `${s.kind}:${s.target ?? s.text}`, query: s.text, kind: s.kind, target: s.target,
+    objectID: `${s.kind}:${s.target ?? s.text}`,
+    query: s.text,
+    kind: s.kind,
+    target: s.target,
     _highlightResult: { query: highlightResult(s.text, s.highlighted, p.query, p) },
   }));
   return { ...envelope(p, params, index, hits.length, hits, body.took_ms), facets: {}, facets_stats: {} };
@@ -78,7 +96,14 @@ export function facetValuesResult(values: Record<string, number>, p: AlgoliaPara
   const typed = normalizeText(p.facetQuery);
   const facetHits = Object.entries(values)
     .map(([value, count]) => ({ value, count, label: labels[value] ?? value }))
-    .filter((v) => !typed || normalizeText(v.label).split(' ').some((w) => w.startsWith(typed)) || normalizeText(v.label).startsWith(typed))
+    .filter(
+      (v) =>
+        !typed ||
+        normalizeText(v.label)
+          .split(' ')
+          .some((w) => w.startsWith(typed)) ||
+        normalizeText(v.label).startsWith(typed),
+    )
     .slice(0, p.maxFacetHits)
     .map((v) => {
       const html = typed ? highlight(v.label, tokenize(typed), tokenize(typed).pop() ?? null) : null;

@@ -66,18 +66,27 @@ export class StorefrontSearch {
     if (target.kind !== 'products') {
       if (q.type === 'facet') throw new AppError('unsupported_query', 400, 'suggestions indices have no facets');
       const body = await suggest(p.query);
-      const result = target.kind === 'query_suggestions'
-        ? querySuggestionsResult(body, p, q.params, q.index)
-        : productSuggestionsResult(body, p, q.params, q.index, lang(p) === 'auto' ? (/[\u0600-\u06FF]/.test(p.query) ? 'ar' : 'en') : lang(p));
+      const result =
+        target.kind === 'query_suggestions'
+          ? querySuggestionsResult(body, p, q.params, q.index)
+          : productSuggestionsResult(body, p, q.params, q.index, lang(p) === 'auto' ? (/[\u0600-\u06FF]/.test(p.query) ? 'ar' : 'en') : lang(p));
       return { result, billed };
     }
     const known = await this.deps.facetNames(tenantId);
     const facetNames = q.type === 'facet' ? [p.facet ?? ''] : p.facets;
     const facets = facetRequest(facetNames, known);
     const input: SearchInput = {
-      q: p.query, lang: lang(p), page: q.type === 'facet' ? 1 : p.page + 1, perPage: q.type === 'facet' ? 0 : Math.min(p.hitsPerPage, 100),
-      filters: toFilters(p), sort: target.sort, facets: facets.names, session: p.userToken ? sessionOf(p.userToken) : null,
-      debug: false, override: null, log: q.type === 'default' && p.analytics,
+      q: p.query,
+      lang: lang(p),
+      page: q.type === 'facet' ? 1 : p.page + 1,
+      perPage: q.type === 'facet' ? 0 : Math.min(p.hitsPerPage, 100),
+      filters: toFilters(p),
+      sort: target.sort,
+      facets: facets.names,
+      session: p.userToken ? sessionOf(p.userToken) : null,
+      debug: false,
+      override: null,
+      log: q.type === 'default' && p.analytics,
     };
     const { body, text } = await this.deps.search(tenantId, input);
     // A cached answer comes as JSON text carrying this search's own id.

@@ -12,8 +12,15 @@ type Column = (typeof CSV_COLUMNS)[number];
 export function formatCsv(rules: ExportRule[]): string {
   const list = (xs: string[] | undefined) => (xs ?? []).map((x) => x.replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
   const rows = rules.map((r) => [
-    r.kind, r.set_key ?? '', list(r.terms), r.input ?? '', list(r.outputs), list(r.conditions?.unless_terms),
-    list(r.conditions?.require_terms), r.locale ?? '', r.enabled === false ? 'false' : 'true',
+    r.kind,
+    r.set_key ?? '',
+    list(r.terms),
+    r.input ?? '',
+    list(r.outputs),
+    list(r.conditions?.unless_terms),
+    list(r.conditions?.require_terms),
+    r.locale ?? '',
+    r.enabled === false ? 'false' : 'true',
   ]);
   return [[...CSV_COLUMNS], ...rows].map((cells) => cells.map(quote).join(',')).join('\n') + '\n';
 }
@@ -28,7 +35,8 @@ export function parseCsv(raw: string): ParsedFile {
   const [header, ...rows] = records;
   const columns = header.cells.map((c) => c.trim().toLowerCase());
   for (const name of columns) {
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) throw unreadable(header.line, 'unknown_column', `unknown column "${name}" (columns: ${CSV_COLUMNS.join(', ')})`);
+    if (!(CSV_COLUMNS as readonly string[]).includes(name))
+      throw unreadable(header.line, 'unknown_column', `unknown column "${name}" (columns: ${CSV_COLUMNS.join(', ')})`);
     if (columns.indexOf(name) !== columns.lastIndexOf(name)) throw unreadable(header.line, 'duplicate_column', `column "${name}" appears twice`);
   }
   if (!columns.includes('kind')) throw unreadable(header.line, 'missing_column', 'the header row needs a "kind" column');

@@ -47,7 +47,7 @@ export function lineAt(content: string, offset: number): number {
 export function splitEscaped(text: string, sep: string): string[] {
   const out: string[] = [];
   let cur = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text.startsWith(sep, i)) {
       out.push(cur);
       cur = '';
@@ -72,5 +72,7 @@ export function unescape(text: string): string {
 
 /** A list of trimmed, unescaped, non-empty items. */
 export function splitList(text: string, sep: string): string[] {
-  return splitEscaped(text, sep).map((x) => unescape(x).trim()).filter(Boolean);
+  return splitEscaped(text, sep)
+    .map((x) => unescape(x).trim())
+    .filter(Boolean);
 }

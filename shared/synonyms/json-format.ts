@@ -23,7 +23,11 @@ export function parseJson(raw: string): ParsedFile {
   } catch (err) {
     const message = (err as Error).message;
     const at = /position (\d+)/.exec(message);
-    throw unreadable(at ? lineAt(content, Number(at[1])) : brokenElementLine(content), 'invalid_json', message.replace(/,\s*(\.\.\.)?".*"\s+is not valid JSON$/s, ''));
+    throw unreadable(
+      at ? lineAt(content, Number(at[1])) : brokenElementLine(content),
+      'invalid_json',
+      message.replace(/,\s*(\.\.\.)?".*"\s+is not valid JSON$/s, ''),
+    );
   }
   if (!Array.isArray(data)) throw unreadable(1, 'not_an_array', 'a json import is an array of synonym rules');
   const starts = elementStarts(content);

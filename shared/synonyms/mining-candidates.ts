@@ -68,7 +68,11 @@ function group<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return out;
 }
 const inc = <K>(m: Map<K, number>, k: K, by = 1) => m.set(k, (m.get(k) ?? 0) + by);
-const topKeys = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([k]) => k);
+const topKeys = (m: Map<string, number>, n: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([k]) => k);
 
 export function mineCandidates(searches: MinedSearch[], clicks: MinedClick[], opts: MiningOptions): Candidate[] {
   return [...reformulations(searches, clicks, opts), ...coClicks(clicks, opts)];
@@ -81,7 +85,10 @@ export function reformulations(searches: MinedSearch[], clicks: MinedClick[], op
   const clicksBySearch = group(clicks, (c) => c.search_id);
   const bySession = group(searches, (s) => s.session);
   const zeroSessions = new Map<string, Set<string>>();
-  const pairs = new Map<string, { input: string; output: string; sessions: Set<string>; zero: Set<string>; reformed: Set<string>; products: Map<string, number> }>();
+  const pairs = new Map<
+    string,
+    { input: string; output: string; sessions: Set<string>; zero: Set<string>; reformed: Set<string>; products: Map<string, number> }
+  >();
 
   for (const [session, list] of bySession) {
     list.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : 1));
@@ -96,7 +103,14 @@ export function reformulations(searches: MinedSearch[], clicks: MinedClick[], op
         if (!clicked) continue;
         if (nested(z.normalized, s.normalized) || s.normalized.length > maxLen) break;
         const key = `${z.normalized}\u0000${s.normalized}`;
-        const pair = pairs.get(key) ?? { input: z.normalized, output: s.normalized, sessions: new Set(), zero: new Set(), reformed: new Set(), products: new Map() };
+        const pair = pairs.get(key) ?? {
+          input: z.normalized,
+          output: s.normalized,
+          sessions: new Set(),
+          zero: new Set(),
+          reformed: new Set(),
+          products: new Map(),
+        };
         pairs.set(key, pair);
         pair.sessions.add(session);
         pair.zero.add(z.id);
@@ -115,11 +129,22 @@ export function reformulations(searches: MinedSearch[], clicks: MinedClick[], op
     const share = sessions / zeroResultSessions;
     const clickCount = [...p.products.values()].reduce((a, b) => a + b, 0);
     out.push({
-      kind: 'one_way', terms: [], input: p.input, outputs: [p.output], score: round(share * support(sessions)),
+      kind: 'one_way',
+      terms: [],
+      input: p.input,
+      outputs: [p.output],
+      score: round(share * support(sessions)),
       evidence: {
-        source: 'zero_result_reformulation', queries: [p.input, p.output], sessions, searches: p.zero.size + p.reformed.size, clicks: clickCount,
-        example_products: topKeys(p.products, EXAMPLES), zero_result_searches: p.zero.size, reformulated_searches: p.reformed.size,
-        zero_result_sessions: zeroResultSessions, reformulation_share: round(share),
+        source: 'zero_result_reformulation',
+        queries: [p.input, p.output],
+        sessions,
+        searches: p.zero.size + p.reformed.size,
+        clicks: clickCount,
+        example_products: topKeys(p.products, EXAMPLES),
+        zero_result_searches: p.zero.size,
+        reformulated_searches: p.reformed.size,
+        zero_result_sessions: zeroResultSessions,
+        reformulation_share: round(share),
       },
     });
   }
@@ -185,11 +210,21 @@ export function coClicks(clicks: MinedClick[], opts: MiningOptions): Candidate[]
     const overlap = sharedClicks / (sa.clicks + sb.clicks);
     const productClicks = new Map(products.map((p) => [p, byQuery.get(a)!.byProduct.get(p)!.clicks + byQuery.get(b)!.byProduct.get(p)!.clicks]));
     out.push({
-      kind: 'equivalent', terms: [a, b], input: null, outputs: [], score: round(overlap * support(minSide)),
+      kind: 'equivalent',
+      terms: [a, b],
+      input: null,
+      outputs: [],
+      score: round(overlap * support(minSide)),
       evidence: {
-        source: 'co_clicks', queries: [a, b], sessions: new Set([...sa.sessions, ...sb.sessions]).size, searches: sa.searches.size + sb.searches.size,
-        clicks: sharedClicks, example_products: topKeys(productClicks, EXAMPLES), shared_products: products.length,
-        sessions_by_query: { [a]: sa.sessions.size, [b]: sb.sessions.size }, click_overlap: round(overlap),
+        source: 'co_clicks',
+        queries: [a, b],
+        sessions: new Set([...sa.sessions, ...sb.sessions]).size,
+        searches: sa.searches.size + sb.searches.size,
+        clicks: sharedClicks,
+        example_products: topKeys(productClicks, EXAMPLES),
+        shared_products: products.length,
+        sessions_by_query: { [a]: sa.sessions.size, [b]: sb.sessions.size },
+        click_overlap: round(overlap),
       },
     });
   }

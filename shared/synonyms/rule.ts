@@ -21,7 +21,10 @@ export const SynonymIn = z.strictObject({
   input: Term.nullish().describe('one_way: the word or phrase that also searches the outputs'),
   outputs: z.array(Term).max(50).optional().describe('one_way: what the input also searches'),
   conditions: SynonymConditions.nullish().describe('one_way only'),
-  locale: z.string().regex(/^[a-z]{2}$/, 'a two-letter lowercase code such as "en"').nullish(),
+  locale: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'a two-letter lowercase code such as "en"')
+    .nullish(),
   set_key: SetKey.optional().describe('named synonym set; default "default"'),
   enabled: z.boolean().optional().describe('default true'),
 });
@@ -103,8 +106,14 @@ export function prepareRule(input: SynonymInput, defaultSet = 'default'): { rule
   return {
     errors,
     rule: {
-      kind, terms, input: kind === 'one_way' ? inputText : null, outputs: kind === 'one_way' ? outputs : [], conditions,
-      locale: input.locale ?? null, set_key: input.set_key ?? defaultSet, enabled: input.enabled ?? true,
+      kind,
+      terms,
+      input: kind === 'one_way' ? inputText : null,
+      outputs: kind === 'one_way' ? outputs : [],
+      conditions,
+      locale: input.locale ?? null,
+      set_key: input.set_key ?? defaultSet,
+      enabled: input.enabled ?? true,
       fingerprint: fingerprintOf(kind, terms, inputText, outputs),
     },
   };
@@ -126,9 +135,16 @@ function checkList(field: string, texts: string[], errors: FieldError[], input?:
 
 /** True when a stored rule already holds exactly these fields (an import then skips it). */
 export function sameRule(row: Omit<RuleFields, 'fingerprint'>, rule: RuleFields): boolean {
-  return row.kind === rule.kind && row.set_key === rule.set_key && row.enabled === rule.enabled && (row.locale ?? null) === rule.locale
-    && (row.input ?? null) === rule.input && canonicalJson(row.terms) === canonicalJson(rule.terms)
-    && canonicalJson(row.outputs) === canonicalJson(rule.outputs) && canonicalJson(row.conditions ?? null) === canonicalJson(rule.conditions);
+  return (
+    row.kind === rule.kind &&
+    row.set_key === rule.set_key &&
+    row.enabled === rule.enabled &&
+    (row.locale ?? null) === rule.locale &&
+    (row.input ?? null) === rule.input &&
+    canonicalJson(row.terms) === canonicalJson(rule.terms) &&
+    canonicalJson(row.outputs) === canonicalJson(rule.outputs) &&
+    canonicalJson(row.conditions ?? null) === canonicalJson(rule.conditions)
+  );
 }
 
 /** The SynonymIn view of a stored rule (what exports write): defaults and empty fields left out. */

@@ -12,7 +12,12 @@ export function checkedRule(input: SynonymInput, defaultSet = 'default'): RuleFi
   const { rule, errors } = prepareRule(input, defaultSet);
   if (rule) return rule;
   const first = errors[0];
-  throw new AppError('validation_failed', 400, `invalid body: ${first.field}: ${first.message}`, errors.map((e) => ({ in: 'body', ...e })));
+  throw new AppError(
+    'validation_failed',
+    400,
+    `invalid body: ${first.field}: ${first.message}`,
+    errors.map((e) => ({ in: 'body', ...e })),
+  );
 }
 
 /**

@@ -39,7 +39,9 @@ export function parseSolr(raw: string): ParsedFile {
   const items: LineItem[] = [];
   const errors: ParsedFile['errors'] = [];
   let directive = null as { line: number; value: Record<string, unknown> | null } | null;
-  for (const [i, text] of stripBom(raw).split(/\r\n|\n|\r/).entries()) {
+  for (const [i, text] of stripBom(raw)
+    .split(/\r\n|\n|\r/)
+    .entries()) {
     const line = i + 1;
     const trimmed = text.trim();
     if (!trimmed) continue;

@@ -73,7 +73,12 @@ export function suggestionsRepo(db: Knex) {
     async list(tenantId: string, opts: { status: SuggestionStatus; before?: { at: string; id: string }; limit: number }) {
       const q = rows(tenantId).andWhere({ status: opts.status }).select('*', db.raw(`to_json(created_at) #>> '{}' AS cursor_at`));
       if (opts.before) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?)', [opts.before.at, opts.before.id]);
-      return (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(opts.limit)) as Array<SuggestionRow & { cursor_at: string }>;
+      return (await q
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(opts.limit)) as Array<SuggestionRow & { cursor_at: string }>;
     },
     async count(tenantId: string, status: SuggestionStatus): Promise<number> {
       const [{ n }] = await rows(tenantId).andWhere({ status }).count<{ n: string }[]>({ n: '*' });
@@ -92,11 +97,16 @@ export function suggestionsRepo(db: Knex) {
         const s = await rows(tenantId, trx).andWhere({ id }).forUpdate().first();
         if (!s) return undefined;
         if (s.status !== 'pending') {
-          throw new AppError('suggestion_decided', 409, `the suggestion was already ${s.status}`, { status: s.status, decided_at: s.decided_at?.toISOString() ?? null });
+          throw new AppError('suggestion_decided', 409, `the suggestion was already ${s.status}`, {
+            status: s.status,
+            decided_at: s.decided_at?.toISOString() ?? null,
+          });
         }
         let synonymId: string | null = null;
         if (decision === 'approve') {
-          const { rows: [rule] } = await trx.raw(
+          const {
+            rows: [rule],
+          } = await trx.raw(
             `INSERT INTO synonyms (id, tenant_id, kind, terms, input, outputs, set_key, enabled, source, fingerprint)
              VALUES (?, ?, ?, ?::text[], ?, ?::text[], ?, true, 'suggested', ?)
              ON CONFLICT ((coalesce(tenant_id, '')), set_key, fingerprint)
@@ -106,7 +116,8 @@ export function suggestionsRepo(db: Knex) {
           );
           synonymId = rule.id;
         }
-        const [row] = await rows(tenantId, trx).andWhere({ id })
+        const [row] = await rows(tenantId, trx)
+          .andWhere({ id })
           .update({ status: decision === 'approve' ? 'approved' : 'rejected', decided_at: trx.fn.now() as unknown as Date, synonym_id: synonymId })
           .returning('*');
         return row as SuggestionRow;

@@ -42,7 +42,8 @@ export function synonymsRepo(db: Knex) {
     if ((err as { code?: string }).code !== '23505') throw err;
     const existing = await rules(scope).where({ set_key: fields.set_key, fingerprint: fields.fingerprint }).first('id');
     throw new AppError('synonym_duplicate', 409, `the same rule already exists in set "${fields.set_key}" as ${existing?.id ?? 'another rule'}`, {
-      existing_id: existing?.id ?? null, set_key: fields.set_key,
+      existing_id: existing?.id ?? null,
+      set_key: fields.set_key,
     });
   };
   return {
@@ -59,7 +60,9 @@ export function synonymsRepo(db: Knex) {
     },
     /** The enabled rules that apply to a tenant's searches: its own and the platform's global ones. */
     async enabledFor(tenantId: string): Promise<SynonymRow[]> {
-      return db('synonyms').where({ enabled: true }).andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id'));
+      return db('synonyms')
+        .where({ enabled: true })
+        .andWhere((w) => w.where({ tenant_id: tenantId }).orWhereNull('tenant_id'));
     },
     /** Every rule of the scope (optionally one set), in a stable order: for exports. */
     async all(scope: SynonymScope, setKey?: string | null): Promise<SynonymRow[]> {
@@ -70,7 +73,9 @@ export function synonymsRepo(db: Knex) {
     /** Inserts one rule; 409 synonym_duplicate when the set already holds the same rule. */
     async insert(scope: SynonymScope, fields: RuleFields, source: SynonymSource): Promise<SynonymRow> {
       try {
-        const [row] = await db<SynonymRow>('synonyms').insert({ id: newId('syn'), tenant_id: scope, ...fields, source }).returning('*');
+        const [row] = await db<SynonymRow>('synonyms')
+          .insert({ id: newId('syn'), tenant_id: scope, ...fields, source })
+          .returning('*');
         return row as SynonymRow;
       } catch (err) {
         return asDuplicate(err, scope, fields);
@@ -79,7 +84,10 @@ export function synonymsRepo(db: Knex) {
     /** Full replace of a rule's fields (its source stays); 409 synonym_duplicate when it would equal another rule. */
     async replace(scope: SynonymScope, id: string, fields: RuleFields): Promise<SynonymRow | undefined> {
       try {
-        const [row] = await rules(scope).where({ id }).update({ ...fields, updated_at: db.fn.now() as unknown as Date }).returning('*');
+        const [row] = await rules(scope)
+          .where({ id })
+          .update({ ...fields, updated_at: db.fn.now() as unknown as Date })
+          .returning('*');
         return row as SynonymRow | undefined;
       } catch (err) {
         return asDuplicate(err, scope, fields);
@@ -109,7 +117,11 @@ export function synonymsRepo(db: Knex) {
       for (let i = 0; i < plan.inserts.length; i += CHUNK) {
         // A microsecond apart, so lists and exports (creation order) keep the file's order.
         const rows = plan.inserts.slice(i, i + CHUNK).map((f, j) => ({
-          id: newId('syn'), tenant_id: scope, ...f, source, created_at: trx.raw(`now() + make_interval(secs => ?)`, [(i + j) / 1e6]),
+          id: newId('syn'),
+          tenant_id: scope,
+          ...f,
+          source,
+          created_at: trx.raw(`now() + make_interval(secs => ?)`, [(i + j) / 1e6]),
         }));
         inserted += (await trx('synonyms').insert(rows).onConflict().ignore().returning('id')).length;
       }
@@ -125,7 +137,9 @@ export function synonymsRepo(db: Knex) {
         );
       }
       for (let i = 0; i < plan.deletes.length; i += CHUNK) {
-        await rules(scope, trx).whereIn('id', plan.deletes.slice(i, i + CHUNK)).delete();
+        await rules(scope, trx)
+          .whereIn('id', plan.deletes.slice(i, i + CHUNK))
+          .delete();
       }
       return { inserted };
     },

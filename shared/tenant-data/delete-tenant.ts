@@ -61,8 +61,12 @@ export async function deleteTenant(deps: DeleteTenantDeps, tenantId: string, aud
     rowsDeleted.tenants = await trx('tenants').where({ id: tenantId }).delete();
     for (const table of tables) await trx(table).where({ tenant_id: tenantId }).delete();
     await trx('tenant_deletions').insert({
-      id: newId('del'), deleted_tenant: tenantId, job_id: audit.jobId, requested_by: audit.requestedBy,
-      rows_deleted: rowsDeleted, other_deleted: { queued_jobs: queuedJobs, redis_keys: redisKeys, engine: 'dropped' },
+      id: newId('del'),
+      deleted_tenant: tenantId,
+      job_id: audit.jobId,
+      requested_by: audit.requestedBy,
+      rows_deleted: rowsDeleted,
+      other_deleted: { queued_jobs: queuedJobs, redis_keys: redisKeys, engine: 'dropped' },
     });
   });
   await deps.announce(tenantId);
@@ -93,7 +97,10 @@ async function removeQueuedJobs(deps: DeleteTenantDeps, tenantId: string, keepJo
         if (!job?.id || job.data?.jobRowId === keepJobId) continue;
         const input = job.data?.input as { tenantId?: string } | undefined;
         if (input?.tenantId !== tenantId && !JSON.stringify(job.data ?? {}).includes(tenantId)) continue;
-        await job.remove().then(() => removed++, () => undefined);
+        await job.remove().then(
+          () => removed++,
+          () => undefined,
+        );
       }
       if (jobs.length < 500) break;
     }

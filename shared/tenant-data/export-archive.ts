@@ -9,18 +9,29 @@ import { writeTarGz } from './tar.js';
 /** Credentials, replayable answers and other exports: never in an archive. */
 const NOT_EXPORTED = new Set(['api_keys', 'dashboard_sessions', 'idempotency_keys', 'data_exports']);
 /** Rebuilt from the products by the pipelines; not what the store sent. */
-const DERIVED = new Set(['search_docs', 'search_vocab', 'suggest_terms', 'search_categories', 'category_profiles', 'product_index_state', 'search_generations']);
+const DERIVED = new Set([
+  'search_docs',
+  'search_vocab',
+  'suggest_terms',
+  'search_categories',
+  'category_profiles',
+  'product_index_state',
+  'search_generations',
+]);
 /** Columns left out of exported rows. */
 const HIDDEN_COLUMNS: Record<string, string[]> = { webhook_receivers: ['secret'] };
 
 export const EXPORT_EXCLUDED = [...NOT_EXPORTED, ...DERIVED];
 
 async function writeLines(out: WriteStream, rows: Record<string, unknown>[], hidden: string[] = []): Promise<void> {
-  const text = rows.map((r) => {
-    const copy = { ...r };
-    for (const c of hidden) delete copy[c];
-    return JSON.stringify(copy);
-  }).join('\n') + '\n';
+  const text =
+    rows
+      .map((r) => {
+        const copy = { ...r };
+        for (const c of hidden) delete copy[c];
+        return JSON.stringify(copy);
+      })
+      .join('\n') + '\n';
   if (!out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
 }
 
@@ -59,7 +70,10 @@ export async function writeDataArchive(deps: { db: Knex; redis: Redis; prefix: s
     await writeFile(join(work, 'usage.json'), JSON.stringify(usage, null, 2));
     entries.push({ name: 'usage.json', path: join(work, 'usage.json') });
     files['usage.json'] = Object.keys(usage).length;
-    await writeFile(join(work, 'manifest.json'), JSON.stringify({ tenant_id: tenantId, created_at: new Date().toISOString(), files, excluded: EXPORT_EXCLUDED }, null, 2));
+    await writeFile(
+      join(work, 'manifest.json'),
+      JSON.stringify({ tenant_id: tenantId, created_at: new Date().toISOString(), files, excluded: EXPORT_EXCLUDED }, null, 2),
+    );
     entries.unshift({ name: 'manifest.json', path: join(work, 'manifest.json') });
     const file = resolve(dir, tenantId, `${name}.tar.gz`);
     const bytes = await writeTarGz(file, entries);

@@ -15,7 +15,13 @@ export async function tenantTables(db: Knex): Promise<string[]> {
  * Reads a table's rows of one tenant in pages through a server-side cursor (memory stays flat
  * for a million events), handing each page to `each`.
  */
-export async function eachTenantRow(db: Knex, table: string, tenantId: string, each: (rows: Record<string, unknown>[]) => Promise<void>, page = 2000): Promise<number> {
+export async function eachTenantRow(
+  db: Knex,
+  table: string,
+  tenantId: string,
+  each: (rows: Record<string, unknown>[]) => Promise<void>,
+  page = 2000,
+): Promise<number> {
   let n = 0;
   await db.transaction(async (trx) => {
     await trx.raw(`DECLARE export_rows NO SCROLL CURSOR FOR SELECT * FROM ?? WHERE tenant_id = ?`, [table, tenantId]);

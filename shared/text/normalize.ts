@@ -39,7 +39,10 @@ function buildFoldTable(): (string | undefined)[] {
     for (let c = from; c <= to; c++) {
       if (c === 0xd7 || c === 0xf7) continue; // × and ÷ are symbols
       const ch = String.fromCharCode(c);
-      const folded = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+      const folded = ch
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
       if (folded !== ch && folded.length > 0) t[c] = folded;
     }
   };

@@ -16,29 +16,221 @@ import { stem } from './stem.js';
 import { isIntentWord } from './intent-words.js';
 
 /** What ends the part of a title that names the product ("for X", "with X", " - Black", ", 6 Bottle", "(Pack of 25)"). */
-const QUALIFIER = /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.))\s|\s[-–—|+&]\s|[,;(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
+const QUALIFIER =
+  /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.))\s|\s[-–—|+&]\s|[,;(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
 
 /** Unit names (general language): a title's trailing measures are not what the product is. */
 const UNITS = new Set([
-  'oz', 'ounce', 'ounces', 'fl', 'lb', 'lbs', 'pound', 'pounds', 'g', 'gr', 'gram', 'grams', 'kg', 'mg', 'ml', 'l', 'liter', 'liters', 'litre', 'litres',
-  'gallon', 'gallons', 'qt', 'quart', 'quarts', 'pt', 'pint', 'cup', 'cups', 'in', 'inch', 'inches', 'ft', 'feet', 'foot', 'yd', 'yard', 'yards', 'mm', 'cm',
-  'm', 'meter', 'meters', 'metre', 'metres', 'km', 'mi', 'mile', 'miles', 'gb', 'tb', 'mb', 'kb', 'w', 'watt', 'watts', 'v', 'volt', 'volts', 'mah', 'hz',
-  'cu', 'khz', 'mhz', 'ghz', 'dpi', 'ppm', 'rpm', 'pixels', 'px', 'mp', 'pc', 'pcs', 'piece', 'pieces', 'pack', 'packs', 'pk', 'count', 'ct', 'set', 'pair',
-  'pairs', 'x', 'xl', 'xxl', 'xs', 's', 'sq', 'ea', 'each', 'size', 'sizes', 'yr', 'yrs', 'year', 'years', 'month', 'months', 'hour', 'hours', 'min', 'sec',
-  'سم', 'مم', 'متر', 'كغ', 'كجم', 'جم', 'غرام', 'مل', 'لتر', 'قطعة', 'قطع', 'حبة', 'انش', 'بوصة', 'واط', 'فولت', 'جيجا', 'جيجابايت', 'تيرا',
+  'oz',
+  'ounce',
+  'ounces',
+  'fl',
+  'lb',
+  'lbs',
+  'pound',
+  'pounds',
+  'g',
+  'gr',
+  'gram',
+  'grams',
+  'kg',
+  'mg',
+  'ml',
+  'l',
+  'liter',
+  'liters',
+  'litre',
+  'litres',
+  'gallon',
+  'gallons',
+  'qt',
+  'quart',
+  'quarts',
+  'pt',
+  'pint',
+  'cup',
+  'cups',
+  'in',
+  'inch',
+  'inches',
+  'ft',
+  'feet',
+  'foot',
+  'yd',
+  'yard',
+  'yards',
+  'mm',
+  'cm',
+  'm',
+  'meter',
+  'meters',
+  'metre',
+  'metres',
+  'km',
+  'mi',
+  'mile',
+  'miles',
+  'gb',
+  'tb',
+  'mb',
+  'kb',
+  'w',
+  'watt',
+  'watts',
+  'v',
+  'volt',
+  'volts',
+  'mah',
+  'hz',
+  'cu',
+  'khz',
+  'mhz',
+  'ghz',
+  'dpi',
+  'ppm',
+  'rpm',
+  'pixels',
+  'px',
+  'mp',
+  'pc',
+  'pcs',
+  'piece',
+  'pieces',
+  'pack',
+  'packs',
+  'pk',
+  'count',
+  'ct',
+  'set',
+  'pair',
+  'pairs',
+  'x',
+  'xl',
+  'xxl',
+  'xs',
+  's',
+  'sq',
+  'ea',
+  'each',
+  'size',
+  'sizes',
+  'yr',
+  'yrs',
+  'year',
+  'years',
+  'month',
+  'months',
+  'hour',
+  'hours',
+  'min',
+  'sec',
+  'سم',
+  'مم',
+  'متر',
+  'كغ',
+  'كجم',
+  'جم',
+  'غرام',
+  'مل',
+  'لتر',
+  'قطعة',
+  'قطع',
+  'حبة',
+  'انش',
+  'بوصة',
+  'واط',
+  'فولت',
+  'جيجا',
+  'جيجابايت',
+  'تيرا',
 ]);
 
 /** Colour names (general language): "Sterling Silver Necklace Black" is a necklace. */
 const COLOURS = new Set([
-  'black', 'white', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'pink', 'brown', 'grey', 'gray', 'silver', 'gold', 'beige', 'navy', 'clear',
-  'transparent', 'multicolor', 'multicolour', 'multi', 'ivory', 'cream', 'tan', 'teal', 'aqua', 'turquoise', 'violet', 'maroon', 'khaki', 'bronze',
-  'cyan', 'magenta', 'metallic', 'assorted', 'natural', 'charcoal', 'copper', 'chrome', 'rose', 'champagne', 'burgundy', 'olive', 'mint', 'coral', 'lavender',
-  'اسود', 'ابيض', 'احمر', 'ازرق', 'اخضر', 'اصفر', 'برتقالي', 'بنفسجي', 'وردي', 'بني', 'رمادي', 'فضي', 'ذهبي', 'بيج', 'كحلي',
+  'black',
+  'white',
+  'red',
+  'blue',
+  'green',
+  'yellow',
+  'orange',
+  'purple',
+  'pink',
+  'brown',
+  'grey',
+  'gray',
+  'silver',
+  'gold',
+  'beige',
+  'navy',
+  'clear',
+  'transparent',
+  'multicolor',
+  'multicolour',
+  'multi',
+  'ivory',
+  'cream',
+  'tan',
+  'teal',
+  'aqua',
+  'turquoise',
+  'violet',
+  'maroon',
+  'khaki',
+  'bronze',
+  'cyan',
+  'magenta',
+  'metallic',
+  'assorted',
+  'natural',
+  'charcoal',
+  'copper',
+  'chrome',
+  'rose',
+  'champagne',
+  'burgundy',
+  'olive',
+  'mint',
+  'coral',
+  'lavender',
+  'اسود',
+  'ابيض',
+  'احمر',
+  'ازرق',
+  'اخضر',
+  'اصفر',
+  'برتقالي',
+  'بنفسجي',
+  'وردي',
+  'بني',
+  'رمادي',
+  'فضي',
+  'ذهبي',
+  'بيج',
+  'كحلي',
 ]);
 
 /** Words that never name a product type (general language: articles, conjunctions, a few function words, size names). */
 const FUNCTION_WORDS = new Set([
-  'a', 'an', 'the', 'and', 'or', 'of', 'to', 'only', 'plus', 'small', 'medium', 'large', 'regular', 'petite', 'mini', 'extra', 'و', 'او', 'ال',
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'of',
+  'to',
+  'only',
+  'plus',
+  'small',
+  'medium',
+  'large',
+  'regular',
+  'petite',
+  'mini',
+  'extra',
+  'و',
+  'او',
+  'ال',
 ]);
 
 const LETTERS = /^\p{L}[\p{L}'’-]*$/u;
@@ -47,7 +239,8 @@ const LETTERS = /^\p{L}[\p{L}'’-]*$/u;
 function rawWords(part: string): string[] {
   // Two capitalised words joined by a hyphen: the second qualifies the first ("Marbles 1 Pound-Pink",
   // "Dress-Mossimo", "Wall-Mount"); "T-Shirt" is one word.
-  return part.split(/[\s/]+/)
+  return part
+    .split(/[\s/]+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
     .map((w) => /^(\p{Lu}\p{L}{2,})-\p{Lu}\p{L}{2,}$/u.exec(w)?.[1] ?? w)
     .filter(Boolean);
@@ -57,7 +250,9 @@ function rawWords(part: string): string[] {
 function candidate(raw: string): string | null {
   if (!LETTERS.test(raw)) return null;
   // "Women's" -> women: a possessive's "s" is no part of the word.
-  const norm = tokenize(normalizeText(raw)).filter((t, i) => i === 0 || t !== 's').join('-');
+  const norm = tokenize(normalizeText(raw))
+    .filter((t, i) => i === 0 || t !== 's')
+    .join('-');
   if (!norm || norm.length < 2 || isCodeLike(norm) || UNITS.has(norm) || COLOURS.has(norm) || FUNCTION_WORDS.has(norm) || isIntentWord(norm)) return null;
   return norm;
 }
@@ -66,7 +261,10 @@ const startsLower = (w: string) => /^\p{Ll}/u.test(w);
 
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {
-  const parts = title.split(QUALIFIER).map((p) => p?.trim() ?? '').filter(Boolean);
+  const parts = title
+    .split(QUALIFIER)
+    .map((p) => p?.trim() ?? '')
+    .filter(Boolean);
   return parts.find((p) => rawWords(p).some((w) => candidate(w))) ?? '';
 }
 

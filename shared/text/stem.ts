@@ -60,9 +60,21 @@ function stripClitic(word: string): string {
 const ENGLISH_INVARIANT = new Set(['series', 'species', 'news', 'lens']);
 // Plurals no suffix rule reaches: "gaming mouse" names the category "Mice".
 const ENGLISH_IRREGULAR = new Map([
-  ['mice', 'mouse'], ['knives', 'knife'], ['shelves', 'shelf'], ['leaves', 'leaf'], ['halves', 'half'],
-  ['scarves', 'scarf'], ['wolves', 'wolf'], ['teeth', 'tooth'], ['feet', 'foot'], ['geese', 'goose'],
-  ['children', 'child'], ['women', 'woman'], ['people', 'person'], ['dice', 'die'], ['wives', 'wife'],
+  ['mice', 'mouse'],
+  ['knives', 'knife'],
+  ['shelves', 'shelf'],
+  ['leaves', 'leaf'],
+  ['halves', 'half'],
+  ['scarves', 'scarf'],
+  ['wolves', 'wolf'],
+  ['teeth', 'tooth'],
+  ['feet', 'foot'],
+  ['geese', 'goose'],
+  ['children', 'child'],
+  ['women', 'woman'],
+  ['people', 'person'],
+  ['dice', 'die'],
+  ['wives', 'wife'],
 ]);
 const PLAIN_LATIN_RE = /^[a-z]+$/;
 const ES_AFTER_RE = /(?:ss|sh|ch|x|zz)es$/;

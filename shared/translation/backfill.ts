@@ -33,29 +33,46 @@ export const usd = (micros: number) => (micros / 1e6).toFixed(6);
  * Counts what a backfill covers and its estimated cost; unless `dry_run`, starts the
  * translate_backfill job (or joins the live one for the locale) and returns it too.
  */
-export async function startBackfill(deps: BackfillDeps, tenantId: string, input: BackfillInput): Promise<{ estimate: Record<string, unknown>; job: JobRow | null; joined: boolean }> {
+export async function startBackfill(
+  deps: BackfillDeps,
+  tenantId: string,
+  input: BackfillInput,
+): Promise<{ estimate: Record<string, unknown>; job: JobRow | null; joined: boolean }> {
   const tenant = await deps.tenants.find(tenantId);
   if (!tenant) throw new AppError('not_found', 404, 'tenant not found');
   if (!tenant.locales.includes(input.target_locale) || input.target_locale === tenant.default_locale) {
-    throw new AppError('validation_failed', 400, `target_locale ${input.target_locale} is not one of this store's other languages (${tenant.locales.join(', ')})`, [
-      { in: 'body', field: 'target_locale', code: 'invalid_value', message: 'a store locale other than the default one' },
-    ]);
+    throw new AppError(
+      'validation_failed',
+      400,
+      `target_locale ${input.target_locale} is not one of this store's other languages (${tenant.locales.join(', ')})`,
+      [{ in: 'body', field: 'target_locale', code: 'invalid_value', message: 'a store locale other than the default one' }],
+    );
   }
   const sel = { scope: input.scope, target: input.target_locale, fields: input.fields, productIds: input.product_ids };
   const counts = await countSelection(deps.catalog, deps.items, tenantId, sel, tenant.default_locale);
   const calls = Math.ceil(counts.fields / deps.batchFields);
   const estimate = {
-    products: counts.products, fields: counts.fields,
+    products: counts.products,
+    fields: counts.fields,
     // No provider, no spending: the items go to people.
     estimated_cost_usd: usd(deps.translator ? deps.translator.estimateCostMicros(counts.chars, calls) : 0),
     provider: deps.translator?.name ?? null,
   };
   if (input.dry_run) return { estimate, job: null, joined: false };
   const { job, joined } = await startJob(deps, {
-    tenantId, kind: 'translate_backfill', dedupeKey: backfillKey(input.target_locale),
+    tenantId,
+    kind: 'translate_backfill',
+    dedupeKey: backfillKey(input.target_locale),
     params: { target_locale: input.target_locale, fields: input.fields, scope: input.scope, product_ids: input.product_ids, review_top_n: input.review_top_n },
     first: collectJob,
-    data: (jobRowId) => restartData(tenantId, jobRowId, { target_locale: input.target_locale, fields: input.fields, scope: input.scope, product_ids: input.product_ids, review_top_n: input.review_top_n }),
+    data: (jobRowId) =>
+      restartData(tenantId, jobRowId, {
+        target_locale: input.target_locale,
+        fields: input.fields,
+        scope: input.scope,
+        product_ids: input.product_ids,
+        review_top_n: input.review_top_n,
+      }),
   });
   return { estimate, job, joined };
 }
@@ -63,7 +80,13 @@ export async function startBackfill(deps: BackfillDeps, tenantId: string, input:
 /** The collect job of a backfill from its jobs row's params (a start, or a restart after its queued work was lost). */
 export function restartData(tenantId: string, jobRowId: string, params: Record<string, unknown>): CollectData {
   return CollectData.parse({
-    tenantId, jobRowId, runId: jobRowId, targetLocale: params.target_locale, scope: params.scope, fields: params.fields,
-    productIds: params.product_ids ?? null, reviewTopN: params.review_top_n ?? 0,
+    tenantId,
+    jobRowId,
+    runId: jobRowId,
+    targetLocale: params.target_locale,
+    scope: params.scope,
+    fields: params.fields,
+    productIds: params.product_ids ?? null,
+    reviewTopN: params.review_top_n ?? 0,
   });
 }

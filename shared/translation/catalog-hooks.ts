@@ -25,11 +25,19 @@ interface Row<P> {
  * changed go stale (their old text stays served until replaced), items of deleted products go,
  * and with watch mode on, new and changed fields are queued for translation.
  */
-export async function productsChanged(deps: HookDeps, tenantId: string, rows: Array<Row<ProductSource>>, goneIds: string[]): Promise<{ stale: number; watched: number }> {
+export async function productsChanged(
+  deps: HookDeps,
+  tenantId: string,
+  rows: Array<Row<ProductSource>>,
+  goneIds: string[],
+): Promise<{ stale: number; watched: number }> {
   if (goneIds.length) await deps.items.removeProducts(tenantId, goneIds);
   if (!rows.length) return { stale: 0, watched: 0 };
   const [items, watched, tenant] = await Promise.all([
-    deps.items.forProducts(tenantId, rows.map((r) => r.id)),
+    deps.items.forProducts(
+      tenantId,
+      rows.map((r) => r.id),
+    ),
     deps.settings.watched(tenantId),
     deps.tenants.find(tenantId),
   ]);
@@ -46,7 +54,16 @@ export async function productsChanged(deps: HookDeps, tenantId: string, rows: Ar
     if (!todo.length) continue;
     const productIds = [...new Set(todo.map((t) => t.source.productId))];
     const runId = newId('watch');
-    await deps.queues.enqueue(collectJob, { tenantId, jobRowId: null, runId, targetLocale: s.target_locale, scope: 'changed', fields: [...FIELDS], productIds, reviewTopN: 0 });
+    await deps.queues.enqueue(collectJob, {
+      tenantId,
+      jobRowId: null,
+      runId,
+      targetLocale: s.target_locale,
+      scope: 'changed',
+      fields: [...FIELDS],
+      productIds,
+      reviewTopN: 0,
+    });
     queued += productIds.length;
   }
   return { stale: changes.length, watched: queued };
@@ -54,7 +71,10 @@ export async function productsChanged(deps: HookDeps, tenantId: string, rows: Ar
 
 /** The rows with their served translations filled into their locale fields (for indexing and the vocabulary). */
 export async function localize<R extends Row<ProductSource>>(deps: Pick<HookDeps, 'items'>, tenantId: string, rows: R[]): Promise<R[]> {
-  const served = await deps.items.served(tenantId, rows.map((r) => r.id));
+  const served = await deps.items.served(
+    tenantId,
+    rows.map((r) => r.id),
+  );
   if (!served.length) return rows;
   const byProduct = new Map<string, typeof served>();
   for (const s of served) byProduct.set(s.product_id, [...(byProduct.get(s.product_id) ?? []), s]);

@@ -46,7 +46,9 @@ function takes(item: ItemRow | undefined, scope: CollectScope): boolean {
 
 /** The fields of these products a backfill of `scope` translates, with their current items. */
 export function selectFields(products: ProductSource[], items: ItemRow[], sel: Selection, preferred: string): Array<{ source: SourceField; item?: ItemRow }> {
-  const byField = new Map(items.filter((i) => i.target_locale === sel.target).map((i) => [fieldId({ productId: i.product_id, field: i.field, fieldKey: i.field_key }), i]));
+  const byField = new Map(
+    items.filter((i) => i.target_locale === sel.target).map((i) => [fieldId({ productId: i.product_id, field: i.field, fieldKey: i.field_key }), i]),
+  );
   const out: Array<{ source: SourceField; item?: ItemRow }> = [];
   for (const p of products) {
     for (const source of sourceFields(p, sel.target, preferred, sel.fields)) {
@@ -68,8 +70,17 @@ export interface CollectDeps {
  * chunks of at most `chunkFields` (none when `translate` is false: no provider, people translate).
  */
 export async function collect(
-  deps: CollectDeps, tenantId: string, sel: Selection,
-  opts: { preferred: string; translate: boolean; chunkFields: number; reviewProducts: Set<string>; emit(items: ChunkItem[]): Promise<void>; progress?(): Promise<void> },
+  deps: CollectDeps,
+  tenantId: string,
+  sel: Selection,
+  opts: {
+    preferred: string;
+    translate: boolean;
+    chunkFields: number;
+    reviewProducts: Set<string>;
+    emit(items: ChunkItem[]): Promise<void>;
+    progress?(): Promise<void>;
+  },
 ) {
   let products = 0;
   let fields = 0;
@@ -88,9 +99,15 @@ export async function collect(
     const changes = staleChanges(all, page, opts.preferred);
     await deps.items.markStale(tenantId, changes);
     const changed = new Map(changes.map((c) => [c.id, c]));
-    const items = all.filter((i) => i.target_locale === sel.target).map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)!, version: i.version + 1 } : i));
+    const items = all
+      .filter((i) => i.target_locale === sel.target)
+      .map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)!, version: i.version + 1 } : i));
     const chosen = selectFields(page, items, sel, opts.preferred);
-    const inserted = await deps.items.insertPending(tenantId, sel.target, chosen.filter((c) => !c.item).map((c) => c.source));
+    const inserted = await deps.items.insertPending(
+      tenantId,
+      sel.target,
+      chosen.filter((c) => !c.item).map((c) => c.source),
+    );
     created += inserted.length;
     // A field another run created meanwhile has no row here: the next backfill takes it.
     const byField = new Map([...items, ...inserted].map((i) => [fieldId({ productId: i.product_id, field: i.field, fieldKey: i.field_key }), i]));
@@ -104,8 +121,14 @@ export async function collect(
         if (!item) continue;
         const p = byProduct.get(source.productId)!;
         buffer.push({
-          id: item.id, version: item.version, productId: source.productId, field: source.field, fieldKey: source.fieldKey, sourceLocale: source.sourceLocale,
-          text: source.text, codes: [p.brand, p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.trim().length > 0),
+          id: item.id,
+          version: item.version,
+          productId: source.productId,
+          field: source.field,
+          fieldKey: source.fieldKey,
+          sourceLocale: source.sourceLocale,
+          text: source.text,
+          codes: [p.brand, p.model, p.sku, p.gtin].filter((c): c is string => typeof c === 'string' && c.trim().length > 0),
           review: opts.reviewProducts.has(source.productId),
         });
         if (buffer.length >= opts.chunkFields) {
@@ -128,7 +151,16 @@ export async function countSelection(catalog: CatalogReader, items: Pick<ItemsRe
   let fields = 0;
   let chars = 0;
   for await (const page of productPages(catalog, tenantId, sel.productIds)) {
-    const chosen = selectFields(page, await items.forProducts(tenantId, page.map((p) => p.id), sel.target), sel, preferred);
+    const chosen = selectFields(
+      page,
+      await items.forProducts(
+        tenantId,
+        page.map((p) => p.id),
+        sel.target,
+      ),
+      sel,
+      preferred,
+    );
     products += new Set(chosen.map((c) => c.source.productId)).size;
     fields += chosen.length;
     for (const c of chosen) chars += c.source.text.length;

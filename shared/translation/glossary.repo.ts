@@ -25,8 +25,13 @@ const isUnique = (err: unknown) => (err as { code?: string }).code === '23505';
 
 function values(input: GlossaryTermInput) {
   return {
-    source_locale: input.source_locale, target_locale: input.target_locale, source_term: input.source_term,
-    target_term: input.target_term ?? null, do_not_translate: input.do_not_translate, case_sensitive: input.case_sensitive, note: input.note ?? null,
+    source_locale: input.source_locale,
+    target_locale: input.target_locale,
+    source_term: input.source_term,
+    target_term: input.target_term ?? null,
+    do_not_translate: input.do_not_translate,
+    case_sensitive: input.case_sensitive,
+    note: input.note ?? null,
   };
 }
 
@@ -53,7 +58,9 @@ export function glossaryRepo(db: Knex) {
         const [{ n }] = await trx('translation_glossary').where({ tenant_id: tenantId }).count({ n: '*' });
         if (Number(n) >= MAX_GLOSSARY_TERMS) throw conflict('glossary_full', `a glossary holds at most ${MAX_GLOSSARY_TERMS} terms`);
         try {
-          const [row] = await trx('translation_glossary').insert({ tenant_id: tenantId, id: newId('gt'), ...values(input) }).returning('*');
+          const [row] = await trx('translation_glossary')
+            .insert({ tenant_id: tenantId, id: newId('gt'), ...values(input) })
+            .returning('*');
           return row as GlossaryRow;
         } catch (err) {
           throw isUnique(err) ? duplicate() : err;
@@ -62,7 +69,10 @@ export function glossaryRepo(db: Knex) {
     },
     async replace(tenantId: string, id: string, input: GlossaryTermInput): Promise<GlossaryRow | undefined> {
       try {
-        const [row] = await db('translation_glossary').where({ tenant_id: tenantId, id }).update({ ...values(input), updated_at: db.fn.now() }).returning('*');
+        const [row] = await db('translation_glossary')
+          .where({ tenant_id: tenantId, id })
+          .update({ ...values(input), updated_at: db.fn.now() })
+          .returning('*');
         return row as GlossaryRow | undefined;
       } catch (err) {
         throw isUnique(err) ? duplicate() : err;

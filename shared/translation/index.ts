@@ -13,8 +13,12 @@ import { runsRepo } from './runs.repo.js';
  */
 export function translationRepos(db: Knex) {
   return {
-    translationItems: itemsRepo(db), translationReview: reviewRepo(db), glossary: glossaryRepo(db),
-    translationSettings: settingsRepo(db), translationUsage: usageRepo(db), translationRuns: runsRepo(db),
+    translationItems: itemsRepo(db),
+    translationReview: reviewRepo(db),
+    glossary: glossaryRepo(db),
+    translationSettings: settingsRepo(db),
+    translationUsage: usageRepo(db),
+    translationRuns: runsRepo(db),
   };
 }
 

@@ -67,14 +67,23 @@ export function itemsRepo(db: Knex) {
     /** Items whose text search serves: machine, approved, human-edited, and stale ones that were. */
     async served(tenantId: string, productIds: string[]): Promise<ItemRow[]> {
       if (!productIds.length) return [];
-      return db<ItemRow>('translation_items').where({ tenant_id: tenantId }).whereIn('product_id', productIds).whereNotNull('translated_text')
+      return db<ItemRow>('translation_items')
+        .where({ tenant_id: tenantId })
+        .whereIn('product_id', productIds)
+        .whereNotNull('translated_text')
         .andWhere((w) => w.whereIn('status', SERVED as Status[]).orWhere((s) => s.where({ status: 'stale' }).whereIn('stale_from', SERVED as Status[])));
     },
     /** Creates pending items for fields that have none yet (existing items are left alone); returns the rows created. */
     async insertPending(tenantId: string, target: string, fields: SourceField[]): Promise<ItemRow[]> {
       if (!fields.length) return [];
       const rows = fields.map((f) => ({
-        id: newId('tr'), product_id: f.productId, field: f.field, field_key: f.fieldKey, source_locale: f.sourceLocale, source_text: f.text, source_hash: f.hash,
+        id: newId('tr'),
+        product_id: f.productId,
+        field: f.field,
+        field_key: f.fieldKey,
+        source_locale: f.sourceLocale,
+        source_text: f.text,
+        source_hash: f.hash,
       }));
       const res = await db.raw(
         `INSERT INTO translation_items (tenant_id, id, product_id, field, field_key, source_locale, target_locale, source_text, source_hash)
@@ -87,7 +96,10 @@ export function itemsRepo(db: Knex) {
       return res.rows;
     },
     /** A changed source: new source text and hash, status per staleTarget(); the version moves so in-flight machine results are dropped. */
-    async markStale(tenantId: string, changes: Array<{ id: string; source_text: string; source_hash: string; status: Status; stale_from: Status | null }>): Promise<number> {
+    async markStale(
+      tenantId: string,
+      changes: Array<{ id: string; source_text: string; source_hash: string; status: Status; stale_from: Status | null }>,
+    ): Promise<number> {
       if (!changes.length) return 0;
       return db.transaction(async (trx) => {
         await lockFeed(trx, tenantId);
@@ -153,8 +165,12 @@ export function itemsRepo(db: Knex) {
     },
     /** Counts by status for one target locale, and how many hold a person's text. */
     async statusCounts(tenantId: string, target: string): Promise<{ byStatus: Record<string, number>; humanEdited: number; total: number }> {
-      const rows = await db('translation_items').select('status').count({ n: '*' }).sum({ h: db.raw('human_edited::int') })
-        .where({ tenant_id: tenantId, target_locale: target }).groupBy('status');
+      const rows = await db('translation_items')
+        .select('status')
+        .count({ n: '*' })
+        .sum({ h: db.raw('human_edited::int') })
+        .where({ tenant_id: tenantId, target_locale: target })
+        .groupBy('status');
       const byStatus: Record<string, number> = {};
       let humanEdited = 0;
       let total = 0;

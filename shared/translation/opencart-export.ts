@@ -37,22 +37,25 @@ export function toOpenCartSql(rows: ItemRow[], opts: OpenCartOptions): string {
       else categories.set(r.field_key, r);
     }
   }
-  const out = [
-    `-- OpenCart translations: language_id ${lang}, ${products.size} products, ${categories.size} categories`,
-    'SET NAMES utf8mb4;',
-  ];
+  const out = [`-- OpenCart translations: language_id ${lang}, ${products.size} products, ${categories.size} categories`, 'SET NAMES utf8mb4;'];
   for (const id of [...new Set(skipped)]) out.push(`-- skipped ${id}: OpenCart ids are integers`);
   const pd = `\`${opts.tablePrefix}product_description\``;
   for (const [id, f] of products) {
     const name = clip(f.name?.translated_text ?? f.name?.source_text ?? '');
     const description = f.description?.translated_text ?? f.description?.source_text ?? '';
-    const updates = [f.name ? 'name = VALUES(name), meta_title = VALUES(meta_title)' : '', f.description ? 'description = VALUES(description)' : ''].filter(Boolean).join(', ');
-    out.push(`INSERT INTO ${pd} (product_id, language_id, name, description, tag, meta_title, meta_description, meta_keyword) VALUES (${id}, ${lang}, ${sqlString(name)}, ${sqlString(description)}, '', ${sqlString(name)}, '', '') ON DUPLICATE KEY UPDATE ${updates};`);
+    const updates = [f.name ? 'name = VALUES(name), meta_title = VALUES(meta_title)' : '', f.description ? 'description = VALUES(description)' : '']
+      .filter(Boolean)
+      .join(', ');
+    out.push(
+      `INSERT INTO ${pd} (product_id, language_id, name, description, tag, meta_title, meta_description, meta_keyword) VALUES (${id}, ${lang}, ${sqlString(name)}, ${sqlString(description)}, '', ${sqlString(name)}, '', '') ON DUPLICATE KEY UPDATE ${updates};`,
+    );
   }
   const cd = `\`${opts.tablePrefix}category_description\``;
   for (const [id, r] of categories) {
     const name = clip(r.translated_text ?? '');
-    out.push(`INSERT INTO ${cd} (category_id, language_id, name, description, meta_title, meta_description, meta_keyword) VALUES (${id}, ${lang}, ${sqlString(name)}, '', ${sqlString(name)}, '', '') ON DUPLICATE KEY UPDATE name = VALUES(name), meta_title = VALUES(meta_title);`);
+    out.push(
+      `INSERT INTO ${cd} (category_id, language_id, name, description, meta_title, meta_description, meta_keyword) VALUES (${id}, ${lang}, ${sqlString(name)}, '', ${sqlString(name)}, '', '') ON DUPLICATE KEY UPDATE name = VALUES(name), meta_title = VALUES(meta_title);`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

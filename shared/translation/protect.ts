@@ -54,7 +54,9 @@ export function protect(text: string, ctx: ProtectContext): Protected {
     text.includes('<') ? spans(HTML, text, 'html') : [],
     /https?:|www\./i.test(text) ? spans(URL, text, 'url') : [],
     findTerms(text, ctx.glossary).map((t) => ({
-      start: t.start, end: t.end, kind: 'glossary' as const,
+      start: t.start,
+      end: t.end,
+      kind: 'glossary' as const,
       restore: t.rule.do_not_translate || !t.rule.target_term ? text.slice(t.start, t.end) : t.rule.target_term,
     })),
     codes.flatMap((c) => occurrences(text, c, false).map(([start, end]) => ({ start, end, kind: 'code' as const, restore: text.slice(start, end) }))),

@@ -23,9 +23,15 @@ export interface CheckInput {
   restored?: Pick<Restored, 'missing' | 'repeated' | 'unknown'>;
 }
 
-const DIGITS: Record<string, string> = Object.fromEntries([...'٠١٢٣٤٥٦٧٨٩'].map((d, i) => [d, String(i)]).concat([...'۰۱۲۳۴۵۶۷۸۹'].map((d, i) => [d, String(i)])));
+const DIGITS: Record<string, string> = Object.fromEntries(
+  [...'٠١٢٣٤٥٦٧٨٩'].map((d, i) => [d, String(i)]).concat([...'۰۱۲۳۴۵۶۷۸۹'].map((d, i) => [d, String(i)])),
+);
 /** Arabic-Indic and Persian digits as ASCII, the Arabic decimal separator as a dot. */
-export const foldDigits = (s: string) => s.replace(/[٠-٩۰-۹]/g, (d) => DIGITS[d]).replace(/٫/g, '.').replace(/٬/g, ',');
+export const foldDigits = (s: string) =>
+  s
+    .replace(/[٠-٩۰-۹]/g, (d) => DIGITS[d])
+    .replace(/٫/g, '.')
+    .replace(/٬/g, ',');
 
 /** The numbers of a text, digits only (thousands separators and decimal marks dropped: "1,299.00" and "1299.00" agree). */
 function numbers(text: string): string[] {
@@ -96,15 +102,26 @@ export function checkTranslation(input: CheckInput): QualityNotes {
   const lostCodes = codes.filter((c) => hasTerm(source, c, false) && !hasTerm(translated, c, false));
   notes.brand_kept = lostCodes.length ? note('error', `missing: ${lostCodes.join(', ')}`) : note('pass');
 
-  const broken = input.glossary.filter((g) => hasTerm(source, g.source_term, g.case_sensitive)).flatMap((g) => {
-    const expected = g.do_not_translate || !g.target_term ? g.source_term : g.target_term;
-    return hasTerm(translated, expected, g.case_sensitive) ? [] : [`"${g.source_term}" should read "${expected}"`];
-  });
+  const broken = input.glossary
+    .filter((g) => hasTerm(source, g.source_term, g.case_sensitive))
+    .flatMap((g) => {
+      const expected = g.do_not_translate || !g.target_term ? g.source_term : g.target_term;
+      return hasTerm(translated, expected, g.case_sensitive) ? [] : [`"${g.source_term}" should read "${expected}"`];
+    });
   notes.glossary_obeyed = broken.length ? note('error', broken.join('; ')) : note('pass');
 
   const r = input.restored;
   const leftover = (translated.match(/\{\{\s*P\d+\s*\}\}/g) ?? []).length;
-  if (r && (r.missing.length || r.unknown.length)) notes.placeholders_restored = note('error', [r.missing.length ? `lost ${r.missing.map((n) => `P${n}`).join(', ')}` : '', r.unknown.length ? `invented ${r.unknown.map((n) => `P${n}`).join(', ')}` : ''].filter(Boolean).join('; '));
+  if (r && (r.missing.length || r.unknown.length))
+    notes.placeholders_restored = note(
+      'error',
+      [
+        r.missing.length ? `lost ${r.missing.map((n) => `P${n}`).join(', ')}` : '',
+        r.unknown.length ? `invented ${r.unknown.map((n) => `P${n}`).join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    );
   else if (leftover) notes.placeholders_restored = note('error', `${leftover} placeholder(s) left in the text`);
   else if (r?.repeated.length) notes.placeholders_restored = note('warn', `repeated ${r.repeated.map((n) => `P${n}`).join(', ')}`);
   else notes.placeholders_restored = note('pass');

@@ -18,8 +18,13 @@ function patchFor(db: Knex, action: ReviewAction, edit?: Edit): Record<string, u
   const enter = { ...common, approved_at: db.fn.now(), feed_seq: db.raw(NEXT_SEQ), written_back_at: null, stale_from: null };
   if (action === 'approve') return { ...enter, status: 'approved' };
   return {
-    ...enter, status: 'human_edited', human_edited: true, translated_text: edit!.text, ai_translated: false,
-    quality_notes: JSON.stringify(edit!.notes), quality_score: edit!.score,
+    ...enter,
+    status: 'human_edited',
+    human_edited: true,
+    translated_text: edit!.text,
+    ai_translated: false,
+    quality_notes: JSON.stringify(edit!.notes),
+    quality_score: edit!.score,
   };
 }
 
@@ -46,7 +51,10 @@ export function reviewRepo(db: Knex) {
         const item = await trx<ItemRow>('translation_items').where({ tenant_id: tenantId, id }).forUpdate().first();
         if (!item) throw notFound('translation');
         if (!reviewTarget(item, action)) throw invalidTransition(item, action);
-        const [row] = await trx('translation_items').where({ tenant_id: tenantId, id }).update(patchFor(trx, action, edit)).returning('*');
+        const [row] = await trx('translation_items')
+          .where({ tenant_id: tenantId, id })
+          .update(patchFor(trx, action, edit))
+          .returning('*');
         return row as ItemRow;
       });
     },
@@ -65,18 +73,27 @@ export function reviewRepo(db: Knex) {
     },
     /** Approved and human-edited rows of one locale after feed position `after`, oldest first. */
     async feed(tenantId: string, locale: string, after: number, limit: number): Promise<ItemRow[]> {
-      return db<ItemRow>('translation_items').where({ tenant_id: tenantId, target_locale: locale })
-        .whereIn('status', APPROVED as Status[]).whereIn('field', WRITE_BACK_FIELDS as Field[])
-        .andWhere('feed_seq', '>', after).orderBy('feed_seq').limit(limit);
+      return db<ItemRow>('translation_items')
+        .where({ tenant_id: tenantId, target_locale: locale })
+        .whereIn('status', APPROVED as Status[])
+        .whereIn('field', WRITE_BACK_FIELDS as Field[])
+        .andWhere('feed_seq', '>', after)
+        .orderBy('feed_seq')
+        .limit(limit);
     },
     /** Marks approved rows as written back into the store. */
     async ack(tenantId: string, ids: string[]): Promise<number> {
-      return db('translation_items').where({ tenant_id: tenantId }).whereIn('id', ids).whereIn('status', APPROVED as Status[])
+      return db('translation_items')
+        .where({ tenant_id: tenantId })
+        .whereIn('id', ids)
+        .whereIn('status', APPROVED as Status[])
         .update({ written_back_at: db.fn.now() });
     },
     /** Every approved or human-edited row of a locale, by product, field and key. */
     async approved(tenantId: string, locale: string): Promise<ItemRow[]> {
-      return db<ItemRow>('translation_items').where({ tenant_id: tenantId, target_locale: locale }).whereIn('status', APPROVED as Status[])
+      return db<ItemRow>('translation_items')
+        .where({ tenant_id: tenantId, target_locale: locale })
+        .whereIn('status', APPROVED as Status[])
         .orderBy([{ column: 'product_id' }, { column: 'field' }, { column: 'field_key' }]);
     },
   };

@@ -25,10 +25,14 @@ export function reviewService(deps: ReviewDeps) {
   return {
     async decide(tenantId: string, id: string, action: ReviewAction, text: string | null | undefined): Promise<ItemRow> {
       if (action === 'edit' && (text == null || !text.trim())) {
-        throw new AppError('validation_failed', 400, 'invalid body: text: required for edit', [{ in: 'body', field: 'text', code: 'required', message: 'edit needs the new text' }]);
+        throw new AppError('validation_failed', 400, 'invalid body: text: required for edit', [
+          { in: 'body', field: 'text', code: 'required', message: 'edit needs the new text' },
+        ]);
       }
       if (action !== 'edit' && text != null) {
-        throw new AppError('validation_failed', 400, 'invalid body: text: only edit takes a text', [{ in: 'body', field: 'text', code: 'not_allowed', message: 'only edit takes a text' }]);
+        throw new AppError('validation_failed', 400, 'invalid body: text: only edit takes a text', [
+          { in: 'body', field: 'text', code: 'not_allowed', message: 'only edit takes a text' },
+        ]);
       }
       let edit;
       if (action === 'edit') {
@@ -38,7 +42,10 @@ export function reviewService(deps: ReviewDeps) {
           const [product] = await deps.products.findMany(tenantId, [item.product_id]);
           const p = product?.data;
           const notes = checkTranslation({
-            source: item.source_text, translated: text!, targetLocale: item.target_locale, codes: p ? [p.brand, p.model, p.sku, p.gtin] : [],
+            source: item.source_text,
+            translated: text!,
+            targetLocale: item.target_locale,
+            codes: p ? [p.brand, p.model, p.sku, p.gtin] : [],
             glossary: await deps.glossary.forPair(tenantId, item.source_locale, item.target_locale),
           });
           edit = { text: text!, notes, score: qualityScore(notes) };
@@ -50,7 +57,13 @@ export function reviewService(deps: ReviewDeps) {
     },
     async bulk(tenantId: string, ids: string[], action: 'approve' | 'reject') {
       const { updated, skipped } = await deps.review.bulk(tenantId, ids, action);
-      if (updated.length) await reindexProducts(deps.queues, tenantId, updated.map((r) => r.product_id), newId('rv'));
+      if (updated.length)
+        await reindexProducts(
+          deps.queues,
+          tenantId,
+          updated.map((r) => r.product_id),
+          newId('rv'),
+        );
       return { updated: updated.length, skipped: skipped.length, skipped_ids: skipped };
     },
   };

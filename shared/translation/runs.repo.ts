@@ -9,16 +9,22 @@ export interface RunState {
 
 /** Accounting of a backfill's chunks: the chunk that completes the run (or the collect that finds it complete) closes the jobs row. */
 export function runsRepo(db: Knex) {
-  const state = (r: { total_chunks: number | null; done: number; fields: number; counts: Record<string, number> }): RunState =>
-    ({ total: r.total_chunks, done: Number(r.done), fields: r.fields, counts: r.counts });
+  const state = (r: { total_chunks: number | null; done: number; fields: number; counts: Record<string, number> }): RunState => ({
+    total: r.total_chunks,
+    done: Number(r.done),
+    fields: r.fields,
+    counts: r.counts,
+  });
   return {
     async start(tenantId: string, jobId: string): Promise<void> {
       await db.raw(`INSERT INTO translation_runs (tenant_id, job_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, [tenantId, jobId]);
     },
     /** Records how many chunks and fields collect handed out. */
     async setTotal(tenantId: string, jobId: string, chunks: number, fields: number): Promise<RunState> {
-      const [row] = await db('translation_runs').where({ tenant_id: tenantId, job_id: jobId })
-        .update({ total_chunks: chunks, fields }).returning(['total_chunks', db.raw('cardinality(done_chunks) AS done'), 'fields', 'counts']);
+      const [row] = await db('translation_runs')
+        .where({ tenant_id: tenantId, job_id: jobId })
+        .update({ total_chunks: chunks, fields })
+        .returning(['total_chunks', db.raw('cardinality(done_chunks) AS done'), 'fields', 'counts']);
       return state(row);
     },
     /** Marks a chunk done once (a re-run adds nothing) and adds its outcome counts. */
@@ -32,7 +38,9 @@ export function runsRepo(db: Knex) {
         [chunk, JSON.stringify(counts), JSON.stringify(counts), tenantId, jobId, chunk],
       );
       if (rows[0]) return state(rows[0]);
-      const row = await db('translation_runs').where({ tenant_id: tenantId, job_id: jobId }).first(['total_chunks', db.raw('cardinality(done_chunks) AS done'), 'fields', 'counts']);
+      const row = await db('translation_runs')
+        .where({ tenant_id: tenantId, job_id: jobId })
+        .first(['total_chunks', db.raw('cardinality(done_chunks) AS done'), 'fields', 'counts']);
       return state(row);
     },
   };

@@ -12,7 +12,11 @@ export interface TranslationSettings {
 }
 
 export const defaultSettings = (target: string): TranslationSettings => ({
-  target_locale: target, watch_enabled: false, auto_approve: false, auto_approve_min_score: 0.9, updated_at: null,
+  target_locale: target,
+  watch_enabled: false,
+  auto_approve: false,
+  auto_approve_min_score: 0.9,
+  updated_at: null,
 });
 
 export function settingsRepo(db: Knex) {
@@ -30,8 +34,17 @@ export function settingsRepo(db: Knex) {
       const current = await this.get(tenantId, target);
       const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       const [row] = await db('translation_settings')
-        .insert({ tenant_id: tenantId, target_locale: target, watch_enabled: next.watch_enabled, auto_approve: next.auto_approve, auto_approve_min_score: next.auto_approve_min_score, updated_at: db.fn.now() })
-        .onConflict(['tenant_id', 'target_locale']).merge().returning('*');
+        .insert({
+          tenant_id: tenantId,
+          target_locale: target,
+          watch_enabled: next.watch_enabled,
+          auto_approve: next.auto_approve,
+          auto_approve_min_score: next.auto_approve_min_score,
+          updated_at: db.fn.now(),
+        })
+        .onConflict(['tenant_id', 'target_locale'])
+        .merge()
+        .returning('*');
       return strip(row);
     },
   };

@@ -17,7 +17,15 @@ const REVIEW: Record<ReviewAction, Partial<Record<Status, Status>>> = {
   approve: { machine: 'approved', review: 'approved', rejected: 'approved' },
   // A person's text is only ever replaced by another edit, so it cannot be rejected.
   reject: { machine: 'rejected', review: 'rejected', approved: 'rejected', stale: 'rejected' },
-  edit: { pending: 'human_edited', machine: 'human_edited', review: 'human_edited', approved: 'human_edited', rejected: 'human_edited', human_edited: 'human_edited', stale: 'human_edited' },
+  edit: {
+    pending: 'human_edited',
+    machine: 'human_edited',
+    review: 'human_edited',
+    approved: 'human_edited',
+    rejected: 'human_edited',
+    human_edited: 'human_edited',
+    stale: 'human_edited',
+  },
 };
 
 /** The status a review action leads to, or null when the action is not allowed from the item's state. */
@@ -30,9 +38,12 @@ export function reviewTarget(item: ItemState, action: ReviewAction): Status | nu
 
 /** The 409 for a review action the item's state does not allow. */
 export function invalidTransition(item: ItemState & { id: string }, action: ReviewAction): AppError {
-  const why = item.human_edited && action === 'reject'
-    ? 'a human-edited translation can only be replaced by another edit'
-    : action === 'approve' && item.translated_text == null ? 'there is no translated text to approve' : `cannot ${action} a translation in status ${item.status}`;
+  const why =
+    item.human_edited && action === 'reject'
+      ? 'a human-edited translation can only be replaced by another edit'
+      : action === 'approve' && item.translated_text == null
+        ? 'there is no translated text to approve'
+        : `cannot ${action} a translation in status ${item.status}`;
   return new AppError('invalid_transition', 409, why, { id: item.id, status: item.status, action, human_edited: item.human_edited });
 }
 

@@ -29,7 +29,12 @@ async function pool<T>(tasks: T[], limit: number, fn: (t: T) => Promise<void>): 
  * count and characters), a few calls in flight. Sets each item's `output` (or `skipped: left_out`
  * when the provider left it out) and returns what the calls cost. A failing call fails the whole chunk (retried).
  */
-export async function translateItems(translator: Translator, target: string, items: ChunkItem[], opts: BatchOptions): Promise<{ items: ChunkItem[]; cost: BatchCost }> {
+export async function translateItems(
+  translator: Translator,
+  target: string,
+  items: ChunkItem[],
+  opts: BatchOptions,
+): Promise<{ items: ChunkItem[]; cost: BatchCost }> {
   const unique = new Map<string, { sourceLocale: string; text: string }>();
   const keyOf = (i: ChunkItem) => `${i.sourceLocale}\u0000${i.masked ?? i.text}`;
   for (const i of items) unique.set(keyOf(i), { sourceLocale: i.sourceLocale, text: i.masked ?? i.text });
@@ -57,8 +62,11 @@ export async function translateItems(translator: Translator, target: string, ite
     cost.outputTokens += res.outputTokens;
     cost.calls++;
   });
-  return { items: items.map((i) => {
-    const output = results.get(keyOf(i));
-    return output === undefined ? { ...i, skipped: 'left_out' as const } : { ...i, output };
-  }), cost };
+  return {
+    items: items.map((i) => {
+      const output = results.get(keyOf(i));
+      return output === undefined ? { ...i, skipped: 'left_out' as const } : { ...i, output };
+    }),
+    cost,
+  };
 }

@@ -51,10 +51,14 @@ export const Chunk = z.object({
 });
 export type Chunk = z.output<typeof Chunk>;
 
-const chunkJob = (name: string, queue = TRANSLATION_QUEUE, attempts?: number) => defineJob({
-  queue, name, schema: Chunk, attempts,
-  jobId: (d: Chunk) => `${name}-${d.tenantId}-${d.runId}-${d.chunk}`,
-});
+const chunkJob = (name: string, queue = TRANSLATION_QUEUE, attempts?: number) =>
+  defineJob({
+    queue,
+    name,
+    schema: Chunk,
+    attempts,
+    jobId: (d: Chunk) => `${name}-${d.tenantId}-${d.runId}-${d.chunk}`,
+  });
 
 export const CollectData = z.object({
   tenantId: z.string().min(1),
@@ -70,7 +74,13 @@ export const CollectData = z.object({
 export type CollectData = z.output<typeof CollectData>;
 
 /** collect -> protect -> translate -> restore -> check -> route -> index (pipelines/translation). */
-export const collectJob = defineJob({ queue: TRANSLATION_QUEUE, name: 'collect-fields', schema: CollectData, jobId: (d) => `collect-fields-${d.tenantId}-${d.runId}`, attempts: 3 });
+export const collectJob = defineJob({
+  queue: TRANSLATION_QUEUE,
+  name: 'collect-fields',
+  schema: CollectData,
+  jobId: (d) => `collect-fields-${d.tenantId}-${d.runId}`,
+  attempts: 3,
+});
 export const protectJob = chunkJob('protect-fields');
 // Three tries with backoff on top of the client's own retries: a provider down for minutes fails the run rather than stalling it.
 export const translateJob = chunkJob('translate-fields', PROVIDER_QUEUE, 3);

@@ -9,13 +9,19 @@ export function usageRepo(db: Knex) {
     /** Counts each product once per month; returns how many were new this month. */
     async countProducts(tenantId: string, productIds: string[], month = usageMonth()): Promise<number> {
       if (!productIds.length) return 0;
-      const res = await db.raw(
-        `INSERT INTO translation_usage_products (tenant_id, month, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`,
-        [tenantId, month, [...new Set(productIds)]],
-      );
+      const res = await db.raw(`INSERT INTO translation_usage_products (tenant_id, month, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`, [
+        tenantId,
+        month,
+        [...new Set(productIds)],
+      ]);
       return res.rowCount ?? 0;
     },
-    async addCost(tenantId: string, target: string, cost: { micros: number; inputTokens: number; outputTokens: number; calls: number }, month = usageMonth()): Promise<void> {
+    async addCost(
+      tenantId: string,
+      target: string,
+      cost: { micros: number; inputTokens: number; outputTokens: number; calls: number },
+      month = usageMonth(),
+    ): Promise<void> {
       await db.raw(
         `INSERT INTO translation_usage_costs (tenant_id, month, target_locale, cost_micros, input_tokens, output_tokens, calls) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, month, target_locale) DO UPDATE SET cost_micros = translation_usage_costs.cost_micros + EXCLUDED.cost_micros,

@@ -23,7 +23,10 @@ export const usageKeys = (prefix: string) => ({
 });
 
 /** The Prometheus series of each metric (labels resolved once, off the per-request path). */
-const counted = Object.fromEntries(COUNTED_METRICS.map((m) => [m, usageCount.labels(m === 'search' ? 'searches' : m)])) as Record<CountedMetric, ReturnType<typeof usageCount.labels>>;
+const counted = Object.fromEntries(COUNTED_METRICS.map((m) => [m, usageCount.labels(m === 'search' ? 'searches' : m)])) as Record<
+  CountedMetric,
+  ReturnType<typeof usageCount.labels>
+>;
 
 /**
  * Usage counters per tenant per day (and month) in Redis, without a round trip per request:
@@ -38,7 +41,12 @@ export class UsageCounter {
   private timer?: NodeJS.Timeout;
   private readonly keys: ReturnType<typeof usageKeys>;
 
-  constructor(private redis: Redis, prefix: string, private logger: Logger, private everyMs = 1000) {
+  constructor(
+    private redis: Redis,
+    prefix: string,
+    private logger: Logger,
+    private everyMs = 1000,
+  ) {
     this.keys = usageKeys(prefix);
   }
 
@@ -79,7 +87,11 @@ export class UsageCounter {
       const [metric, tenantId] = key.split('|');
       const dayKey = this.keys.count(metric, tenantId, day);
       const monthKey = this.keys.count(metric, tenantId, month);
-      p.incrby(dayKey, n).expire(dayKey, 40 * 86400).incrby(monthKey, n).expire(monthKey, 70 * 86400).sadd(this.keys.dirty, `${metric}|${tenantId}|${day}`);
+      p.incrby(dayKey, n)
+        .expire(dayKey, 40 * 86400)
+        .incrby(monthKey, n)
+        .expire(monthKey, 70 * 86400)
+        .sadd(this.keys.dirty, `${metric}|${tenantId}|${day}`);
     }
     let results: Awaited<ReturnType<typeof p.exec>>;
     try {

@@ -31,20 +31,32 @@ export function usageRepo(db: Knex) {
     },
     /** Per day and metric in [from, to) (dates `YYYY-MM-DD`). */
     async days(tenantId: string, from: string, to: string): Promise<Array<{ day: string; metric: string; value: number }>> {
-      const rows = await db('usage_daily').where({ tenant_id: tenantId }).andWhere('day', '>=', from).andWhere('day', '<', to)
-        .select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`), 'metric', db.raw('(base + seen)::bigint as value')).orderBy('day');
+      const rows = await db('usage_daily')
+        .where({ tenant_id: tenantId })
+        .andWhere('day', '>=', from)
+        .andWhere('day', '<', to)
+        .select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`), 'metric', db.raw('(base + seen)::bigint as value'))
+        .orderBy('day');
       return rows.map((r: { day: string; metric: string; value: string }) => ({ day: r.day, metric: r.metric, value: Number(r.value) }));
     },
     /** A metric's total this calendar month (UTC) as rolled up. */
     async monthTotal(tenantId: string, metric: string, now = new Date()): Promise<number> {
       const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      const [row] = await db('usage_daily').where({ tenant_id: tenantId, metric }).andWhere('day', '>=', from).andWhere('day', '<', to).select(db.raw('coalesce(sum(base + seen), 0)::bigint as n'));
+      const [row] = await db('usage_daily')
+        .where({ tenant_id: tenantId, metric })
+        .andWhere('day', '>=', from)
+        .andWhere('day', '<', to)
+        .select(db.raw('coalesce(sum(base + seen), 0)::bigint as n'));
       return Number(row.n);
     },
     /** Records a notice; true the first time for this tenant, period, metric and notice. */
     async notice(tenantId: string, period: string, metric: string, notice: string): Promise<boolean> {
-      const rows = await db('usage_notices').insert({ tenant_id: tenantId, period, metric, notice }).onConflict(['tenant_id', 'period', 'metric', 'notice']).ignore().returning('notice');
+      const rows = await db('usage_notices')
+        .insert({ tenant_id: tenantId, period, metric, notice })
+        .onConflict(['tenant_id', 'period', 'metric', 'notice'])
+        .ignore()
+        .returning('notice');
       return rows.length === 1;
     },
     async notices(tenantId: string, period: string): Promise<Array<{ metric: string; notice: string }>> {

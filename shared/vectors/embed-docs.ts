@@ -9,11 +9,23 @@ export interface EmbedDeps {
 }
 
 /** Embeds documents with one embedder and writes them into one generation, `batch` texts per call. */
-export async function embedInto(d: EmbedDeps, tenantId: string, gen: number, embedder: Embedder, docs: SearchDoc[], batch = 128, signal?: AbortSignal): Promise<void> {
+export async function embedInto(
+  d: EmbedDeps,
+  tenantId: string,
+  gen: number,
+  embedder: Embedder,
+  docs: SearchDoc[],
+  batch = 128,
+  signal?: AbortSignal,
+): Promise<void> {
   for (let i = 0; i < docs.length; i += batch) {
     const chunk = docs.slice(i, i + batch);
     const vectors = await embedder.embed(chunk.map(vectorText), { signal });
-    await d.vectors.upsert(tenantId, gen, chunk.map((doc, j) => ({ id: doc.id, vector: vectors[j], payload: vectorPayload(doc), version: doc.version })));
+    await d.vectors.upsert(
+      tenantId,
+      gen,
+      chunk.map((doc, j) => ({ id: doc.id, vector: vectors[j], payload: vectorPayload(doc), version: doc.version })),
+    );
   }
 }
 

@@ -11,7 +11,10 @@ const MAX_CACHED = 5000;
 export class QueryVectors {
   private cache = new Map<string, Promise<Float32Array | null>>();
 
-  constructor(private vectors: VectorStore, private embedders: EmbedderSource) {}
+  constructor(
+    private vectors: VectorStore,
+    private embedders: EmbedderSource,
+  ) {}
 
   /** The query's vector with the serving generation's embedder (null: the store has no vectors). */
   async embed(tenantId: string, text: string): Promise<Float32Array | null> {

@@ -52,7 +52,10 @@ t.test("tenant B's admin key cannot touch tenant A's keys", async (t) => {
   const k = await createKey({ name: 'A only', kind: 'secret' });
   const list = await api1.call('GET', '/v1/keys', { key: b.key });
   t.equal(list.status, 200);
-  t.notOk(list.body.some((x: { id: string }) => x.id === k.id || x.id === a.keyId), "A's keys are not listed for B");
+  t.notOk(
+    list.body.some((x: { id: string }) => x.id === k.id || x.id === a.keyId),
+    "A's keys are not listed for B",
+  );
 
   const attempts = [
     api1.call('PATCH', `/v1/keys/${k.id}`, { key: b.key, body: { name: 'hijacked', scopes: ['admin'] } }),

@@ -83,7 +83,17 @@ t.test('unknown keys: remembered briefly, one lookup for repeats; a key created 
   await t.rejects(two.authenticate(minted.key, '10.0.0.1'), { code: 'key_invalid' });
 
   // The key now exists (as POST /v1/keys would make it), and its creator tells every process.
-  await deps.db('api_keys').insert({ id: 'key_later', tenant_id: admin.id, name: 'later', kind: 'secret', hash: minted.hash, prefix: minted.prefix, last4: minted.last4, scopes: ['jobs'], allowed_origins: [] });
+  await deps.db('api_keys').insert({
+    id: 'key_later',
+    tenant_id: admin.id,
+    name: 'later',
+    kind: 'secret',
+    hash: minted.hash,
+    prefix: minted.prefix,
+    last4: minted.last4,
+    scopes: ['jobs'],
+    allowed_origins: [],
+  });
   await one.invalidate(minted.hash);
   await new Promise((r) => setTimeout(r, 100));
   t.equal((await one.authenticate(minted.key, '10.0.0.1')).id, 'key_later', 'this process forgot the unknown');

@@ -56,7 +56,15 @@ t.test('create-time rules', async (t) => {
   t.equal(past.status, 400);
   t.equal(past.body.error.code, 'validation_failed');
   t.match(past.body.error.details, [{ field: 'expires_at' }]);
-  t.equal(await db('api_keys').where({ tenant_id: admin.id }).whereIn('name', ['old', 'srv']).count().first().then((r) => Number(r!.count)), 0);
+  t.equal(
+    await db('api_keys')
+      .where({ tenant_id: admin.id })
+      .whereIn('name', ['old', 'srv'])
+      .count()
+      .first()
+      .then((r) => Number(r!.count)),
+    0,
+  );
 });
 
 t.test('list never includes the key', async (t) => {
@@ -73,7 +81,8 @@ t.test('list never includes the key', async (t) => {
 t.test('patch name, scopes, origins; patching a revoked key is 409', async (t) => {
   const pub = (await create({ name: 'web', kind: 'public', allowed_origins: ['https://a.example'] })).body;
   const res = await h.api.call('PATCH', `/v1/keys/${pub.id}`, {
-    key: admin.key, body: { name: 'web 2', scopes: ['search'], allowed_origins: ['https://b.example'] },
+    key: admin.key,
+    body: { name: 'web 2', scopes: ['search'], allowed_origins: ['https://b.example'] },
   });
   t.equal(res.status, 200);
   t.match(res.body, { id: pub.id, name: 'web 2', scopes: ['search'], allowed_origins: ['https://b.example'] });
@@ -138,7 +147,9 @@ t.test('rotate', async (t) => {
     t.equal(twice.status, 409);
     t.equal(twice.body.error.code, 'key_already_rotated');
 
-    await db('api_keys').where({ id: old.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await db('api_keys')
+      .where({ id: old.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await h.api.deps.auth.invalidate(hashKey(old.key));
     const ended = await useKey(old.key);
     t.equal(ended.status, 401);
@@ -238,7 +249,9 @@ t.test('dashboard sessions', async (t) => {
 
   const other = (await h.api.call('POST', '/v1/sessions', { key: admin.key, body: {} })).body;
   t.equal((await h.api.call('GET', '/v1/keys', { key: other.token })).status, 200);
-  await db('dashboard_sessions').where({ id: other.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await db('dashboard_sessions')
+    .where({ id: other.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   await h.api.deps.auth.invalidate(hashKey(other.token));
   const expired = await h.api.call('GET', '/v1/keys', { key: other.token });
   t.equal(expired.status, 401);

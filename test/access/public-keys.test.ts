@@ -28,7 +28,8 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const search = (key: string, origin?: string) => call(base, 'GET', '/search', { key, headers: origin ? { origin } : {} });
 
 const made = await h.api.call('POST', '/v1/keys', {
-  key: admin.key, body: { name: 'storefront', kind: 'public', allowed_origins: ['https://shop.example', 'https://*.example.org'] },
+  key: admin.key,
+  body: { name: 'storefront', kind: 'public', allowed_origins: ['https://shop.example', 'https://*.example.org'] },
 });
 const pk: string = made.body.key;
 
@@ -70,7 +71,8 @@ t.test('a public key is held to its allowed origins', async (t) => {
 t.test('a secret key needs no Origin; a key without the scope is refused', async (t) => {
   t.equal((await search(admin.key)).status, 200);
   const eventsOnly = await h.api.call('POST', '/v1/keys', {
-    key: admin.key, body: { name: 'events only', kind: 'public', scopes: ['events'], allowed_origins: ['https://shop.example'] },
+    key: admin.key,
+    body: { name: 'events only', kind: 'public', scopes: ['events'], allowed_origins: ['https://shop.example'] },
   });
   const res = await search(eventsOnly.body.key, 'https://shop.example');
   t.equal(res.status, 403);
@@ -78,9 +80,12 @@ t.test('a secret key needs no Origin; a key without the scope is refused', async
 });
 
 t.test('a patched origin list applies at once', async (t) => {
-  const k = (await h.api.call('POST', '/v1/keys', {
-    key: admin.key, body: { name: 'moving shop', kind: 'public', allowed_origins: ['https://old.example'] },
-  })).body;
+  const k = (
+    await h.api.call('POST', '/v1/keys', {
+      key: admin.key,
+      body: { name: 'moving shop', kind: 'public', allowed_origins: ['https://old.example'] },
+    })
+  ).body;
   t.equal((await search(k.key, 'https://old.example')).status, 200);
   const patched = await h.api.call('PATCH', `/v1/keys/${k.id}`, { key: admin.key, body: { allowed_origins: ['https://new.example'] } });
   t.equal(patched.status, 200);

@@ -14,7 +14,9 @@ const db = h.api.deps.db;
 
 /** Every table of the database, searched whole (every column, as JSON text) for `needle`. */
 async function tablesHolding(needle: string): Promise<string[]> {
-  const tables = (await db.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).rows as Array<{ table_name: string }>;
+  const tables = (await db.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).rows as Array<{
+    table_name: string;
+  }>;
   const found: string[] = [];
   for (const { table_name: name } of tables) {
     const res = await db.raw(`SELECT count(*) AS n FROM "${name}" t WHERE strpos(to_jsonb(t)::text, ?) > 0`, [needle]);
@@ -26,7 +28,10 @@ async function tablesHolding(needle: string): Promise<string[]> {
 const created: string[] = [];
 
 t.test('creating and rotating keys with Idempotency-Keys: replays carry the key', async (t) => {
-  for (const [i, body] of [{ name: 'server', kind: 'secret' }, { name: 'web', kind: 'public', allowed_origins: ['https://shop.example'] }].entries()) {
+  for (const [i, body] of [
+    { name: 'server', kind: 'secret' },
+    { name: 'web', kind: 'public', allowed_origins: ['https://shop.example'] },
+  ].entries()) {
     const headers = { 'idempotency-key': `create-key-${i}-abcdef` };
     const first = await h.api.call('POST', '/v1/keys', { key: admin.key, body, headers });
     t.equal(first.status, 201);

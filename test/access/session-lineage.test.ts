@@ -21,10 +21,12 @@ const mint = async (key: string, body: Record<string, unknown> = {}) => {
 };
 /** The status a credential gets on each API process (both cache credentials). */
 const statusEverywhere = async (token: string) =>
-  Promise.all([h.api, second].map(async (api) => {
-    const res = await api.call('GET', '/v1/auth/whoami', { key: token });
-    return res.status === 200 ? 200 : `${res.status} ${res.body.error.code}`;
-  }));
+  Promise.all(
+    [h.api, second].map(async (api) => {
+      const res = await api.call('GET', '/v1/auth/whoami', { key: token });
+      return res.status === 200 ? 200 : `${res.status} ${res.body.error.code}`;
+    }),
+  );
 
 t.test('revoking a key ends the sessions it minted, and the sessions they minted, on every process', async (t) => {
   const key = await adminKey();
@@ -54,9 +56,9 @@ t.test('a session never outlives the credential that minted it', async (t) => {
 
   const expiring = await adminKey({ expires_at: new Date(Date.now() + 2 * HOUR).toISOString() });
   const fromKey = await mint(expiring.key, { ttl_hours: 12 });
-  t.ok(Date.parse(fromKey.expires_at) <= Date.now() + 2 * HOUR, 'capped at the key\'s expires_at');
+  t.ok(Date.parse(fromKey.expires_at) <= Date.now() + 2 * HOUR, "capped at the key's expires_at");
   const shorter = await mint(root.key, { ttl_hours: 1 });
-  t.ok(Date.parse(shorter.expires_at) <= Date.now() + HOUR, 'a shorter ttl than the parent\'s is kept');
+  t.ok(Date.parse(shorter.expires_at) <= Date.now() + HOUR, "a shorter ttl than the parent's is kept");
 });
 
 t.test('rotating a key cuts its sessions to the end of its grace', async (t) => {
@@ -85,5 +87,8 @@ t.test('sessions minted while their key is being revoked are revoked too (no rac
   for (const token of minted) t.same(await statusEverywhere(token), ['401 session_revoked', '401 session_revoked']);
   const rows = await h.api.deps.db('dashboard_sessions').where({ parent_key_id: key.id });
   t.equal(rows.length, minted.length);
-  t.ok(rows.every((r: { revoked_at: Date | null }) => r.revoked_at !== null), 'every stored session of the key is revoked');
+  t.ok(
+    rows.every((r: { revoked_at: Date | null }) => r.revoked_at !== null),
+    'every stored session of the key is revoked',
+  );
 });

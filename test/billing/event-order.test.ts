@@ -8,13 +8,31 @@ const tenant = await h.tenant();
 const now = Math.floor(Date.now() / 1000);
 
 function deliver(id: string, type: string, created: number, sub: Record<string, unknown>) {
-  const body = JSON.stringify({ id, type, created, data: { tenant_id: tenant.id, subscription: {
-    id: 'msub_order', customer: 'mcus_order', plan_code: 'growth', interval: 'month', current_period_start: now, current_period_end: now + 30 * 86400,
-    trial_end: null, cancel_at_period_end: false, ...sub,
-  } } });
+  const body = JSON.stringify({
+    id,
+    type,
+    created,
+    data: {
+      tenant_id: tenant.id,
+      subscription: {
+        id: 'msub_order',
+        customer: 'mcus_order',
+        plan_code: 'growth',
+        interval: 'month',
+        current_period_start: now,
+        current_period_end: now + 30 * 86400,
+        trial_end: null,
+        cancel_at_period_end: false,
+        ...sub,
+      },
+    },
+  });
   const ts = Math.floor(Date.now() / 1000);
   const sig = createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex');
-  return h.api.call('POST', '/v1/billing/webhooks/mock', { rawBody: body, headers: { 'content-type': 'application/json', 'mock-signature': `t=${ts},v1=${sig}` } });
+  return h.api.call('POST', '/v1/billing/webhooks/mock', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'mock-signature': `t=${ts},v1=${sig}` },
+  });
 }
 const subscription = () => h.api.call('GET', '/v1/billing/subscription', { key: tenant.key });
 const outcome = async (id: string) => (await h.api.deps.db('billing_events').where({ provider: 'mock', event_id: id }).first())?.outcome;
@@ -33,8 +51,12 @@ t.test('updated before created: the older created event does not move the state 
 
 t.test('the same event three times: stored and applied once', async (t) => {
   const answers = [];
-  for (let i = 0; i < 3; i++) answers.push(await deliver('mev_past_due', 'invoice.payment_failed', now + 20, { status: 'past_due', cancel_at_period_end: true }));
-  t.same(answers.map((a) => a.body.duplicate), [false, true, true]);
+  for (let i = 0; i < 3; i++)
+    answers.push(await deliver('mev_past_due', 'invoice.payment_failed', now + 20, { status: 'past_due', cancel_at_period_end: true }));
+  t.same(
+    answers.map((a) => a.body.duplicate),
+    [false, true, true],
+  );
   await eventually(async () => (await outcome('mev_past_due')) === 'applied');
   t.equal((await subscription()).body.status, 'past_due');
   const rows = await h.api.deps.db('billing_events').where({ provider: 'mock', event_id: 'mev_past_due' });
@@ -48,7 +70,10 @@ t.test('an unknown event type is stored and acknowledged without effect', async 
   const ts = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ id: 'mev_unknown', type: 'coupon.created', created: now + 30, data: { tenant_id: tenant.id } });
   const sig = createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex');
-  const res = await h.api.call('POST', '/v1/billing/webhooks/mock', { rawBody: body, headers: { 'content-type': 'application/json', 'mock-signature': `t=${ts},v1=${sig}` } });
+  const res = await h.api.call('POST', '/v1/billing/webhooks/mock', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'mock-signature': `t=${ts},v1=${sig}` },
+  });
   t.equal(res.status, 200);
   await eventually(async () => (await outcome('mev_unknown')) === 'ignored');
   t.equal((await subscription()).body.status, 'past_due');

@@ -32,7 +32,10 @@ t.test('checkout -> pay on the mock page -> webhook -> active with the plan limi
   t.equal(form.status, 200);
   t.match(form.body, /Pay now/);
   t.equal((await page(`${checkout.body.url}/pay`, 'POST')).status, 200);
-  const sub = await eventually(async () => { const s = await status(); return s.status === 'active' && s.provider === 'mock' ? s : null; });
+  const sub = await eventually(async () => {
+    const s = await status();
+    return s.status === 'active' && s.provider === 'mock' ? s : null;
+  });
   t.equal(sub.plan_code, 'growth');
   t.equal(sub.provider, 'mock');
   t.ok(sub.current_period_end);
@@ -46,9 +49,19 @@ t.test('checkout -> pay on the mock page -> webhook -> active with the plan limi
 });
 
 t.test('add-on purchase and its balance', async (t) => {
-  const bought = await api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 2 }, { 'idempotency-key': 'addon-buy-0001' });
+  const bought = await api(
+    'POST',
+    '/v1/billing/addons/purchase',
+    { code: 'assistant_conversations_500', quantity: 2 },
+    { 'idempotency-key': 'addon-buy-0001' },
+  );
   t.equal(bought.status, 200);
-  t.same(bought.body.addons.assistant_conversations_500, { units: 1000, used: 0, remaining: 1000, period_end: bought.body.addons.assistant_conversations_500.period_end });
+  t.same(bought.body.addons.assistant_conversations_500, {
+    units: 1000,
+    used: 0,
+    remaining: 1000,
+    period_end: bought.body.addons.assistant_conversations_500.period_end,
+  });
   const again = await api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 2 }, { 'idempotency-key': 'addon-buy-0001' });
   t.equal(again.body.addons.assistant_conversations_500.units, 1000, 'a retry with the same key buys nothing more');
   t.equal((await api('POST', '/v1/billing/addons/purchase', { code: 'nope' })).status, 404);
@@ -80,9 +93,15 @@ t.test('upgrade mid-period is charged now; cancel at period end keeps the status
   t.equal(cancel.body.status, 'active');
   t.equal(cancel.body.cancel_at_period_end, true);
   // The period ends: the scheduled stage ends it.
-  await h.api.deps.db('billing_subscriptions').where({ tenant_id: tenant.id }).update({ current_period_end: new Date(Date.now() - 1000) });
+  await h.api.deps
+    .db('billing_subscriptions')
+    .where({ tenant_id: tenant.id })
+    .update({ current_period_end: new Date(Date.now() - 1000) });
   await workers.deps.queues.enqueue(endBillingPeriods, { run: 'test-end' });
   await eventually(async () => (await status()).status === 'canceled');
-  const usage = await eventually(async () => { const r = await api('GET', '/v1/usage'); return r.body.plan_code === 'free' ? r : null; });
+  const usage = await eventually(async () => {
+    const r = await api('GET', '/v1/usage');
+    return r.body.plan_code === 'free' ? r : null;
+  });
   t.equal(usage.body.plan_code, 'free', 'back on the free plan limits');
 });

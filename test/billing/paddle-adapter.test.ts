@@ -12,9 +12,14 @@ const SECRET = 'pdl_ntfset_adapter_0123';
 const calls: Array<{ method: string; path: string; body: any }> = [];
 const now = new Date();
 const sub = {
-  id: 'sub_01', status: 'active', customer_id: 'ctm_01', custom_data: {} as Record<string, unknown>, scheduled_change: null as null | { action: string },
+  id: 'sub_01',
+  status: 'active',
+  customer_id: 'ctm_01',
+  custom_data: {} as Record<string, unknown>,
+  scheduled_change: null as null | { action: string },
   current_billing_period: { starts_at: now.toISOString(), ends_at: new Date(now.getTime() + 30 * 86400_000).toISOString() },
-  billing_cycle: { interval: 'month', frequency: 1 }, items: [{ price: { id: 'pri_growth_m' } }],
+  billing_cycle: { interval: 'month', frequency: 1 },
+  items: [{ price: { id: 'pri_growth_m' } }],
 };
 let throttleNext = 0;
 const server = createServer(async (req, res) => {
@@ -33,8 +38,10 @@ const server = createServer(async (req, res) => {
     return send(429, { error: { type: 'request_error', code: 'too_many_requests', detail: 'slow down' } }, { 'retry-after': '0' });
   }
   const p = url.pathname;
-  if (req.method === 'POST' && p === '/transactions') return send(201, { data: { id: 'txn_01', status: 'ready', checkout: { url: 'https://pay.paddle.test/checkout?_ptxn=txn_01' } }, meta: {} });
-  if (req.method === 'POST' && p === '/customers/ctm_01/portal-sessions') return send(201, { data: { id: 'cpls_01', urls: { general: { overview: 'https://customer-portal.paddle.test/cpl_01' } } } });
+  if (req.method === 'POST' && p === '/transactions')
+    return send(201, { data: { id: 'txn_01', status: 'ready', checkout: { url: 'https://pay.paddle.test/checkout?_ptxn=txn_01' } }, meta: {} });
+  if (req.method === 'POST' && p === '/customers/ctm_01/portal-sessions')
+    return send(201, { data: { id: 'cpls_01', urls: { general: { overview: 'https://customer-portal.paddle.test/cpl_01' } } } });
   if (p === '/subscriptions/sub_01' && req.method === 'GET') return send(200, { data: sub });
   if (p === '/subscriptions/sub_01' && req.method === 'PATCH') {
     sub.items = [{ price: { id: body.items[0].price_id } }];
@@ -48,14 +55,31 @@ const server = createServer(async (req, res) => {
     return send(200, { data: sub });
   }
   if (req.method === 'GET' && p === '/transactions') {
-    return send(200, { data: [{ id: 'txn_01', invoice_id: 'inv_01', status: 'completed', currency_code: 'USD', details: { totals: { grand_total: '9900', tax: '0' } }, billed_at: now.toISOString(), created_at: now.toISOString(), updated_at: now.toISOString() }], meta: { pagination: { has_more: false } } });
+    return send(200, {
+      data: [
+        {
+          id: 'txn_01',
+          invoice_id: 'inv_01',
+          status: 'completed',
+          currency_code: 'USD',
+          details: { totals: { grand_total: '9900', tax: '0' } },
+          billed_at: now.toISOString(),
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        },
+      ],
+      meta: { pagination: { has_more: false } },
+    });
   }
   return send(404, { error: { type: 'request_error', code: 'not_found', detail: `no ${req.method} ${p}` } });
 });
 server.listen(0, '127.0.0.1');
 await new Promise((r) => server.once('listening', r));
 const h = await setup({
-  BILLING_PROVIDER: 'paddle', PADDLE_API_KEY: KEY, PADDLE_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, PADDLE_WEBHOOK_SECRET: SECRET,
+  BILLING_PROVIDER: 'paddle',
+  PADDLE_API_KEY: KEY,
+  PADDLE_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  PADDLE_WEBHOOK_SECRET: SECRET,
   PADDLE_PRICES: 'growth:month=pri_growth_m,scale:month=pri_scale_m,addon:assistant_conversations_500=pri_conv500',
 });
 t.teardown(async () => {
@@ -72,15 +96,31 @@ t.test('checkout is a transaction with the tenant in custom_data', async (t) => 
   const res = await api('POST', '/v1/billing/checkout', { plan_code: 'growth' });
   t.equal(res.status, 200);
   t.equal(res.body.url, 'https://pay.paddle.test/checkout?_ptxn=txn_01');
-  t.match(last('POST', '/transactions').body, { items: [{ price_id: 'pri_growth_m', quantity: 1 }], custom_data: { tenant_id: tenant.id, plan_code: 'growth' } });
+  t.match(last('POST', '/transactions').body, {
+    items: [{ price_id: 'pri_growth_m', quantity: 1 }],
+    custom_data: { tenant_id: tenant.id, plan_code: 'growth' },
+  });
   t.equal(calls.filter((c) => c.path === '/transactions' && c.method === 'POST').length, 2, 'the 429 was retried');
 });
 
 t.test('subscription.created notification (ts;h1 signature) makes it active; the rest goes through the API', async (t) => {
-  const body = JSON.stringify({ event_id: 'evt_01', event_type: 'subscription.created', occurred_at: new Date().toISOString(), data: { ...sub, custom_data: { tenant_id: tenant.id, plan_code: 'growth' } } });
+  const body = JSON.stringify({
+    event_id: 'evt_01',
+    event_type: 'subscription.created',
+    occurred_at: new Date().toISOString(),
+    data: { ...sub, custom_data: { tenant_id: tenant.id, plan_code: 'growth' } },
+  });
   const ts = Math.floor(Date.now() / 1000);
   const h1 = createHmac('sha256', SECRET).update(`${ts}:${body}`).digest('hex');
-  t.equal((await h.api.call('POST', '/v1/billing/webhooks/paddle', { rawBody: body, headers: { 'content-type': 'application/json', 'paddle-signature': `ts=${ts};h1=${h1}` } })).status, 200);
+  t.equal(
+    (
+      await h.api.call('POST', '/v1/billing/webhooks/paddle', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'paddle-signature': `ts=${ts};h1=${h1}` },
+      })
+    ).status,
+    200,
+  );
   await stage(applyBillingEvent, { provider: 'paddle', eventId: 'evt_01' });
   t.match((await api('GET', '/v1/billing/subscription')).body, { plan_code: 'growth', status: 'active', provider: 'paddle' });
 
@@ -88,7 +128,12 @@ t.test('subscription.created notification (ts;h1 signature) makes it active; the
   t.equal(up.body.plan_code, 'scale');
   t.match(last('PATCH', '/subscriptions/sub_01').body, { items: [{ price_id: 'pri_scale_m', quantity: 1 }], proration_billing_mode: 'prorated_immediately' });
 
-  const addon = await api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 3 }, { 'idempotency-key': 'paddle-addon-01' });
+  const addon = await api(
+    'POST',
+    '/v1/billing/addons/purchase',
+    { code: 'assistant_conversations_500', quantity: 3 },
+    { 'idempotency-key': 'paddle-addon-01' },
+  );
   t.equal(addon.body.addons.assistant_conversations_500.units, 1500);
   t.match(last('POST', '/subscriptions/sub_01/charge').body, { effective_from: 'immediately', items: [{ price_id: 'pri_conv500', quantity: 3 }] });
 
@@ -101,5 +146,5 @@ t.test('subscription.created notification (ts;h1 signature) makes it active; the
 
   sub.status = 'past_due';
   await stage(reconcileBilling, { unappliedAfterMs: 0 });
-  t.equal((await api('GET', '/v1/billing/subscription')).body.status, 'past_due', 'the daily reconcile takes Paddle\'s state');
+  t.equal((await api('GET', '/v1/billing/subscription')).body.status, 'past_due', "the daily reconcile takes Paddle's state");
 });

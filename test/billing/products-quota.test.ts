@@ -17,14 +17,23 @@ t.test('products_limit: new products past the free plan limit fail one by one, t
   t.equal(second.status, 200);
   t.equal(second.body.upserted, 15, '5 updates + 10 new');
   t.equal(second.body.errors.length, 10);
-  t.same(second.body.errors.map((e: { index: number }) => e.index), [15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+  t.same(
+    second.body.errors.map((e: { index: number }) => e.index),
+    [15, 16, 17, 18, 19, 20, 21, 22, 23, 24],
+  );
   t.ok(second.body.errors.every((e: { code: string; id: string }) => e.code === 'products_limit_reached' && e.id.startsWith('n')));
   t.equal(await h.api.deps.repos.products.count(tenant.id), 1000);
   // Deletes in the same batch make room.
   const third = await batch({ upsert: [product('m1'), product('m2'), product('m3')], delete: ['p10', 'p11'] });
   t.equal(third.body.upserted, 2);
   t.equal(third.body.deleted, 2);
-  t.same(third.body.errors.map((e: { id: string; code: string }) => [e.id, e.code]), [['m3', 'products_limit_reached']]);
+  t.same(
+    third.body.errors.map((e: { id: string; code: string }) => [e.id, e.code]),
+    [['m3', 'products_limit_reached']],
+  );
   const usage = await h.api.call('GET', '/v1/usage', { key: tenant.key });
-  t.match(usage.body.metrics.find((m: { metric: string }) => m.metric === 'products_indexed'), { used: 1000, limit: 1000, percent: 100 });
+  t.match(
+    usage.body.metrics.find((m: { metric: string }) => m.metric === 'products_indexed'),
+    { used: 1000, limit: 1000, percent: 100 },
+  );
 });

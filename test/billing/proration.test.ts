@@ -16,36 +16,63 @@ t.test('prorate: exact, half up to the minor unit', async (t) => {
 
 // November 2026 has 30 days: the period 11-01 .. 12-01 is 30 days.
 const nov = { periodStart: at('2026-11-01T00:00:00Z'), periodEnd: at('2026-12-01T00:00:00Z') };
-const rows: Array<{ name: string; from: Parameters<typeof quoteChange>[0]; to: { plan: string; interval: 'month' | 'year' }; now: string; addons?: Array<{ code: string; quantity: number; priceMinor: number }>; want: { kind: string; charge: number; credit: number; effective: string; periodEnd: string } }> = [
+const rows: Array<{
+  name: string;
+  from: Parameters<typeof quoteChange>[0];
+  to: { plan: string; interval: 'month' | 'year' };
+  now: string;
+  addons?: Array<{ code: string; quantity: number; priceMinor: number }>;
+  want: { kind: string; charge: number; credit: number; effective: string; periodEnd: string };
+}> = [
   {
-    name: 'upgrade starter -> growth mid-period (15 of 30 days left)', from: { plan: 'starter', interval: 'month', ...nov }, to: { plan: 'growth', interval: 'month' }, now: '2026-11-16T00:00:00Z',
+    name: 'upgrade starter -> growth mid-period (15 of 30 days left)',
+    from: { plan: 'starter', interval: 'month', ...nov },
+    to: { plan: 'growth', interval: 'month' },
+    now: '2026-11-16T00:00:00Z',
     want: { kind: 'upgrade', charge: 4950 - 1450, credit: 0, effective: '2026-11-16T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },
   {
-    name: 'upgrade growth -> scale with 10 of 30 days left', from: { plan: 'growth', interval: 'month', ...nov }, to: { plan: 'scale', interval: 'month' }, now: '2026-11-21T00:00:00Z',
+    name: 'upgrade growth -> scale with 10 of 30 days left',
+    from: { plan: 'growth', interval: 'month', ...nov },
+    to: { plan: 'scale', interval: 'month' },
+    now: '2026-11-21T00:00:00Z',
     // 29900 * 10/30 = 9966.67 -> 9967; 9900 * 10/30 = 3300
     want: { kind: 'upgrade', charge: 9967 - 3300, credit: 0, effective: '2026-11-21T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },
   {
-    name: 'downgrade growth -> starter: at period end, nothing now', from: { plan: 'growth', interval: 'month', ...nov }, to: { plan: 'starter', interval: 'month' }, now: '2026-11-16T00:00:00Z',
+    name: 'downgrade growth -> starter: at period end, nothing now',
+    from: { plan: 'growth', interval: 'month', ...nov },
+    to: { plan: 'starter', interval: 'month' },
+    now: '2026-11-16T00:00:00Z',
     want: { kind: 'downgrade', charge: 0, credit: 0, effective: '2026-12-01T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },
   {
-    name: 'yearly -> monthly of the same plan: at period end', from: { plan: 'growth', interval: 'year', periodStart: at('2026-01-01T00:00:00Z'), periodEnd: at('2027-01-01T00:00:00Z') },
-    to: { plan: 'growth', interval: 'month' }, now: '2026-07-02T00:00:00Z',
+    name: 'yearly -> monthly of the same plan: at period end',
+    from: { plan: 'growth', interval: 'year', periodStart: at('2026-01-01T00:00:00Z'), periodEnd: at('2027-01-01T00:00:00Z') },
+    to: { plan: 'growth', interval: 'month' },
+    now: '2026-07-02T00:00:00Z',
     want: { kind: 'downgrade', charge: 0, credit: 0, effective: '2027-01-01T00:00:00.000Z', periodEnd: '2027-01-01T00:00:00.000Z' },
   },
   {
-    name: 'monthly -> yearly of the same plan: new yearly period now, unused month credited', from: { plan: 'starter', interval: 'month', ...nov }, to: { plan: 'starter', interval: 'year' }, now: '2026-11-16T00:00:00Z',
+    name: 'monthly -> yearly of the same plan: new yearly period now, unused month credited',
+    from: { plan: 'starter', interval: 'month', ...nov },
+    to: { plan: 'starter', interval: 'year' },
+    now: '2026-11-16T00:00:00Z',
     want: { kind: 'upgrade', charge: 29000 - 1450, credit: 0, effective: '2026-11-16T00:00:00.000Z', periodEnd: '2027-11-16T00:00:00.000Z' },
   },
   {
-    name: 'upgrade with two add-on bundles (not prorated)', from: { plan: 'growth', interval: 'month', ...nov }, to: { plan: 'scale', interval: 'month' }, now: '2026-11-16T00:00:00Z',
+    name: 'upgrade with two add-on bundles (not prorated)',
+    from: { plan: 'growth', interval: 'month', ...nov },
+    to: { plan: 'scale', interval: 'month' },
+    now: '2026-11-16T00:00:00Z',
     addons: [{ code: 'assistant_conversations_500', quantity: 2, priceMinor: 1900 }],
     want: { kind: 'upgrade', charge: 14950 - 4950 + 3800, credit: 0, effective: '2026-11-16T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },
   {
-    name: 'add-ons only on the same plan', from: { plan: 'growth', interval: 'month', ...nov }, to: { plan: 'growth', interval: 'month' }, now: '2026-11-16T00:00:00Z',
+    name: 'add-ons only on the same plan',
+    from: { plan: 'growth', interval: 'month', ...nov },
+    to: { plan: 'growth', interval: 'month' },
+    now: '2026-11-16T00:00:00Z',
     addons: [{ code: 'assistant_conversations_5000', quantity: 1, priceMinor: 14900 }],
     want: { kind: 'addons_only', charge: 14900, credit: 0, effective: '2026-11-16T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },

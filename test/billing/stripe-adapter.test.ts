@@ -9,7 +9,11 @@ const KEY = 'sk_test_fake_0123456789';
 const WHSEC = 'whsec_adapter_test_0123';
 const fake = await startStripeFake(KEY);
 const h = await setup({
-  BILLING_PROVIDER: 'stripe', STRIPE_API_KEY: KEY, STRIPE_API_URL: fake.url, STRIPE_WEBHOOK_SECRET: WHSEC, BILLING_DEFAULT_PLAN: 'free',
+  BILLING_PROVIDER: 'stripe',
+  STRIPE_API_KEY: KEY,
+  STRIPE_API_URL: fake.url,
+  STRIPE_WEBHOOK_SECRET: WHSEC,
+  BILLING_DEFAULT_PLAN: 'free',
   STRIPE_PRICES: 'growth:month=price_growth_m,scale:month=price_scale_m,addon:assistant_conversations_500=price_conv500',
 });
 t.teardown(async () => {
@@ -27,16 +31,30 @@ t.test('checkout: a Checkout Session in subscription mode with the tenant in met
   t.equal(res.body.url, 'https://checkout.stripe.test/c/cs_1');
   const call = last('/v1/checkout/sessions');
   t.match(call.form, {
-    mode: 'subscription', 'line_items[0][price]': 'price_growth_m', 'line_items[0][quantity]': '1', 'line_items[1][price]': 'price_conv500',
-    'subscription_data[metadata][tenant_id]': tenant.id, 'subscription_data[metadata][plan_code]': 'growth', client_reference_id: tenant.id,
+    mode: 'subscription',
+    'line_items[0][price]': 'price_growth_m',
+    'line_items[0][quantity]': '1',
+    'line_items[1][price]': 'price_conv500',
+    'subscription_data[metadata][tenant_id]': tenant.id,
+    'subscription_data[metadata][plan_code]': 'growth',
+    client_reference_id: tenant.id,
   });
 });
 
 t.test('a signed customer.subscription.created webhook makes the subscription active', async (t) => {
-  const body = JSON.stringify({ id: 'evt_created', object: 'event', type: 'customer.subscription.created', created: Math.floor(Date.now() / 1000), data: { object: { ...fake.state.subscription, metadata: { tenant_id: tenant.id, plan_code: 'growth' } } } });
+  const body = JSON.stringify({
+    id: 'evt_created',
+    object: 'event',
+    type: 'customer.subscription.created',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { ...fake.state.subscription, metadata: { tenant_id: tenant.id, plan_code: 'growth' } } },
+  });
   const ts = Math.floor(Date.now() / 1000);
   const sig = createHmac('sha256', WHSEC).update(`${ts}.${body}`).digest('hex');
-  const res = await h.api.call('POST', '/v1/billing/webhooks/stripe', { rawBody: body, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` } });
+  const res = await h.api.call('POST', '/v1/billing/webhooks/stripe', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
+  });
   t.equal(res.status, 200);
   await stage(applyBillingEvent, { provider: 'stripe', eventId: 'evt_created' });
   const sub = (await api('GET', '/v1/billing/subscription')).body;
@@ -48,12 +66,22 @@ t.test('change plan: a subscription update with the new price, prorated and invo
   const res = await api('POST', '/v1/billing/change-plan', { plan_code: 'scale' });
   t.equal(res.status, 200);
   t.equal(res.body.plan_code, 'scale');
-  t.match(last('/v1/subscriptions/sub_1').form, { 'items[0][id]': 'si_1', 'items[0][price]': 'price_scale_m', proration_behavior: 'always_invoice', 'metadata[plan_code]': 'scale' });
+  t.match(last('/v1/subscriptions/sub_1').form, {
+    'items[0][id]': 'si_1',
+    'items[0][price]': 'price_scale_m',
+    proration_behavior: 'always_invoice',
+    'metadata[plan_code]': 'scale',
+  });
 });
 
 t.test('add-on purchase: invoice item, invoice, pay, each with an idempotency key', async (t) => {
   fake.state.failNext429 = 1;
-  const res = await api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 1 }, { 'idempotency-key': 'stripe-addon-0001' });
+  const res = await api(
+    'POST',
+    '/v1/billing/addons/purchase',
+    { code: 'assistant_conversations_500', quantity: 1 },
+    { 'idempotency-key': 'stripe-addon-0001' },
+  );
   t.equal(res.status, 200);
   t.equal(res.body.addons.assistant_conversations_500.units, 500);
   const item = last('/v1/invoiceitems');

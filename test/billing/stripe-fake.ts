@@ -18,8 +18,25 @@ export async function startStripeFake(apiKey: string) {
   const now = Math.floor(Date.now() / 1000);
   const state = {
     subscription: {
-      id: 'sub_1', object: 'subscription', customer: 'cus_1', status: 'active', cancel_at_period_end: false, trial_end: null,
-      metadata: {} as Record<string, string>, items: { object: 'list', data: [{ id: 'si_1', object: 'subscription_item', price: { id: 'price_growth_m', recurring: { interval: 'month' } }, current_period_start: now, current_period_end: now + 30 * 86400 }] },
+      id: 'sub_1',
+      object: 'subscription',
+      customer: 'cus_1',
+      status: 'active',
+      cancel_at_period_end: false,
+      trial_end: null,
+      metadata: {} as Record<string, string>,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: 'si_1',
+            object: 'subscription_item',
+            price: { id: 'price_growth_m', recurring: { interval: 'month' } },
+            current_period_start: now,
+            current_period_end: now + 30 * 86400,
+          },
+        ],
+      },
     },
     invoices: [] as Array<Record<string, unknown>>,
     failNext429: 0,
@@ -40,8 +57,10 @@ export async function startStripeFake(apiKey: string) {
       return send(429, { error: { type: 'rate_limit_error', message: 'Too many requests' } }, { 'stripe-should-retry': 'true' });
     }
     const p = url.pathname;
-    if (req.method === 'POST' && p === '/v1/checkout/sessions') return send(200, { id: 'cs_1', object: 'checkout.session', url: 'https://checkout.stripe.test/c/cs_1', mode: form.mode });
-    if (req.method === 'POST' && p === '/v1/billing_portal/sessions') return send(200, { id: 'bps_1', object: 'billing_portal.session', url: `https://billing.stripe.test/p/${form.customer}` });
+    if (req.method === 'POST' && p === '/v1/checkout/sessions')
+      return send(200, { id: 'cs_1', object: 'checkout.session', url: 'https://checkout.stripe.test/c/cs_1', mode: form.mode });
+    if (req.method === 'POST' && p === '/v1/billing_portal/sessions')
+      return send(200, { id: 'bps_1', object: 'billing_portal.session', url: `https://billing.stripe.test/p/${form.customer}` });
     if (p === '/v1/subscriptions/sub_1') {
       if (req.method === 'GET') return send(200, state.subscription);
       if (req.method === 'DELETE') {
@@ -53,10 +72,23 @@ export async function startStripeFake(apiKey: string) {
       if (form['metadata[plan_code]']) state.subscription.metadata.plan_code = form['metadata[plan_code]'];
       return send(200, state.subscription);
     }
-    if (p.startsWith('/v1/subscriptions/')) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
-    if (req.method === 'POST' && p === '/v1/invoiceitems') return send(200, { id: 'ii_1', object: 'invoiceitem', amount: Number(form.amount), currency: form.currency });
+    if (p.startsWith('/v1/subscriptions/'))
+      return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
+    if (req.method === 'POST' && p === '/v1/invoiceitems')
+      return send(200, { id: 'ii_1', object: 'invoiceitem', amount: Number(form.amount), currency: form.currency });
     if (req.method === 'POST' && p === '/v1/invoices') {
-      const inv = { id: `in_${state.invoices.length + 1}`, object: 'invoice', status: 'draft', currency: 'usd', total: 1900, tax: 0, created: now, hosted_invoice_url: 'https://invoice.stripe.test/1', invoice_pdf: null, status_transitions: { paid_at: null } };
+      const inv = {
+        id: `in_${state.invoices.length + 1}`,
+        object: 'invoice',
+        status: 'draft',
+        currency: 'usd',
+        total: 1900,
+        tax: 0,
+        created: now,
+        hosted_invoice_url: 'https://invoice.stripe.test/1',
+        invoice_pdf: null,
+        status_transitions: { paid_at: null },
+      };
       state.invoices.push(inv);
       return send(200, inv);
     }

@@ -21,12 +21,14 @@ const used = (u: { metrics: Array<{ metric: string; used: number }> }, metric = 
 async function run(n: number, parallel: number, request: (i: number) => Promise<number>): Promise<number[]> {
   const statuses: number[] = new Array(n);
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < n) {
-      const i = next++;
-      statuses[i] = await request(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) {
+        const i = next++;
+        statuses[i] = await request(i);
+      }
+    }),
+  );
   return statuses;
 }
 
@@ -37,13 +39,15 @@ t.test('10,000 concurrent searches across 4 tenants are counted exactly; page 2 
   order.sort((a, b) => ((a * 7919) % 13) - ((b * 7919) % 13));
   const billed = await run(order.length, 64, async (i) => {
     const tn = tenants[order[i]];
-    return (await fetch(`${h.api.url}/v1/search?q=item${i % 50}`, { headers: { authorization: `Bearer ${tn.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status)));
+    return await fetch(`${h.api.url}/v1/search?q=item${i % 50}`, { headers: { authorization: `Bearer ${tn.key}` } }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+    );
   });
   t.equal(billed.filter((s) => s === 200).length, 10_000, 'all answered');
   const unbilled = await run(400, 32, async (i) => {
     const tn = tenants[Math.floor(i / 2) % 4];
     const path = i % 2 ? `/v1/search?q=item&page=2` : `/v1/suggest?q=ite`;
-    return (await fetch(`${h.api.url}${path}`, { headers: { authorization: `Bearer ${tn.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status)));
+    return await fetch(`${h.api.url}${path}`, { headers: { authorization: `Bearer ${tn.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
   });
   t.equal(unbilled.filter((s) => s === 200).length, 400);
   await deps.usage.flush();
@@ -63,7 +67,8 @@ t.test('80 % and 100 % notices fire exactly once per metric per period', async (
   // Earlier in the month this store had used 7,000 of its 10,000 free searches (+1,000 above).
   const today = new Date().toISOString().slice(0, 10);
   await deps.db('usage_daily').where({ tenant_id: tn.id, day: today, metric: 'search' }).increment('base', 7_000);
-  const search = () => fetch(`${h.api.url}/v1/search?q=x`, { headers: { authorization: `Bearer ${tn.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
+  const search = () =>
+    fetch(`${h.api.url}/v1/search?q=x`, { headers: { authorization: `Bearer ${tn.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
   await rollup();
   t.same(notified, [{ tenantId: tn.id, metric: 'search', notice: '80_percent' }], '8,000 of 10,000: the 80 % notice');
   await rollup();
@@ -76,7 +81,10 @@ t.test('80 % and 100 % notices fire exactly once per metric per period', async (
   await deps.usage.flush();
   await rollup();
   await rollup();
-  t.same(notified.map((n) => n.notice), ['80_percent', '100_percent']);
+  t.same(
+    notified.map((n) => n.notice),
+    ['80_percent', '100_percent'],
+  );
   const u = await usage(tn.key);
   t.same(u.notices, ['80_percent', '100_percent']);
   t.equal(u.overage_estimate_cents, 0, 'the free plan accrues no overage');
@@ -102,11 +110,20 @@ t.test('paid plans keep serving past the limit and accrue overage', async (t) =>
   const tn = tenants[1];
   const now = new Date();
   await deps.db('billing_subscriptions').insert({
-    tenant_id: tn.id, plan_code: 'starter', interval: 'month', status: 'active', provider: 'manual', current_period_start: now, current_period_end: new Date(now.getTime() + 30 * 86400_000),
+    tenant_id: tn.id,
+    plan_code: 'starter',
+    interval: 'month',
+    status: 'active',
+    provider: 'manual',
+    current_period_start: now,
+    current_period_end: new Date(now.getTime() + 30 * 86400_000),
   });
   await deps.notices.publish('subscription', tn.id);
   const today = now.toISOString().slice(0, 10);
-  await deps.db('usage_daily').where({ tenant_id: tn.id, day: today, metric: 'search' }).increment('base', 50_000 - 3_000 + 1_500);
+  await deps
+    .db('usage_daily')
+    .where({ tenant_id: tn.id, day: today, metric: 'search' })
+    .increment('base', 50_000 - 3_000 + 1_500);
   const month = now.toISOString().slice(0, 7);
   await deps.redis.incrby(`${h.config.queuePrefix}:usage:search:${tn.id}:${month}`, 60_000);
   await fetch(`${h.api.url}/v1/search?q=a`, { headers: { authorization: `Bearer ${tn.key}` } }).then((r) => r.arrayBuffer());

@@ -18,10 +18,15 @@ t.teardown(async () => {
 const deps = h.api.deps;
 const tenant = await h.tenant();
 const rollup = () => rollupUsageStage.run({ data: {}, deps } as unknown as Parameters<typeof rollupUsageStage.run>[0]);
-const billed = async () => (await h.api.call('GET', '/v1/usage', { key: tenant.key })).body.metrics.find((m: { metric: string }) => m.metric === 'search').used as number;
+const billed = async () =>
+  (await h.api.call('GET', '/v1/usage', { key: tenant.key })).body.metrics.find((m: { metric: string }) => m.metric === 'search').used as number;
 const searches = async (base: string, n: number) => {
   for (let i = 0; i < n; i += 10) {
-    await Promise.all(Array.from({ length: Math.min(10, n - i) }, () => fetch(`${base}/v1/search?q=kettle`, { headers: { authorization: `Bearer ${tenant.key}` } }).then((r) => r.arrayBuffer())));
+    await Promise.all(
+      Array.from({ length: Math.min(10, n - i) }, () =>
+        fetch(`${base}/v1/search?q=kettle`, { headers: { authorization: `Bearer ${tenant.key}` } }).then((r) => r.arrayBuffer()),
+      ),
+    );
   }
 };
 

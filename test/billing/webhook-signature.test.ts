@@ -19,22 +19,60 @@ const post = (provider: string, body: string, headers: Record<string, string>) =
 
 function stripeBody(id: string) {
   return JSON.stringify({
-    id, type: 'customer.subscription.updated', created: now(), data: { object: {
-      id: 'sub_1', customer: 'cus_1', status: 'active', cancel_at_period_end: false, current_period_start: now(), current_period_end: now() + 30 * 86400,
-      metadata: { tenant_id: tenant.id, plan_code: 'growth' }, items: { data: [{ price: { id: 'price_g', recurring: { interval: 'month' } } }] },
-    } },
+    id,
+    type: 'customer.subscription.updated',
+    created: now(),
+    data: {
+      object: {
+        id: 'sub_1',
+        customer: 'cus_1',
+        status: 'active',
+        cancel_at_period_end: false,
+        current_period_start: now(),
+        current_period_end: now() + 30 * 86400,
+        metadata: { tenant_id: tenant.id, plan_code: 'growth' },
+        items: { data: [{ price: { id: 'price_g', recurring: { interval: 'month' } } }] },
+      },
+    },
   });
 }
-const paddleBody = (id: string) => JSON.stringify({
-  event_id: id, event_type: 'subscription.updated', occurred_at: new Date().toISOString(),
-  data: { id: 'sub_p1', status: 'active', customer_id: 'ctm_1', custom_data: { tenant_id: tenant.id, plan_code: 'starter' }, items: [{ price: { id: 'pri_1', billing_cycle: { interval: 'month' } } }] },
-});
+const paddleBody = (id: string) =>
+  JSON.stringify({
+    event_id: id,
+    event_type: 'subscription.updated',
+    occurred_at: new Date().toISOString(),
+    data: {
+      id: 'sub_p1',
+      status: 'active',
+      customer_id: 'ctm_1',
+      custom_data: { tenant_id: tenant.id, plan_code: 'starter' },
+      items: [{ price: { id: 'pri_1', billing_cycle: { interval: 'month' } } }],
+    },
+  });
 const mockBody = (id: string) => JSON.stringify({ id, type: 'something.new', created: now(), data: { tenant_id: tenant.id } });
 
 const schemes = [
-  { provider: 'stripe', header: 'stripe-signature', body: stripeBody, sign: (body: string, secret: string, ts: number) => `t=${ts},v1=${hmac(secret, `${ts}.${body}`)}`, secret: STRIPE_SECRET },
-  { provider: 'paddle', header: 'paddle-signature', body: paddleBody, sign: (body: string, secret: string, ts: number) => `ts=${ts};h1=${hmac(secret, `${ts}:${body}`)}`, secret: PADDLE_SECRET },
-  { provider: 'mock', header: 'mock-signature', body: mockBody, sign: (body: string, secret: string, ts: number) => `t=${ts},v1=${hmac(secret, `${ts}.${body}`)}`, secret: MOCK_SECRET },
+  {
+    provider: 'stripe',
+    header: 'stripe-signature',
+    body: stripeBody,
+    sign: (body: string, secret: string, ts: number) => `t=${ts},v1=${hmac(secret, `${ts}.${body}`)}`,
+    secret: STRIPE_SECRET,
+  },
+  {
+    provider: 'paddle',
+    header: 'paddle-signature',
+    body: paddleBody,
+    sign: (body: string, secret: string, ts: number) => `ts=${ts};h1=${hmac(secret, `${ts}:${body}`)}`,
+    secret: PADDLE_SECRET,
+  },
+  {
+    provider: 'mock',
+    header: 'mock-signature',
+    body: mockBody,
+    sign: (body: string, secret: string, ts: number) => `t=${ts},v1=${hmac(secret, `${ts}.${body}`)}`,
+    secret: MOCK_SECRET,
+  },
 ];
 
 for (const s of schemes) {
@@ -44,7 +82,12 @@ for (const s of schemes) {
     // Headers are signed just before each request; "ahead" is far enough out that a slow machine cannot bring it inside the tolerance.
     const cases: Array<[string, () => Record<string, string>, string, string]> = [
       ['wrong secret', () => ({ [s.header]: s.sign(body, 'not-the-secret', now()) }), body, 'signature_invalid'],
-      ['one byte changed', () => ({ [s.header]: s.sign(body, s.secret, now()) }), body.replace('"active"', '"activf"').replace('something', 'somethinh'), 'signature_invalid'],
+      [
+        'one byte changed',
+        () => ({ [s.header]: s.sign(body, s.secret, now()) }),
+        body.replace('"active"', '"activf"').replace('something', 'somethinh'),
+        'signature_invalid',
+      ],
       ['timestamp 301 s old', () => ({ [s.header]: s.sign(body, s.secret, now() - 301) }), body, 'signature_stale'],
       ['timestamp 360 s ahead', () => ({ [s.header]: s.sign(body, s.secret, now() + 360) }), body, 'signature_stale'],
       ['missing header', () => ({}), body, 'signature_missing'],
@@ -75,7 +118,9 @@ for (const s of schemes) {
 t.test('stripe: any v1 may match (secret rotation)', async (t) => {
   const body = stripeBody('evt_rotation');
   const ts = now();
-  const res = await post('stripe', body, { 'stripe-signature': `t=${ts},v1=${hmac('old-secret', `${ts}.${body}`)},v1=${hmac(STRIPE_SECRET, `${ts}.${body}`)}` });
+  const res = await post('stripe', body, {
+    'stripe-signature': `t=${ts},v1=${hmac('old-secret', `${ts}.${body}`)},v1=${hmac(STRIPE_SECRET, `${ts}.${body}`)}`,
+  });
   t.equal(res.status, 200);
 });
 

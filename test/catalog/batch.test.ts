@@ -22,9 +22,17 @@ t.test('valid items are stored next to per-item errors', async (t) => {
   });
   t.equal(res.status, 200);
   t.equal(res.body.upserted, 1);
-  t.same(res.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [
-    [1, 'invalid_product'], [2, 'invalid_product'], [3, 'duplicate_id'], [4, 'invalid_product'], [5, 'unknown_field'], [6, 'invalid_product'],
-  ]);
+  t.same(
+    res.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]),
+    [
+      [1, 'invalid_product'],
+      [2, 'invalid_product'],
+      [3, 'duplicate_id'],
+      [4, 'invalid_product'],
+      [5, 'unknown_field'],
+      [6, 'invalid_product'],
+    ],
+  );
   t.equal(res.body.errors[0].id, 'bad1');
   t.match(res.body.errors[0].message, /price/);
   const got = await h.api.call('GET', '/v1/products/p1', { key });
@@ -108,16 +116,26 @@ t.test('tenants never see each other in the engine or the API', async (t) => {
 
 t.test('product list pages are stable and q filters by name', async (t) => {
   const { key: k } = await h.tenant('list store');
-  await h.api.call('POST', '/v1/products/batch', { key: k, body: { upsert: Array.from({ length: 7 }, (_, i) => product(`l${i}`, i === 3 ? { name: { en: 'Special widget' } } : {})) } });
+  await h.api.call('POST', '/v1/products/batch', {
+    key: k,
+    body: { upsert: Array.from({ length: 7 }, (_, i) => product(`l${i}`, i === 3 ? { name: { en: 'Special widget' } } : {})) },
+  });
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { data: Array<{ id: string }>; next_cursor: string | null } } = await h.api.call('GET', `/v1/products?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { key: k });
+    const res: { body: { data: Array<{ id: string }>; next_cursor: string | null } } = await h.api.call(
+      'GET',
+      `/v1/products?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      { key: k },
+    );
     seen.push(...res.body.data.map((p) => p.id));
     cursor = res.body.next_cursor;
   } while (cursor);
   t.same(seen, ['l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6']);
   const q = await h.api.call('GET', '/v1/products?q=widget', { key: k });
-  t.same(q.body.data.map((p: { id: string }) => p.id), ['l3']);
+  t.same(
+    q.body.data.map((p: { id: string }) => p.id),
+    ['l3'],
+  );
   t.equal((await h.api.call('GET', '/v1/products?limit=201', { key: k })).status, 400);
 });

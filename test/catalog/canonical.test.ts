@@ -18,8 +18,24 @@ t.test('canonicalJson: absent values as JSON has them', async (t) => {
 const contentHash = (p: StoredProduct) => canonicalProduct(p).hash;
 
 t.test('content hash: equal products hash equally, any change shows', async (t) => {
-  const p = toStored({ id: 'p1', name: { en: 'Mug', ar: 'كوب' }, price: 10, currency: 'USD', in_stock: true, visible: true, attributes: { color: 'red', size: 'L' } });
-  const reordered = toStored({ visible: true, attributes: { size: 'L', color: 'red' }, in_stock: true, currency: 'USD', price: '10', name: { ar: 'كوب', en: 'Mug' }, id: 'p1' });
+  const p = toStored({
+    id: 'p1',
+    name: { en: 'Mug', ar: 'كوب' },
+    price: 10,
+    currency: 'USD',
+    in_stock: true,
+    visible: true,
+    attributes: { color: 'red', size: 'L' },
+  });
+  const reordered = toStored({
+    visible: true,
+    attributes: { size: 'L', color: 'red' },
+    in_stock: true,
+    currency: 'USD',
+    price: '10',
+    name: { ar: 'كوب', en: 'Mug' },
+    id: 'p1',
+  });
   t.equal(contentHash(p), contentHash(reordered), 'same product, keys in another order, price as number or string');
   t.not(contentHash(p), contentHash({ ...p, attributes: { color: 'blue', size: 'L' } }));
   t.equal(canonicalProduct(p).json, canonicalJson(p), 'the stored text is the hashed text');

@@ -36,22 +36,32 @@ t.test('tables past the dead-row threshold are vacuumed; the catalog still answe
   t.notOk(again.includes('products') || again.includes('search_docs'), 'nothing left past the threshold');
   const found = await h.api.deps.engine.search({ tenantId: tenant.id, tokens: ['vacuumed'], offset: 0, limit: 100 });
   t.equal(found.total, 300);
-  t.ok(found.hits.every((hit) => hit.card.price === '12'), 'every hit shows the re-sent price');
+  t.ok(
+    found.hits.every((hit) => hit.card.price === '12'),
+    'every hit shows the re-sent price',
+  );
 });
 
 t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule runs it', async (t) => {
   await churned();
   const jobId = await h.api.deps.queues.enqueue(maintainTables, { force: true, run: 'forced' });
-  const result = await waitFor(async () => {
-    const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
-    return job?.finishedOn ? job.returnvalue : null;
-  }, 20_000, 'maintain-tables finished');
+  const result = await waitFor(
+    async () => {
+      const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
+      return job?.finishedOn ? job.returnvalue : null;
+    },
+    20_000,
+    'maintain-tables finished',
+  );
   t.ok(result.vacuumed.includes('search_docs'), 'search_docs vacuumed');
   t.equal(await dead('search_docs'), 0);
 
   await ensureSchedules(h.api.deps.queues, [...catalogSchedules(h.config), ...maintenanceSchedules(h.config), ...jobsSchedules(h.config)]);
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
   t.same(schedulers.map((s) => s.key).sort(), [MAINTAIN_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort());
-  t.ok(schedulers.every((s) => Number(s.every) === h.config.sweepEveryMs), 'every SWEEP_EVERY_MS');
+  t.ok(
+    schedulers.every((s) => Number(s.every) === h.config.sweepEveryMs),
+    'every SWEEP_EVERY_MS',
+  );
   for (const s of schedulers) await h.api.deps.queues.get('maintenance').removeJobScheduler(s.key);
 });

@@ -6,7 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { ProductIn as ProductInSchema } from '../../shared/catalog/product.schema.js';
 import {
-  detectCatalogKind, inferChorusType, typeFromAttributes, typeFromSpecs, mapChorus, mapFlipkart, mapperFor, readJsonl, MAX_CHORUS_ATTRIBUTES, type ProductIn,
+  detectCatalogKind,
+  inferChorusType,
+  typeFromAttributes,
+  typeFromSpecs,
+  mapChorus,
+  mapFlipkart,
+  mapperFor,
+  readJsonl,
+  MAX_CHORUS_ATTRIBUTES,
+  type ProductIn,
 } from '../../scripts/catalog/mappers.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,16 +26,41 @@ const SAMPLE = 200;
 
 const LANG_KEY = /^[a-z]{2}(-[A-Za-z]{2})?$/;
 const DECIMAL = /^\d{1,12}(\.\d{1,6})?$/;
-const KEYS = new Set(['id', 'name', 'description', 'brand', 'model', 'sku', 'gtin', 'url', 'image_url', 'price', 'sale_price', 'currency', 'in_stock',
-  'stock_qty', 'categories', 'attributes', 'tags', 'popularity', 'margin', 'visible', 'updated_at', 'extra']);
+const KEYS = new Set([
+  'id',
+  'name',
+  'description',
+  'brand',
+  'model',
+  'sku',
+  'gtin',
+  'url',
+  'image_url',
+  'price',
+  'sale_price',
+  'currency',
+  'in_stock',
+  'stock_qty',
+  'categories',
+  'attributes',
+  'tags',
+  'popularity',
+  'margin',
+  'visible',
+  'updated_at',
+  'extra',
+]);
 
 /** Every ProductIn limit, checked by hand (the API's zod schema is checked separately): a list of problems, empty when fine. */
 function productInProblems(p: ProductIn): string[] {
   const bad: string[] = [];
-  const check = (ok: boolean, what: string) => { if (!ok) bad.push(what); };
+  const check = (ok: boolean, what: string) => {
+    if (!ok) bad.push(what);
+  };
   const isStr = (v: unknown, max: number, min = 0) => typeof v === 'string' && v.length >= min && v.length <= max;
   const optStr = (v: unknown, max: number) => v === undefined || v === null || isStr(v, max);
-  const langMap = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.entries(v).every(([k, s]) => LANG_KEY.test(k) && isStr(s, 20_000));
+  const langMap = (v: unknown) =>
+    !!v && typeof v === 'object' && !Array.isArray(v) && Object.entries(v).every(([k, s]) => LANG_KEY.test(k) && isStr(s, 20_000));
   const money = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && DECIMAL.test(v));
   for (const k of Object.keys(p)) check(KEYS.has(k), `unknown key ${k}`);
   check(isStr(p.id, 128, 1), 'id 1..128');
@@ -40,10 +74,25 @@ function productInProblems(p: ProductIn): string[] {
   check(typeof p.currency === 'string' && /^[A-Z]{3}$/.test(p.currency), 'currency ISO 4217');
   check(p.in_stock === undefined || typeof p.in_stock === 'boolean', 'in_stock boolean');
   check(p.stock_qty === undefined || p.stock_qty === null || (Number.isInteger(p.stock_qty) && p.stock_qty >= 0), 'stock_qty int >= 0');
-  check(p.categories === undefined || (Array.isArray(p.categories) && p.categories.length <= 50 && p.categories.every((c) =>
-    isStr(c.id, 128, 1) && Array.isArray(c.path) && c.path.length >= 1 && c.path.length <= 10 && c.path.every(langMap))), 'categories');
-  check(p.attributes === undefined || Object.entries(p.attributes).every(([k, v]) => isStr(k, 200, 1) && (isStr(v, 1000)
-    || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || (Array.isArray(v) && v.length <= 100 && v.every((s) => isStr(s, 1000))))), 'attributes');
+  check(
+    p.categories === undefined ||
+      (Array.isArray(p.categories) &&
+        p.categories.length <= 50 &&
+        p.categories.every((c) => isStr(c.id, 128, 1) && Array.isArray(c.path) && c.path.length >= 1 && c.path.length <= 10 && c.path.every(langMap))),
+    'categories',
+  );
+  check(
+    p.attributes === undefined ||
+      Object.entries(p.attributes).every(
+        ([k, v]) =>
+          isStr(k, 200, 1) &&
+          (isStr(v, 1000) ||
+            (typeof v === 'number' && Number.isFinite(v)) ||
+            typeof v === 'boolean' ||
+            (Array.isArray(v) && v.length <= 100 && v.every((s) => isStr(s, 1000)))),
+      ),
+    'attributes',
+  );
   check(p.tags === undefined || (p.tags.length <= 100 && p.tags.every((s) => isStr(s, 200))), 'tags');
   check(p.popularity === undefined || p.popularity === null || (Number.isFinite(p.popularity) && p.popularity >= 0), 'popularity >= 0');
   check(p.margin === undefined || p.margin === null || Number.isFinite(p.margin), 'margin finite');
@@ -82,7 +131,9 @@ t.test('chorus: the first records of the real catalog', { skip: missing(CHORUS) 
   t.equal(raws.length, SAMPLE);
   let typed = 0;
   const problems: string[] = [];
-  const expect = (ok: boolean, id: string, what: string) => { if (!ok) problems.push(`${id}: ${what}`); };
+  const expect = (ok: boolean, id: string, what: string) => {
+    if (!ok) problems.push(`${id}: ${what}`);
+  };
   for (const raw of raws) {
     const p = mapChorus(raw);
     problems.push(...problemsOf(p).map((m) => `${p.id}: ${m}`));
@@ -122,7 +173,9 @@ t.test('flipkart: the first records of the real catalog', { skip: missing(FLIPKA
   let dropped = 0;
   let discounted = 0;
   const problems: string[] = [];
-  const expect = (ok: boolean, id: string, what: string) => { if (!ok) problems.push(`${id}: ${what}`); };
+  const expect = (ok: boolean, id: string, what: string) => {
+    if (!ok) problems.push(`${id}: ${what}`);
+  };
   for (const raw of raws) {
     const p = mapFlipkart(raw);
     const id = String(raw.id);
@@ -130,7 +183,10 @@ t.test('flipkart: the first records of the real catalog', { skip: missing(FLIPKA
       expect(p === null, id, 'no price but not skipped');
       continue;
     }
-    if (!p) { problems.push(`${id}: skipped`); continue; }
+    if (!p) {
+      problems.push(`${id}: skipped`);
+      continue;
+    }
     problems.push(...problemsOf(p).map((m) => `${id}: ${m}`));
     expect(p.id === raw.id && p.currency === 'INR' && p.price === raw.retail_price_inr, id, 'id, currency, price');
     const sale = raw.discounted_price_inr as number;
@@ -150,10 +206,12 @@ t.test('flipkart: the first records of the real catalog', { skip: missing(FLIPKA
   t.ok(dropped > 0 && discounted > 0, `the sample exercises both rules (${dropped} dropped leaves, ${discounted} discounts)`);
 
   const shorts = mapFlipkart(raws[0])!;
-  t.same(shorts.categories, [{
-    id: 'clothing/womens-clothing/lingerie-sleep-swimwear/shorts/alisha-shorts',
-    path: ['Clothing', "Women's Clothing", 'Lingerie, Sleep & Swimwear', 'Shorts', 'Alisha Shorts'].map((en) => ({ en })),
-  }]);
+  t.same(shorts.categories, [
+    {
+      id: 'clothing/womens-clothing/lingerie-sleep-swimwear/shorts/alisha-shorts',
+      path: ['Clothing', "Women's Clothing", 'Lingerie, Sleep & Swimwear', 'Shorts', 'Alisha Shorts'].map((en) => ({ en })),
+    },
+  ]);
   t.equal(shorts.sale_price, 379);
   t.match(shorts.description?.en, /^Key Features of Alisha/);
   t.match(shorts.url, /^http:\/\/www\.flipkart\.com\//);
@@ -172,39 +230,92 @@ t.test('flipkart: records without a price are skipped (whole file)', { skip: mis
 
 t.test('the ProductIn checker itself catches violations', async (t) => {
   const bad = {
-    id: '', name: { en: ' ' }, brand: 'b'.repeat(201), gtin: 'g'.repeat(51), url: 'u'.repeat(2049), price: -1, sale_price: '1,5', currency: 'usd',
-    categories: [{ id: 'c', path: [] }], attributes: { k: 'v'.repeat(1001) }, popularity: -2, updated_at: 'yesterday', colour: 'red',
+    id: '',
+    name: { en: ' ' },
+    brand: 'b'.repeat(201),
+    gtin: 'g'.repeat(51),
+    url: 'u'.repeat(2049),
+    price: -1,
+    sale_price: '1,5',
+    currency: 'usd',
+    categories: [{ id: 'c', path: [] }],
+    attributes: { k: 'v'.repeat(1001) },
+    popularity: -2,
+    updated_at: 'yesterday',
+    colour: 'red',
   } as unknown as ProductIn;
   const problems = productInProblems(bad);
-  for (const what of ['id 1..128', 'name', 'brand', 'gtin', 'urls', 'price >= 0', 'sale_price', 'currency', 'categories', 'attributes', 'popularity', 'updated_at', 'unknown key colour']) {
-    t.ok(problems.some((m) => m.startsWith(what)), `flags ${what}`);
+  for (const what of [
+    'id 1..128',
+    'name',
+    'brand',
+    'gtin',
+    'urls',
+    'price >= 0',
+    'sale_price',
+    'currency',
+    'categories',
+    'attributes',
+    'popularity',
+    'updated_at',
+    'unknown key colour',
+  ]) {
+    t.ok(
+      problems.some((m) => m.startsWith(what)),
+      `flags ${what}`,
+    );
   }
   t.notOk(ProductInSchema.safeParse(bad).success, 'and so does the API schema');
 });
 
 const chorusRaw = (over: Record<string, unknown> = {}) => ({
-  id: '42', name: 'X1-9', title: 'Acme X1-9 Notebook Black 35.6 cm (14")', supplier: 'Acme', ean: ['1234567890123'], price: 123456,
-  short_description: 'A laptop.', img_500x500: 'http://img.example/500.jpg', img_high: 'http://img.example/high.jpg', date_released: '2019-05-01T00:00:00Z', ...over,
+  id: '42',
+  name: 'X1-9',
+  title: 'Acme X1-9 Notebook Black 35.6 cm (14")',
+  supplier: 'Acme',
+  ean: ['1234567890123'],
+  price: 123456,
+  short_description: 'A laptop.',
+  img_500x500: 'http://img.example/500.jpg',
+  img_high: 'http://img.example/high.jpg',
+  date_released: '2019-05-01T00:00:00Z',
+  ...over,
 });
 
 t.test('chorus: hand-written records', async (t) => {
   const p = mapChorus(chorusRaw({ attr_t_product_colour: 'Black', attr_n_weight: 1200, attr_t_empty: '  ', attr_n_bad: null, attr_b_touchscreen: true }));
   assertValid(t, p);
   t.same(p, {
-    id: '42', name: { en: 'Acme X1-9 Notebook Black 35.6 cm (14")' }, description: { en: 'A laptop.' }, brand: 'Acme', model: 'X1-9',
-    gtin: '1234567890123', image_url: 'http://img.example/500.jpg', price: '1234.56', currency: 'USD',
+    id: '42',
+    name: { en: 'Acme X1-9 Notebook Black 35.6 cm (14")' },
+    description: { en: 'A laptop.' },
+    brand: 'Acme',
+    model: 'X1-9',
+    gtin: '1234567890123',
+    image_url: 'http://img.example/500.jpg',
+    price: '1234.56',
+    currency: 'USD',
     categories: [{ id: 'notebooks', path: [{ en: 'Electronics' }, { en: 'Laptops & Notebooks' }] }],
-    attributes: { product_colour: 'Black', weight: 1200 }, updated_at: '2019-05-01T00:00:00.000Z',
+    attributes: { product_colour: 'Black', weight: 1200 },
+    updated_at: '2019-05-01T00:00:00.000Z',
   });
   t.equal(mapChorus(chorusRaw({ price: 4995 })).price, '49.95');
   t.equal(mapChorus(chorusRaw({ price: 5 })).price, '0.05');
   t.equal(mapChorus(chorusRaw({ price: 0 })).price, '0.00');
   t.throws(() => mapChorus(chorusRaw({ price: undefined })), /no valid price/);
 
-  const edge = mapChorus(chorusRaw({
-    title: undefined, supplier: 'B'.repeat(300), name: 'M'.repeat(300), ean: ['9'.repeat(60), '4006381333931'], short_description: '',
-    img_500x500: `http://img.example/${'a'.repeat(2100)}`, date_released: 'not a date', attr_t_long: 'x'.repeat(5000),
-  }));
+  const edge = mapChorus(
+    chorusRaw({
+      title: undefined,
+      supplier: 'B'.repeat(300),
+      name: 'M'.repeat(300),
+      ean: ['9'.repeat(60), '4006381333931'],
+      short_description: '',
+      img_500x500: `http://img.example/${'a'.repeat(2100)}`,
+      date_released: 'not a date',
+      attr_t_long: 'x'.repeat(5000),
+    }),
+  );
   assertValid(t, edge);
   t.equal(edge.name.en, 'M'.repeat(300), 'name falls back to the model name');
   t.equal(edge.brand?.length, 200);
@@ -272,7 +383,9 @@ t.test('chorus: a monitor by its screen specs when the title names no type', asy
 });
 
 t.test('chorus: product type from Icecat type attributes when the title names none', async (t) => {
-  const tab = mapChorus(chorusRaw({ title: 'Samsung Galaxy Tab S6 Lite SM-P610N 26.4 cm (10.4") 4 GB 64 GB Wi-Fi 5 Android 10', attr_t_device_type: 'Full-size tablet' }));
+  const tab = mapChorus(
+    chorusRaw({ title: 'Samsung Galaxy Tab S6 Lite SM-P610N 26.4 cm (10.4") 4 GB 64 GB Wi-Fi 5 Android 10', attr_t_device_type: 'Full-size tablet' }),
+  );
   t.same(tab.categories, [{ id: 'tablets', path: [{ en: 'Electronics' }, { en: 'Tablets' }] }]);
   t.equal(typeFromAttributes({ attr_t_type: 'HDD' })?.id, 'drives');
   t.equal(typeFromAttributes({ attr_t_form_factor: 'Bar' })?.id, 'smartphones', 'a bar form factor is a phone');
@@ -283,20 +396,36 @@ t.test('chorus: product type from Icecat type attributes when the title names no
 });
 
 const flipkartRaw = (over: Record<string, unknown> = {}) => ({
-  id: 'abc', pid: 'P1', name: "Acme Men's Shirt", brand: 'Acme', retail_price_inr: 999, discounted_price_inr: 499, product_rating: null,
-  overall_rating: null, fk_advantage: true, category_path: ['Clothing', "Men's Clothing", 'Shirts', "Acme Men's Shirt"], ...over,
+  id: 'abc',
+  pid: 'P1',
+  name: "Acme Men's Shirt",
+  brand: 'Acme',
+  retail_price_inr: 999,
+  discounted_price_inr: 499,
+  product_rating: null,
+  overall_rating: null,
+  fk_advantage: true,
+  category_path: ['Clothing', "Men's Clothing", 'Shirts', "Acme Men's Shirt"],
+  ...over,
 });
 
 t.test('flipkart: hand-written records', async (t) => {
   const p = mapFlipkart(flipkartRaw())!;
   assertValid(t, p);
   t.same(p, {
-    id: 'abc', name: { en: "Acme Men's Shirt" }, brand: 'Acme', url: null, price: 999, sale_price: 499, currency: 'INR',
+    id: 'abc',
+    name: { en: "Acme Men's Shirt" },
+    brand: 'Acme',
+    url: null,
+    price: 999,
+    sale_price: 499,
+    currency: 'INR',
     categories: [{ id: 'clothing/mens-clothing/shirts', path: [{ en: 'Clothing' }, { en: "Men's Clothing" }, { en: 'Shirts' }] }],
-    popularity: null, extra: { pid: 'P1', fk_advantage: true },
+    popularity: null,
+    extra: { pid: 'P1', fk_advantage: true },
   });
   const levels = (over: Record<string, unknown>) => mapFlipkart(flipkartRaw(over))!.categories?.[0]?.path.map((l) => l.en) ?? [];
-  t.same(levels({ category_path: ['Clothing', 'Shirts', 'Acme Men\'s Sh...'] }), ['Clothing', 'Shirts'], 'cut-off leaf dropped');
+  t.same(levels({ category_path: ['Clothing', 'Shirts', "Acme Men's Sh..."] }), ['Clothing', 'Shirts'], 'cut-off leaf dropped');
   t.same(levels({ category_path: ['Clothing', 'Shirts', 'Acme Men'] }), ['Clothing', 'Shirts'], 'leaf that prefixes the name dropped');
   t.same(levels({ category_path: ['Clothing', 'Shirts', "Acme Men's Shirt (Pack of 2)"] }), ['Clothing', 'Shirts'], 'variant of the name dropped');
   t.same(levels({ category_path: ['Clothing', 'Shirts', 'Acme Shirts'] }), ['Clothing', 'Shirts', 'Acme Shirts'], 'a real leaf is kept');
@@ -309,10 +438,14 @@ t.test('flipkart: hand-written records', async (t) => {
   t.equal(mapFlipkart(flipkartRaw({ overall_rating: 4.2, product_rating: 3 }))!.popularity, 4.2);
   t.equal(mapFlipkart(flipkartRaw({ overall_rating: 'No rating available', product_rating: 3 }))!.popularity, 3);
 
-  const edge = mapFlipkart(flipkartRaw({
-    brand: null, description: 'Nice shirt', product_url: `http://www.flipkart.com/${'x'.repeat(2100)}`,
-    category_path: Array.from({ length: 14 }, (_, i) => `Level ${i} ${'long '.repeat(8)}`),
-  }))!;
+  const edge = mapFlipkart(
+    flipkartRaw({
+      brand: null,
+      description: 'Nice shirt',
+      product_url: `http://www.flipkart.com/${'x'.repeat(2100)}`,
+      category_path: Array.from({ length: 14 }, (_, i) => `Level ${i} ${'long '.repeat(8)}`),
+    }),
+  )!;
   assertValid(t, edge);
   t.equal(edge.brand, null);
   t.same(edge.description, { en: 'Nice shirt' });
@@ -325,7 +458,11 @@ t.test('readJsonl streams plain and gzipped files, skipping blank lines', async 
   const dir = mkdtempSync(join(tmpdir(), 'read-jsonl-'));
   writeFileSync(join(dir, 'a.jsonl'), '{"a":1}\r\n\n   \n{"b":[2]}\n');
   writeFileSync(join(dir, 'a.jsonl.gz'), gzipSync('{"a":1}\n\n{"b":[2]}'));
-  const all = async (path: string) => { const out: unknown[] = []; for await (const v of readJsonl(path)) out.push(v); return out; };
+  const all = async (path: string) => {
+    const out: unknown[] = [];
+    for await (const v of readJsonl(path)) out.push(v);
+    return out;
+  };
   t.same(await all(join(dir, 'a.jsonl')), [{ a: 1 }, { b: [2] }]);
   t.same(await all(join(dir, 'a.jsonl.gz')), [{ a: 1 }, { b: [2] }]);
   writeFileSync(join(dir, 'bad.jsonl'), '{"a":1}\n{oops\n');

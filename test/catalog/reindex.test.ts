@@ -18,10 +18,11 @@ for (let i = 0; i < products.length; i += 1000) {
 }
 await eventually(async () => (await engine.search({ tenantId, tokens: ['phone'], offset: 0, limit: 1 })).total === 2500, 15_000);
 
-const waitJob = (id: string) => eventually(async () => {
-  const job = (await h.api.call('GET', `/v1/jobs/${id}`, { key })).body;
-  return ['succeeded', 'failed', 'canceled'].includes(job.status) ? job : null;
-}, 30_000);
+const waitJob = (id: string) =>
+  eventually(async () => {
+    const job = (await h.api.call('GET', `/v1/jobs/${id}`, { key })).body;
+    return ['succeeded', 'failed', 'canceled'].includes(job.status) ? job : null;
+  }, 30_000);
 
 t.test('GET /v1/attributes lists raw attributes with counts and samples', async (t) => {
   const res = await h.api.call('GET', '/v1/attributes', { key });
@@ -47,7 +48,14 @@ t.test('a mapping change reindexes with canonical facet names and normalized val
   t.equal(job.progress, 1);
   const res = await engine.search({ tenantId, tokens: ['phone'], offset: 0, limit: 1, facets: ['color'], filters: { color: ['Red'] } });
   t.equal(res.total, 1250);
-  t.same(res.facets.color, [{ value: 'Blue', count: 1250 }, { value: 'Red', count: 1250 }], 'disjunctive: the colour filter does not narrow colour counts');
+  t.same(
+    res.facets.color,
+    [
+      { value: 'Blue', count: 1250 },
+      { value: 'Red', count: 1250 },
+    ],
+    'disjunctive: the colour filter does not narrow colour counts',
+  );
   const attrs = (await h.api.call('GET', '/v1/attributes', { key })).body;
   t.equal(attrs.find((a: { raw_name: string }) => a.raw_name === 'Colour').canonical_name, 'color');
   const bad = await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: [{ raw_name: 'x', canonical_name: 'c'.repeat(101) }] } });

@@ -3,15 +3,34 @@ import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
 import { toStored } from '../../shared/catalog/canonical.js';
 
 const PROSE = 'A pocket computer for the road with a bright colour screen and a long battery life';
-const doc = (attributes: Record<string, unknown>, description = PROSE) => buildSearchDoc(
-  toStored({ id: 'p1', name: { en: 'HP iPAQ 114 Classic Handheld' }, price: 10, currency: 'USD', in_stock: true, visible: true, description: { en: description }, attributes }),
-  new Map(), new Date(0),
-);
+const doc = (attributes: Record<string, unknown>, description = PROSE) =>
+  buildSearchDoc(
+    toStored({
+      id: 'p1',
+      name: { en: 'HP iPAQ 114 Classic Handheld' },
+      price: 10,
+      currency: 'USD',
+      in_stock: true,
+      visible: true,
+      description: { en: description },
+      attributes,
+    }),
+    new Map(),
+    new Date(0),
+  );
 
 t.test('short attribute values are attribute text; prose values weigh like the description', async (t) => {
-  const d = doc({ colour: 'Black', interface: 'USB Type-C', audio_system: 'Integrated microphone, receiver, speaker and one 3.5 mm headphone jack', bluetooth: true });
+  const d = doc({
+    colour: 'Black',
+    interface: 'USB Type-C',
+    audio_system: 'Integrated microphone, receiver, speaker and one 3.5 mm headphone jack',
+    bluetooth: true,
+  });
   t.equal(d.attributeText, 'black usb type-c');
-  t.equal(d.descriptionNorm, 'a pocket computer for the road with a bright colour screen and a long battery life integrated microphone, receiver, speaker and one 3.5 mm headphone jack');
+  t.equal(
+    d.descriptionNorm,
+    'a pocket computer for the road with a bright colour screen and a long battery life integrated microphone, receiver, speaker and one 3.5 mm headphone jack',
+  );
   t.notMatch(d.attributeText, /speaker/, 'a word buried in prose does not rank like a product property');
 });
 

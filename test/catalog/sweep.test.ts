@@ -13,7 +13,14 @@ const item = (id: string, name: string) => canonicalProduct(toStored({ id, name:
 const found = async (tenantId: string, word: string) => (await deps.engine.search({ tenantId, tokens: [word], offset: 0, limit: 10 })).hits.map((x) => x.id);
 const sweep = async (graceMs: number, run: string) => {
   const jobId = await deps.queues.enqueue(sweepUnindexed, { graceMs, limit: 1000, run });
-  return waitFor(async () => { const j = await deps.queues.get('maintenance').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'sweep');
+  return waitFor(
+    async () => {
+      const j = await deps.queues.get('maintenance').getJob(jobId);
+      return j?.finishedOn ? j.returnvalue : null;
+    },
+    20_000,
+    'sweep',
+  );
 };
 
 t.test('lost enqueue and lost derived write are both indexed by the next sweep; fresh changes are left to their batch', async (t) => {
@@ -30,7 +37,14 @@ t.test('lost enqueue and lost derived write are both indexed by the next sweep; 
 
   t.match(await sweep(60_000, 'fresh'), { products: 0 }, 'within the grace period: the batch that wrote them may still be indexing');
   t.match(await sweep(0, 'late'), { products: 2, tenants: 1, batches: 1 });
-  const ids = await waitFor(async () => { const r = await found(tenantId, 'wombat'); return r.length === 2 ? r : null; }, 20_000, 'both searchable');
+  const ids = await waitFor(
+    async () => {
+      const r = await found(tenantId, 'wombat');
+      return r.length === 2 ? r : null;
+    },
+    20_000,
+    'both searchable',
+  );
   t.same(ids.sort(), ['p1', 'p2']);
   // The stage marks them indexed just after the engine write that made them searchable.
   t.ok(await waitFor(async () => (await deps.repos.products.countUnindexed(tenantId)) === 0, 20_000, 'marked indexed'), 'and marked indexed');
@@ -43,6 +57,16 @@ t.test('the sweep takes every product ahead of its index that no live job covers
   await deps.queues.enqueue(indexProducts, { tenantId, batchId: 'held', ids: ['p3'], deletes: [] }, { delayMs: 60_000 });
   const result = await sweep(0, 'covered');
   t.match(result, { products: 1, queued_elsewhere: 1 }, 'only the product no job will index');
-  t.same(await waitFor(async () => { const r = await found(tenantId, 'quokka'); return r.length ? r : null; }, 20_000, 'p4 searchable'), ['p4']);
+  t.same(
+    await waitFor(
+      async () => {
+        const r = await found(tenantId, 'quokka');
+        return r.length ? r : null;
+      },
+      20_000,
+      'p4 searchable',
+    ),
+    ['p4'],
+  );
   t.same(await found(tenantId, 'quokka'), ['p4'], 'p3 waits for its own job');
 });

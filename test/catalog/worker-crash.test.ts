@@ -10,7 +10,16 @@ t.teardown(() => h.close());
 t.test('a worker killed mid-stage loses nothing: the stage re-runs on another worker', async (t) => {
   const { id: tenantId, key } = await h.tenant();
   const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.config.databaseUrl, QUEUE_PREFIX: h.config.queuePrefix, WORKER_LOCK_MS: '1000', FAULT_STAGE_DELAY_MS: '60000', MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: h.config.databaseUrl,
+      QUEUE_PREFIX: h.config.queuePrefix,
+      WORKER_LOCK_MS: '1000',
+      FAULT_STAGE_DELAY_MS: '60000',
+      MIGRATE_ON_START: 'false',
+      LOG_LEVEL: 'silent',
+    },
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -43,7 +43,10 @@ t.test('the Arabic searches find the Arabic demo store products they name', asyn
   const abaya = await search(t, byNote(/عباية سوداء/));
   t.equal(abaya.query.lang, 'ar', 'the query is read as Arabic');
   const top = abaya.hits.slice(0, 2) as Hit[];
-  t.ok(top.every((hit) => /عباية/.test(hit.product.name.ar) && /سوداء/.test(hit.product.name.ar)), `top hits are black abayas: ${top.map((x) => x.product.name.ar).join(' | ')}`);
+  t.ok(
+    top.every((hit) => /عباية/.test(hit.product.name.ar) && /سوداء/.test(hit.product.name.ar)),
+    `top hits are black abayas: ${top.map((x) => x.product.name.ar).join(' | ')}`,
+  );
   const phone = await search(t, byNote(/جوال سامسونج/));
   const first = phone.hits[0] as Hit;
   t.equal(first.product.brand, 'Samsung', `first hit is a Samsung: ${first.product.name.ar}`);
@@ -55,14 +58,23 @@ t.test('the English search finds Flipkart products', async (t) => {
   const body = await search(t, byNote(/English, Flipkart/));
   const inr = (body.hits as Hit[]).filter((hit) => hit.product.currency === 'INR');
   t.ok(inr.length >= 3, `${inr.length} Flipkart hits in the first page`);
-  t.ok(inr.every((hit) => /running shoes/i.test(hit.product.name.en)), 'all of them running shoes');
+  t.ok(
+    inr.every((hit) => /running shoes/i.test(hit.product.name.en)),
+    'all of them running shoes',
+  );
 });
 
 t.test('a load stops when its signal aborts (Ctrl-C in npm run demo), so the API can close', async (t) => {
   const other = await h.tenant('Aborted store');
   const abort = new AbortController();
   const load = loadCatalog({
-    url: h.api.url, key: other.key, file: SHIPPED_SAMPLES[0].file, kind: SHIPPED_SAMPLES[0].kind, batchSize: 100, runId: 'abort', signal: abort.signal,
+    url: h.api.url,
+    key: other.key,
+    file: SHIPPED_SAMPLES[0].file,
+    kind: SHIPPED_SAMPLES[0].kind,
+    batchSize: 100,
+    runId: 'abort',
+    signal: abort.signal,
     transform: (p, i) => {
       if (i === 500) abort.abort();
       return p;
@@ -75,6 +87,14 @@ t.test('a load stops when its signal aborts (Ctrl-C in npm run demo), so the API
 
 t.test('a batch that fails while the file is still being read rejects the load instead of crashing the process', async (t) => {
   // Port 1 refuses at once, so batches fail while the reader is between two awaits of the batches in flight.
-  const load = loadCatalog({ url: 'http://127.0.0.1:1', key: 'sk_none', file: SHIPPED_SAMPLES[0].file, kind: SHIPPED_SAMPLES[0].kind, batchSize: 10, inFlight: 8, limit: 200 });
+  const load = loadCatalog({
+    url: 'http://127.0.0.1:1',
+    key: 'sk_none',
+    file: SHIPPED_SAMPLES[0].file,
+    kind: SHIPPED_SAMPLES[0].kind,
+    batchSize: 10,
+    inFlight: 8,
+    limit: 200,
+  });
   await t.rejects(load, /fetch failed/, 'the failure reaches the caller');
 });

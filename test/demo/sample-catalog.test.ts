@@ -69,9 +69,15 @@ t.test('the Flipkart sample is varied: a few thousand products over many categor
   for (const p of flipkart.products) tops.set(p.categories![0].path[0].en, (tops.get(p.categories![0].path[0].en) ?? 0) + 1);
   t.ok(tops.size >= 15, `many top-level categories (${tops.size})`);
   t.ok(Math.max(...tops.values()) <= n * 0.15, 'no top-level category holds more than 15% of the sample');
-  t.ok(flipkart.products.every((p) => p.categories?.[0]?.path.length! >= 2), 'every product has at least two category levels');
+  t.ok(
+    flipkart.products.every((p) => p.categories?.[0]?.path.length! >= 2),
+    'every product has at least two category levels',
+  );
   t.ok(flipkart.products.filter((p) => p.brand).length >= n * 0.9, 'at least 90% have a brand');
-  t.ok(flipkart.products.every((p) => p.currency === 'INR' && Number(p.price) > 0), 'every product has a price in INR');
+  t.ok(
+    flipkart.products.every((p) => p.currency === 'INR' && Number(p.price) > 0),
+    'every product has a price in INR',
+  );
   const names = new Set(flipkart.products.map((p) => p.name.en.toLowerCase()));
   t.equal(names.size, n, 'one product per name (no size/colour variants)');
 });
@@ -82,20 +88,39 @@ t.test('the demo store is bilingual, labelled as written for the demo, and has E
   t.match(String(first.$comment), /not real store data/i, 'and is not real store data');
   const n = demoStore.products.length;
   t.ok(n >= 100 && n <= 200, `100-200 products (${n})`);
-  t.ok(demoStore.products.every((p) => p.currency === 'SAR' && p.name.en && p.brand), 'every product has an English name, a brand and a SAR price');
+  t.ok(
+    demoStore.products.every((p) => p.currency === 'SAR' && p.name.en && p.brand),
+    'every product has an English name, a brand and a SAR price',
+  );
   const englishOnly = demoStore.products.filter((p) => !p.name.ar);
   t.ok(englishOnly.length >= 10 && englishOnly.length <= n / 4, `some products are English-only for issue 14 to translate (${englishOnly.length})`);
-  t.ok(englishOnly.every((p) => !p.description?.ar), 'an English-only product has no Arabic description either');
+  t.ok(
+    englishOnly.every((p) => !p.description?.ar),
+    'an English-only product has no Arabic description either',
+  );
   const arabic = /[\u0600-\u06ff]/;
-  t.ok(demoStore.products.filter((p) => p.name.ar).every((p) => arabic.test(p.name.ar) && arabic.test(p.description?.ar ?? '')), 'the Arabic names and descriptions are in Arabic script');
+  t.ok(
+    demoStore.products.filter((p) => p.name.ar).every((p) => arabic.test(p.name.ar) && arabic.test(p.description?.ar ?? '')),
+    'the Arabic names and descriptions are in Arabic script',
+  );
   const levels = demoStore.products.flatMap((p) => p.categories!.flatMap((c) => c.path));
-  t.ok(levels.every((l) => l.en && arabic.test(l.ar)), 'every category level is labelled in English and Arabic');
+  t.ok(
+    levels.every((l) => l.en && arabic.test(l.ar)),
+    'every category level is labelled in English and Arabic',
+  );
   const tops = new Set(demoStore.products.map((p) => p.categories![0].path[0].en));
   t.same([...tops].sort(), ['Beauty', 'Electronics', 'Fashion', 'Home', 'Watches'], 'fashion, watches, home, electronics and beauty');
-  t.ok(demoStore.products.every((p) => p.attributes && Object.keys(p.attributes).length > 0), 'every product has attributes');
+  t.ok(
+    demoStore.products.every((p) => p.attributes && Object.keys(p.attributes).length > 0),
+    'every product has attributes',
+  );
 });
 
-t.test('select-flipkart.ts regenerates the committed sample from the full catalog', { skip: existsSync(FULL_FLIPKART) ? false : `no full catalog at ${FULL_FLIPKART}` }, async (t) => {
-  const again = selectFlipkartSample((await rawLines(FULL_FLIPKART)) as Record<string, unknown>[], flipkart.raw.length);
-  t.same(again, flipkart.raw, 'the same records, fields and order as the committed file');
-});
+t.test(
+  'select-flipkart.ts regenerates the committed sample from the full catalog',
+  { skip: existsSync(FULL_FLIPKART) ? false : `no full catalog at ${FULL_FLIPKART}` },
+  async (t) => {
+    const again = selectFlipkartSample((await rawLines(FULL_FLIPKART)) as Record<string, unknown>[], flipkart.raw.length);
+    t.same(again, flipkart.raw, 'the same records, fields and order as the committed file');
+  },
+);

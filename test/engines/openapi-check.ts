@@ -55,10 +55,14 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
   };
 
   const typeOk = (type: string, v: unknown) =>
-    type === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v)
-      : type === 'array' ? Array.isArray(v)
-        : type === 'integer' ? Number.isInteger(v)
-          : type === 'number' ? typeof v === 'number' && Number.isFinite(v)
+    type === 'object'
+      ? typeof v === 'object' && v !== null && !Array.isArray(v)
+      : type === 'array'
+        ? Array.isArray(v)
+        : type === 'integer'
+          ? Number.isInteger(v)
+          : type === 'number'
+            ? typeof v === 'number' && Number.isFinite(v)
             : typeof v === type;
 
   function check(schema: Schema, value: unknown, at: string, out: string[], closed = true): void {
@@ -99,10 +103,14 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
   function checkScalar(schema: Schema, raw: string, at: string, out: string[]): void {
     const s = resolve(schema);
     const type = s.type ?? 'string';
-    const ok = type === 'integer' ? /^-?\d+$/.test(raw)
-      : type === 'number' ? raw.trim() !== '' && Number.isFinite(Number(raw))
-        : type === 'boolean' ? raw === 'true' || raw === 'false'
-          : type === 'string';
+    const ok =
+      type === 'integer'
+        ? /^-?\d+$/.test(raw)
+        : type === 'number'
+          ? raw.trim() !== '' && Number.isFinite(Number(raw))
+          : type === 'boolean'
+            ? raw === 'true' || raw === 'false'
+            : type === 'string';
     if (!ok) out.push(`${at}: ${JSON.stringify(raw)} is not a ${type}`);
     if (s.enum && !s.enum.includes(raw)) out.push(`${at}: ${JSON.stringify(raw)} is not one of ${JSON.stringify(s.enum)}`);
   }
@@ -117,7 +125,7 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
       let literals = 0;
       const match = parts.every((p, i) => {
         const m = /^\{(.+)\}$/.exec(p);
-        if (m) return (params[m[1]] = segments[i]), true;
+        if (m) return ((params[m[1]] = segments[i]), true);
         literals++;
         return p === segments[i];
       });
@@ -173,7 +181,10 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
       if (rb.required) out.push(`${at}: missing required body`);
       return out;
     }
-    const contentType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const contentType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const allowance = options.allow?.find((a) => a.operationId === op.operationId && a.contentType === contentType);
     const media = rb.content?.[contentType] ?? (allowance ? Object.values(rb.content ?? {})[0] : undefined);
     if (!media) {

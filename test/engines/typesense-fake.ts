@@ -2,11 +2,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openapi-check.js';
 
-interface Field { name: string; type: string; facet?: boolean; optional?: boolean; index?: boolean }
-interface Collection { name: string; fields: Field[]; default_sorting_field?: string; created_at: number; docs: Map<string, Record<string, unknown>> }
+interface Field {
+  name: string;
+  type: string;
+  facet?: boolean;
+  optional?: boolean;
+  index?: boolean;
+}
+interface Collection {
+  name: string;
+  fields: Field[];
+  default_sorting_field?: string;
+  created_at: number;
+  docs: Map<string, Record<string, unknown>>;
+}
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -25,7 +40,8 @@ function clauses(filter: string): string[] {
       i++;
       continue;
     }
-    if (!tick && (c === '(' || c === ')' || (c === '|' && filter[i + 1] === '|'))) throw new HttpError(400, `the fake understands only && of simple clauses: ${filter}`);
+    if (!tick && (c === '(' || c === ')' || (c === '|' && filter[i + 1] === '|')))
+      throw new HttpError(400, `the fake understands only && of simple clauses: ${filter}`);
     buf += c;
   }
   if (tick) throw new HttpError(400, `Could not parse the filter query: unbalanced backtick in ${filter}`);
@@ -53,7 +69,8 @@ function matches(col: Collection, filter: string | undefined, doc: Record<string
     const i = clause.indexOf(':');
     const field = clause.slice(0, i).trim();
     let raw = clause.slice(i + 1).trim();
-    if (field !== 'id' && !col.fields.some((f) => f.name === field)) throw new HttpError(404, `Could not find a filter field named \`${field}\` in the schema.`);
+    if (field !== 'id' && !col.fields.some((f) => f.name === field))
+      throw new HttpError(404, `Could not find a filter field named \`${field}\` in the schema.`);
     const v = doc[field];
     if (raw.startsWith('>=')) return typeof v === 'number' && v >= Number(raw.slice(2));
     if (raw.startsWith('<=')) return typeof v === 'number' && v <= Number(raw.slice(2));
@@ -122,7 +139,13 @@ export class FakeTypesense {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://fake');
-    const rec: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+    const rec: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
     this.requests.push(rec);
     try {
       if (req.headers['x-typesense-api-key'] !== this.apiKey) throw new HttpError(401, 'Forbidden - a valid `x-typesense-api-key` header must be sent.');
@@ -222,23 +245,28 @@ export class FakeTypesense {
   }
 
   private import(col: Collection, body: string): string {
-    return body.split('\n').filter((l) => l.trim()).map((line) => {
-      let doc: Record<string, unknown>;
-      try {
-        doc = JSON.parse(line);
-      } catch {
-        return JSON.stringify({ success: false, error: 'Bad JSON.', document: line });
-      }
-      const problem = this.failIds.has(String(doc.id)) ? 'Field `price` must be a float.' : docProblem(col, doc);
-      if (problem) return JSON.stringify({ success: false, code: 400, error: problem, document: line });
-      col.docs.set(String(doc.id), doc);
-      return JSON.stringify({ success: true });
-    }).join('\n');
+    return body
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((line) => {
+        let doc: Record<string, unknown>;
+        try {
+          doc = JSON.parse(line);
+        } catch {
+          return JSON.stringify({ success: false, error: 'Bad JSON.', document: line });
+        }
+        const problem = this.failIds.has(String(doc.id)) ? 'Field `price` must be a float.' : docProblem(col, doc);
+        if (problem) return JSON.stringify({ success: false, code: 400, error: problem, document: line });
+        col.docs.set(String(doc.id), doc);
+        return JSON.stringify({ success: true });
+      })
+      .join('\n');
   }
 
   private search(col: Collection, p: Record<string, string>) {
     for (const f of (p.query_by ?? '').split(',').filter(Boolean)) {
-      if (!col.fields.some((x) => x.name === f && x.type.startsWith('string'))) throw new HttpError(404, `Could not find a field named \`${f}\` in the schema.`);
+      if (!col.fields.some((x) => x.name === f && x.type.startsWith('string')))
+        throw new HttpError(404, `Could not find a field named \`${f}\` in the schema.`);
     }
     const found = [...col.docs.values()].filter((d) => matches(col, p.filter_by, d));
     const perPage = Number(p.limit ?? p.per_page ?? 10);
@@ -249,25 +277,36 @@ export class FakeTypesense {
       document: include ? Object.fromEntries(Object.entries(d).filter(([k]) => include.includes(k))) : d,
       text_match: 1000,
     }));
-    const facet_counts = (p.facet_by ?? '').split(',').filter(Boolean).map((name) => {
-      const field = col.fields.find((f) => f.name === name && f.facet);
-      if (!field) throw new HttpError(404, `Could not find a facet field named \`${name}\` in the schema.`);
-      const counts = new Map<string, number>();
-      const numbers: number[] = [];
-      for (const d of found) {
-        for (const v of Array.isArray(d[name]) ? (d[name] as unknown[]) : d[name] == null ? [] : [d[name]]) {
-          counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
-          if (typeof v === 'number') numbers.push(v);
+    const facet_counts = (p.facet_by ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((name) => {
+        const field = col.fields.find((f) => f.name === name && f.facet);
+        if (!field) throw new HttpError(404, `Could not find a facet field named \`${name}\` in the schema.`);
+        const counts = new Map<string, number>();
+        const numbers: number[] = [];
+        for (const d of found) {
+          for (const v of Array.isArray(d[name]) ? (d[name] as unknown[]) : d[name] == null ? [] : [d[name]]) {
+            counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+            if (typeof v === 'number') numbers.push(v);
+          }
         }
-      }
-      const rows = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, Number(p.max_facet_values ?? 10));
-      return {
-        field_name: name,
-        sampled: false,
-        counts: rows.map(([value, count]) => ({ value, count, highlighted: value })),
-        stats: numbers.length ? { min: Math.min(...numbers), max: Math.max(...numbers), total_values: counts.size } : { total_values: counts.size },
-      };
-    });
-    return { found: found.length, out_of: col.docs.size, page, hits, facet_counts, search_time_ms: 0, request_params: { collection_name: col.name, q: p.q ?? '', per_page: perPage } };
+        const rows = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, Number(p.max_facet_values ?? 10));
+        return {
+          field_name: name,
+          sampled: false,
+          counts: rows.map(([value, count]) => ({ value, count, highlighted: value })),
+          stats: numbers.length ? { min: Math.min(...numbers), max: Math.max(...numbers), total_values: counts.size } : { total_values: counts.size },
+        };
+      });
+    return {
+      found: found.length,
+      out_of: col.docs.size,
+      page,
+      hits,
+      facet_counts,
+      search_time_ms: 0,
+      request_params: { collection_name: col.name, q: p.q ?? '', per_page: perPage },
+    };
   }
 }

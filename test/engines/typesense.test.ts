@@ -10,15 +10,21 @@ import { FakeTypesense } from './typesense-fake.js';
 const spec = parseYaml(readFileSync(new URL('../../../shared/spec/vendor/typesense-openapi.yml', import.meta.url), 'utf8')) as OpenApiDoc;
 const checker = createOpenApiChecker(spec, {
   apiKeyHeader: 'X-TYPESENSE-API-KEY',
-  allow: [{
-    operationId: 'importDocuments',
-    contentType: 'text/plain',
-    reason: 'the official typesense-js v3 client sends JSONL imports as text/plain; the document lists application/octet-stream and the server reads either',
-  }],
+  allow: [
+    {
+      operationId: 'importDocuments',
+      contentType: 'text/plain',
+      reason: 'the official typesense-js v3 client sends JSONL imports as text/plain; the document lists application/octet-stream and the server reads either',
+    },
+  ],
 });
 
 const SETTINGS: IndexSettings = {
-  facetFields: [{ name: 'color', type: 'string' }, { name: 'weight', type: 'number' }, { name: 'wifi', type: 'boolean' }],
+  facetFields: [
+    { name: 'color', type: 'string' },
+    { name: 'weight', type: 'number' },
+    { name: 'wifi', type: 'boolean' },
+  ],
   locales: ['en', 'ar'],
 };
 
@@ -33,7 +39,12 @@ function doc(id: string, over: Partial<SearchDoc> = {}): SearchDoc {
     brandNorm: brand?.toLowerCase() ?? null,
     codes: [`sku-${id}`],
     categoryIds: ['c-lap', 'lvl:electronics', 'lvl:electronics>laptops'],
-    categoryPaths: [[{ id: 'lvl:electronics', label: { en: 'Electronics' } }, { id: 'c-lap', label: { en: 'Laptops', ar: 'لابتوب' } }]],
+    categoryPaths: [
+      [
+        { id: 'lvl:electronics', label: { en: 'Electronics' } },
+        { id: 'c-lap', label: { en: 'Laptops', ar: 'لابتوب' } },
+      ],
+    ],
     categoryText: 'electronics laptops',
     attributeText: 'red',
     descriptionNorm: 'a light laptop',
@@ -44,7 +55,18 @@ function doc(id: string, over: Partial<SearchDoc> = {}): SearchDoc {
     popularity: 1,
     margin: null,
     createdAt: 1_700_000_000_000,
-    card: { id, name: { en: `Laptop ${id}` }, url: null, image_url: null, price: '100', sale_price: null, currency: 'USD', in_stock: true, brand, category: null },
+    card: {
+      id,
+      name: { en: `Laptop ${id}` },
+      url: null,
+      image_url: null,
+      price: '100',
+      sale_price: null,
+      currency: 'USD',
+      in_stock: true,
+      brand,
+      category: null,
+    },
     description: { en: 'A light laptop' },
     ...over,
   };
@@ -61,7 +83,11 @@ t.test('upsert creates the first generation and its alias on first use, then onl
   const mark = fake.requests.length;
   await engine.upsert('t1', [doc('a'), doc('b', { brand: null })], SETTINGS);
   t.same(fake.since(mark).map(line).sort(), [
-    'GET /aliases/ps_t1', 'GET /collections', 'POST /collections', 'POST /collections/ps_t1_g1/documents/import', 'PUT /aliases/ps_t1',
+    'GET /aliases/ps_t1',
+    'GET /collections',
+    'POST /collections',
+    'POST /collections/ps_t1_g1/documents/import',
+    'PUT /aliases/ps_t1',
   ]);
   t.equal(fake.aliases.get('ps_t1'), 'ps_t1_g1');
   const col = fake.collections.get('ps_t1_g1')!;
@@ -71,7 +97,7 @@ t.test('upsert creates the first generation and its alias on first use, then onl
   t.match(field('f_wifi'), { type: 'bool', facet: true });
   t.match(field('card_json'), { type: 'string', index: false, optional: true });
   t.match(field('price'), { type: 'float', facet: true });
-  t.notOk(field('id'), 'id is Typesense\'s own field');
+  t.notOk(field('id'), "id is Typesense's own field");
   t.equal(col.default_sorting_field, 'popularity');
 
   const stored = col.docs.get('a')!;
@@ -84,19 +110,25 @@ t.test('upsert creates the first generation and its alias on first use, then onl
   t.equal(col.docs.get('b')!.brand, null, 'a product without brand fits the schema');
 
   const imported = fake.since(mark).find((r) => r.path.endsWith('/import'))!;
-  t.same([...imported.query], [['action', 'upsert']], 'the client\'s own throwOnFail option stays off the wire');
+  t.same([...imported.query], [['action', 'upsert']], "the client's own throwOnFail option stays off the wire");
   t.equal(imported.body.split('\n').length, 2, 'JSONL, one line a document');
 
   const again = fake.requests.length;
   await engine.upsert('t1', [doc('c')], SETTINGS);
-  t.notOk(fake.since(again).some((r) => r.method === 'POST' && r.path === '/collections'), 'no second create');
+  t.notOk(
+    fake.since(again).some((r) => r.method === 'POST' && r.path === '/collections'),
+    'no second create',
+  );
   t.equal(col.docs.size, 3);
 });
 
 t.test('a refused import line fails the call and names the document', async (t) => {
   fake.failIds.add('bad-1');
   t.teardown(() => fake.failIds.delete('bad-1'));
-  const err = await engine.upsert('t2', [doc('ok-1'), doc('bad-1'), doc('ok-2')], SETTINGS).then(() => null, (e: unknown) => e);
+  const err = await engine.upsert('t2', [doc('ok-1'), doc('bad-1'), doc('ok-2')], SETTINGS).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.type(err, TypesenseImportError);
   t.match((err as Error).message, /1 of 3 documents failed: bad-1 \(Field `price` must be a float\.\)/);
   t.same((err as TypesenseImportError).failures, [{ id: 'bad-1', error: 'Field `price` must be a float.' }]);
@@ -108,13 +140,22 @@ t.test('reindex: begin, writes go to both, write, swap moves the alias and drops
   const wider = { ...SETTINGS, facetFields: [...SETTINGS.facetFields, { name: 'size', type: 'string' as const }] };
   const generation = await engine.beginGeneration('t3', wider);
   t.equal(generation, 2);
-  t.ok(fake.collections.get('ps_t3_g2')!.fields.some((f) => f.name === 'f_size'), 'the new generation has the new settings');
+  t.ok(
+    fake.collections.get('ps_t3_g2')!.fields.some((f) => f.name === 'f_size'),
+    'the new generation has the new settings',
+  );
 
   let mark = fake.requests.length;
   await engine.upsert('t3', [doc('b')], SETTINGS);
-  t.same(fake.since(mark).filter((r) => r.path.endsWith('/import')).map(line).sort(), [
-    'POST /collections/ps_t3_g1/documents/import', 'POST /collections/ps_t3_g2/documents/import',
-  ], 'a write while building goes to the serving and the building generation');
+  t.same(
+    fake
+      .since(mark)
+      .filter((r) => r.path.endsWith('/import'))
+      .map(line)
+      .sort(),
+    ['POST /collections/ps_t3_g1/documents/import', 'POST /collections/ps_t3_g2/documents/import'],
+    'a write while building goes to the serving and the building generation',
+  );
 
   mark = fake.requests.length;
   await engine.writeGeneration('t3', 2, [doc('a')]);
@@ -149,54 +190,63 @@ t.test('remove deletes by id filter from every live generation', async (t) => {
   const mark = fake.requests.length;
   await engine.remove('t4', ['a', 'x,y', 'q`t']);
   const deletes = fake.since(mark).filter((r) => r.method === 'DELETE');
-  t.same(deletes.map((r) => `${line(r)} ${r.query.get('filter_by') ?? ''}`.trim()), [
-    'DELETE /collections/ps_t4_g1/documents id:[a,`x,y`]',
-    'DELETE /collections/ps_t4_g1/documents/q%60t',
-    'DELETE /collections/ps_t4_g2/documents id:[a,`x,y`]',
-    'DELETE /collections/ps_t4_g2/documents/q%60t',
-  ]);
+  t.same(
+    deletes.map((r) => `${line(r)} ${r.query.get('filter_by') ?? ''}`.trim()),
+    [
+      'DELETE /collections/ps_t4_g1/documents id:[a,`x,y`]',
+      'DELETE /collections/ps_t4_g1/documents/q%60t',
+      'DELETE /collections/ps_t4_g2/documents id:[a,`x,y`]',
+      'DELETE /collections/ps_t4_g2/documents/q%60t',
+    ],
+  );
   t.same([...fake.collections.get('ps_t4_g1')!.docs.keys()], ['keep']);
   t.same([...fake.collections.get('ps_t4_g2')!.docs.keys()], ['keep']);
   await engine.remove('t4', ['gone-already']);
 });
 
 t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, paging, typos', async (t) => {
-  await engine.upsert('t5', [
-    doc('a'),
-    doc('b', { brand: "O`Neil, Co.", facets: { color: ['Dark blue'], weight: 3, wifi: false } }),
-    doc('c', { visible: false }),
-  ], SETTINGS);
+  await engine.upsert(
+    't5',
+    [doc('a'), doc('b', { brand: 'O`Neil, Co.', facets: { color: ['Dark blue'], weight: 3, wifi: false } }), doc('c', { visible: false })],
+    SETTINGS,
+  );
 
   let mark = fake.requests.length;
-  const res = await engine.search(query('t5', {
-    tokens: ['lap', 'to'],
-    prefixLast: true,
-    sort: 'price_asc',
-    offset: 20,
-    limit: 10,
-    filters: {
-      brand: ['Acme', "O`Neil, Co."],
-      color: ['Red', 'Dark blue'],
-      price: { gte: 10, lte: 200 },
-      in_stock: true,
-      wifi: true,
-      weight: { gte: 1, lte: null },
-      category: ['c-lap'],
-    },
-  }));
+  const res = await engine.search(
+    query('t5', {
+      tokens: ['lap', 'to'],
+      prefixLast: true,
+      sort: 'price_asc',
+      offset: 20,
+      limit: 10,
+      filters: {
+        brand: ['Acme', 'O`Neil, Co.'],
+        color: ['Red', 'Dark blue'],
+        price: { gte: 10, lte: 200 },
+        in_stock: true,
+        wifi: true,
+        weight: { gte: 1, lte: null },
+        category: ['c-lap'],
+      },
+    }),
+  );
   const [req] = fake.since(mark);
   t.equal(line(req), 'GET /collections/ps_t5/documents/search', 'searches through the alias');
   const p = Object.fromEntries(req.query);
-  t.equal(p.filter_by, [
-    'visible:=true',
-    'brand_key:=[acme,`o\u02cbneil, co.`]',
-    'f_color:=[Red,`Dark blue`]',
-    'price:>=10', 'price:<=200',
-    'in_stock:=true',
-    'f_wifi:=true',
-    'f_weight:>=1',
-    'category_ids:=[c-lap,`lvl:c-lap`]',
-  ].join(' && '));
+  t.equal(
+    p.filter_by,
+    [
+      'visible:=true',
+      'brand_key:=[acme,`o\u02cbneil, co.`]',
+      'f_color:=[Red,`Dark blue`]',
+      'price:>=10',
+      'price:<=200',
+      'in_stock:=true',
+      'f_wifi:=true',
+      'f_weight:>=1',
+      'category_ids:=[c-lap,`lvl:c-lap`]',
+    ].join(' && '),
+  );
   t.match(p, {
     q: 'lap to',
     query_by: 'name_norm,brand_norm,codes,category_text,attribute_text,name_stem,description_norm',
@@ -212,10 +262,16 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
   t.equal(res.total, 1, 'only the visible product of brand Acme matches');
 
   // A brand with a backtick and a comma: written so that Typesense's tokenizer keeps it one value.
-  const oneil = await engine.search(query('t5', { filters: { brand: ["O`Neil, Co."] } }));
-  t.same(oneil.hits.map((h) => h.id), ['b']);
+  const oneil = await engine.search(query('t5', { filters: { brand: ['O`Neil, Co.'] } }));
+  t.same(
+    oneil.hits.map((h) => h.id),
+    ['b'],
+  );
   const blue = await engine.search(query('t5', { filters: { color: ['Dark blue'], wifi: false } }));
-  t.same(blue.hits.map((h) => h.id), ['b']);
+  t.same(
+    blue.hits.map((h) => h.id),
+    ['b'],
+  );
   t.same((await engine.search(query('t5', { filters: { color: [''] } }))).total, 0, 'an empty value matches nothing');
 
   mark = fake.requests.length;
@@ -226,12 +282,15 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
   t.equal(q2.drop_tokens_threshold, '10', 'matchAny lets Typesense drop words');
   t.equal(q2.filter_by, 'visible:=true');
   t.same(all.hits.map((h) => h.id).sort(), ['a', 'b']);
-  t.same(all.hits.find((h) => h.id === 'a'), { id: 'a', score: 1000, card: doc('a').card, description: { en: 'A light laptop' } });
+  t.same(
+    all.hits.find((h) => h.id === 'a'),
+    { id: 'a', score: 1000, card: doc('a').card, description: { en: 'A light laptop' } },
+  );
 
   mark = fake.requests.length;
   await engine.search(query('t5', { terms: [{ alternatives: [['smart', 'watch'], ['smartwatch']] }, { alternatives: [['sm-r800']], exact: true }] }));
   const q3 = Object.fromEntries(fake.since(mark)[0].query);
-  t.equal(q3.q, 'smart watch sm-r800', 'the shopper\'s own words of each term');
+  t.equal(q3.q, 'smart watch sm-r800', "the shopper's own words of each term");
   t.equal(q3.enable_typos_for_alpha_numerical_tokens, 'false', 'exact terms: no typos on codes anywhere');
 
   mark = fake.requests.length;
@@ -242,35 +301,70 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
   const q4 = Object.fromEntries(fake.since(mark)[0].query);
   t.match(q4, { offset: '1', limit: '10', filter_by: 'visible:=true && id:!=[b]' }, 'an offset off a page boundary is sent as offset and limit');
   t.notOk('page' in q4);
-  t.same(window.hits.map((h) => h.id), [], 'the second match of two, but b is excluded');
-  const only = await engine.search(query('t5', { ids: ['a', 'b'], tokens: [], boost: { inStockFirst: false, popularity: 0, margin: 0, shifts: [{ filters: { brand: ['Acme'] }, factor: 3 }, { filters: { brand: ['Beta'] }, factor: 0.5 }] } }));
+  t.same(
+    window.hits.map((h) => h.id),
+    [],
+    'the second match of two, but b is excluded',
+  );
+  const only = await engine.search(
+    query('t5', {
+      ids: ['a', 'b'],
+      tokens: [],
+      boost: {
+        inStockFirst: false,
+        popularity: 0,
+        margin: 0,
+        shifts: [
+          { filters: { brand: ['Acme'] }, factor: 3 },
+          { filters: { brand: ['Beta'] }, factor: 0.5 },
+        ],
+      },
+    }),
+  );
   const q5 = Object.fromEntries(fake.since(mark)[1].query);
   t.equal(q5.filter_by, 'visible:=true && id:=[a,b]');
-  t.equal(q5.sort_by, '_eval([(brand_key:=[acme]):3, (brand_key:!=[beta]):2]):desc,_text_match:desc,popularity:desc', 'boosts and a one-list bury as a weighted _eval');
+  t.equal(
+    q5.sort_by,
+    '_eval([(brand_key:=[acme]):3, (brand_key:!=[beta]):2]):desc,_text_match:desc,popularity:desc',
+    'boosts and a one-list bury as a weighted _eval',
+  );
   t.same(only.hits.map((h) => h.id).sort(), ['a', 'b']);
 });
 
 t.test('facets: counts, category labels, price stats; disjunctive counts through multi_search', async (t) => {
-  await engine.upsert('t6', [
-    doc('a', { price: 100 }),
-    doc('b', { brand: 'Beta', price: 50, facets: { color: ['Blue'], weight: 2, wifi: true } }),
-    doc('c', { price: 300, inStock: false }),
-  ], SETTINGS);
+  await engine.upsert(
+    't6',
+    [
+      doc('a', { price: 100 }),
+      doc('b', { brand: 'Beta', price: 50, facets: { color: ['Blue'], weight: 2, wifi: true } }),
+      doc('c', { price: 300, inStock: false }),
+    ],
+    SETTINGS,
+  );
   let mark = fake.requests.length;
   const res = await engine.search(query('t6', { facets: ['brand', 'color', 'category', 'category_tree', 'price', 'in_stock', 'wifi'] }));
   const reqs = fake.since(mark);
   t.equal(reqs.length, 1, 'no own filters: one search');
   t.equal(reqs[0].query.get('facet_by'), 'brand,f_color,category_facet,category_tree,price,in_stock,f_wifi');
   t.equal(reqs[0].query.get('max_facet_values'), '200');
-  t.same(res.facets.brand, [{ value: 'Acme', count: 2 }, { value: 'Beta', count: 1 }]);
-  t.same(res.facets.color, [{ value: 'Red', count: 2 }, { value: 'Blue', count: 1 }]);
+  t.same(res.facets.brand, [
+    { value: 'Acme', count: 2 },
+    { value: 'Beta', count: 1 },
+  ]);
+  t.same(res.facets.color, [
+    { value: 'Red', count: 2 },
+    { value: 'Blue', count: 1 },
+  ]);
   t.same(res.facets.category, [{ value: 'c-lap', label: { en: 'Laptops', ar: 'لابتوب' }, count: 3 }]);
   t.same(res.facets.category_tree, [
     { value: 'lvl:electronics', label: { en: 'Electronics' }, count: 3 },
     { value: 'lvl:electronics>laptops', label: { en: 'Laptops', ar: 'لابتوب' }, count: 3 },
   ]);
   t.same(res.facets.price, { min: 50, max: 300 });
-  t.same(res.facets.in_stock, [{ value: 'true', count: 2 }, { value: 'false', count: 1 }]);
+  t.same(res.facets.in_stock, [
+    { value: 'true', count: 2 },
+    { value: 'false', count: 1 },
+  ]);
   t.same(res.facets.wifi, [{ value: 'true', count: 3 }]);
 
   mark = fake.requests.length;
@@ -278,11 +372,14 @@ t.test('facets: counts, category labels, price stats; disjunctive counts through
   const [multi] = fake.since(mark);
   t.equal(line(multi), 'POST /multi_search');
   const { searches } = JSON.parse(multi.body);
-  t.same(searches.map((s: Record<string, unknown>) => [s.collection, s.filter_by, s.facet_by, s.per_page]), [
-    ['ps_t6', 'visible:=true && brand_key:=[beta] && price:>=60', 'f_color', 10],
-    ['ps_t6', 'visible:=true && price:>=60', 'brand', 0],
-    ['ps_t6', 'visible:=true && brand_key:=[beta]', 'price', 0],
-  ]);
+  t.same(
+    searches.map((s: Record<string, unknown>) => [s.collection, s.filter_by, s.facet_by, s.per_page]),
+    [
+      ['ps_t6', 'visible:=true && brand_key:=[beta] && price:>=60', 'f_color', 10],
+      ['ps_t6', 'visible:=true && price:>=60', 'brand', 0],
+      ['ps_t6', 'visible:=true && brand_key:=[beta]', 'price', 0],
+    ],
+  );
   t.equal(beta.total, 0);
   t.same(beta.facets.brand, [{ value: 'Acme', count: 2 }], 'brand counts ignore the brand filter');
   t.same(beta.facets.price, { min: 50, max: 50 }, 'price stats ignore the price filter');
@@ -296,7 +393,10 @@ t.test('a tenant never indexed searches empty; dropTenant removes alias and coll
   await engine.beginGeneration('t7', SETTINGS);
   await engine.dropTenant('t7');
   t.notOk(fake.aliases.has('ps_t7'));
-  t.same([...fake.collections.keys()].filter((n) => n.startsWith('ps_t7_')), []);
+  t.same(
+    [...fake.collections.keys()].filter((n) => n.startsWith('ps_t7_')),
+    [],
+  );
   t.equal((await engine.search(query('t7'))).total, 0);
   await engine.dropTenant('t7');
 });
@@ -310,25 +410,52 @@ t.test('every request the adapter sent conforms to the Typesense 30.0 OpenAPI do
   const problems = fake.requests.flatMap((r) => checker.problems(r));
   t.same(problems, []);
   const operations = new Set(fake.requests.map((r) => checker.operationId(r)));
-  for (const op of ['getAlias', 'upsertAlias', 'deleteAlias', 'getCollections', 'createCollection', 'deleteCollection',
-    'importDocuments', 'deleteDocuments', 'deleteDocument', 'searchCollection', 'multiSearch']) {
+  for (const op of [
+    'getAlias',
+    'upsertAlias',
+    'deleteAlias',
+    'getCollections',
+    'createCollection',
+    'deleteCollection',
+    'importDocuments',
+    'deleteDocuments',
+    'deleteDocument',
+    'searchCollection',
+    'multiSearch',
+  ]) {
     t.ok(operations.has(op), `covered: ${op}`);
   }
 });
 
 t.test('the OpenAPI check catches what it should', async (t) => {
-  const req = (method: string, path: string, qs = '', body = '', contentType = 'application/json'): RecordedRequest =>
-    ({ method, path, query: new URLSearchParams(qs), headers: { 'x-typesense-api-key': 'k', 'content-type': contentType }, body });
+  const req = (method: string, path: string, qs = '', body = '', contentType = 'application/json'): RecordedRequest => ({
+    method,
+    path,
+    query: new URLSearchParams(qs),
+    headers: { 'x-typesense-api-key': 'k', 'content-type': contentType },
+    body,
+  });
   t.match(checker.problems(req('GET', '/collections/c/documents/search', 'q=a&qery_by=b&page=two')), [
-    /unknown query parameter qery_by/, /"two" is not a integer/,
+    /unknown query parameter qery_by/,
+    /"two" is not a integer/,
   ]);
   t.match(checker.problems(req('POST', '/collections', '', JSON.stringify({ name: 'c', fields: [{ name: 'a', typ: 'string', facet: 'yes' }] }))), [
-    /missing required property type/, /body\.fields\[0\]\.facet: expected boolean/, /unknown property typ/,
+    /missing required property type/,
+    /body\.fields\[0\]\.facet: expected boolean/,
+    /unknown property typ/,
   ]);
-  t.match(checker.problems(req('PUT', '/aliases/a', '', JSON.stringify({ collection: 'x' }))), [/missing required property collection_name/, /unknown property collection/]);
+  t.match(checker.problems(req('PUT', '/aliases/a', '', JSON.stringify({ collection: 'x' }))), [
+    /missing required property collection_name/,
+    /unknown property collection/,
+  ]);
   t.match(checker.problems(req('DELETE', '/collections/c/documents', 'batch_size=10')), [/missing required query parameter filter_by/]);
-  t.match(checker.problems(req('POST', '/collections/c/documents/import', 'action=merge', 'x', 'text/csv')), [/"merge" is not one of/, /Content-Type text\/csv/]);
-  t.match(checker.problems(req('POST', '/multi_search', '', JSON.stringify({ searches: [{ collection: 'c', q: 'x', sort: 'price:asc' }] }))), [/unknown property sort/]);
+  t.match(checker.problems(req('POST', '/collections/c/documents/import', 'action=merge', 'x', 'text/csv')), [
+    /"merge" is not one of/,
+    /Content-Type text\/csv/,
+  ]);
+  t.match(checker.problems(req('POST', '/multi_search', '', JSON.stringify({ searches: [{ collection: 'c', q: 'x', sort: 'price:asc' }] }))), [
+    /unknown property sort/,
+  ]);
   t.match(checker.problems(req('GET', '/nope')), [/no path template matches/]);
   t.match(checker.problems(req('PATCH', '/aliases/a')), [/has no patch operation/]);
 });
@@ -341,20 +468,37 @@ t.test('against a real Typesense server', { skip: process.env.TYPESENSE_URL ? fa
   });
   const tenant = 'it';
   t.teardown(() => real.dropTenant(tenant));
-  await real.upsert(tenant, [
-    doc('p1', { nameNorm: 'thinkpad laptop', price: 900 }),
-    doc('p2', {
-      nameNorm: 'galaxy phone', nameStem: 'galaxy phone', categoryText: 'electronics phones', descriptionNorm: 'a phone', attributeText: 'black',
-      brand: 'Samsung', brandNorm: 'samsung', price: 300, facets: { color: ['Black'], weight: 0.2, wifi: true },
-    }),
-    doc('p3', { nameNorm: 'oneil laptop sleeve', brand: "O`Neil, Co.", brandNorm: "o`neil, co.", price: 40, inStock: false }),
-  ], SETTINGS);
+  await real.upsert(
+    tenant,
+    [
+      doc('p1', { nameNorm: 'thinkpad laptop', price: 900 }),
+      doc('p2', {
+        nameNorm: 'galaxy phone',
+        nameStem: 'galaxy phone',
+        categoryText: 'electronics phones',
+        descriptionNorm: 'a phone',
+        attributeText: 'black',
+        brand: 'Samsung',
+        brandNorm: 'samsung',
+        price: 300,
+        facets: { color: ['Black'], weight: 0.2, wifi: true },
+      }),
+      doc('p3', { nameNorm: 'oneil laptop sleeve', brand: 'O`Neil, Co.', brandNorm: 'o`neil, co.', price: 40, inStock: false }),
+    ],
+    SETTINGS,
+  );
   const laptops = await real.search(query(tenant, { tokens: ['laptop'], facets: ['brand', 'price', 'category'] }));
   t.same(laptops.hits.map((h) => h.id).sort(), ['p1', 'p3']);
   t.same(laptops.facets.price, { min: 40, max: 900 });
   t.same(laptops.hits.find((h) => h.id === 'p1')?.card, doc('p1').card);
-  t.same((await real.search(query(tenant, { filters: { brand: ["O`Neil, Co."] } }))).hits.map((h) => h.id), ['p3']);
-  t.same((await real.search(query(tenant, { filters: { price: { gte: 100 } }, sort: 'price_desc' }))).hits.map((h) => h.id), ['p1', 'p2']);
+  t.same(
+    (await real.search(query(tenant, { filters: { brand: ['O`Neil, Co.'] } }))).hits.map((h) => h.id),
+    ['p3'],
+  );
+  t.same(
+    (await real.search(query(tenant, { filters: { price: { gte: 100 } }, sort: 'price_desc' }))).hits.map((h) => h.id),
+    ['p1', 'p2'],
+  );
   const disjunctive = await real.search(query(tenant, { filters: { brand: ['samsung'] }, facets: ['brand'] }));
   t.equal(disjunctive.total, 1);
   t.equal((disjunctive.facets.brand as unknown[]).length, 3, 'brand counts ignore the brand filter');
@@ -365,7 +509,10 @@ t.test('against a real Typesense server', { skip: process.env.TYPESENSE_URL ? fa
   await real.swapGeneration(tenant, generation);
   t.same((await real.search(query(tenant))).hits.map((h) => h.id).sort(), ['p1', 'p2']);
   await real.remove(tenant, ['p2']);
-  t.same((await real.search(query(tenant))).hits.map((h) => h.id), ['p1']);
+  t.same(
+    (await real.search(query(tenant))).hits.map((h) => h.id),
+    ['p1'],
+  );
   await real.dropTenant(tenant);
   t.equal((await real.search(query(tenant))).total, 0);
 });

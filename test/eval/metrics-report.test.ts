@@ -5,8 +5,12 @@ import { formatTable, scoreQuery, summarize, summaryLine } from '../../scripts/e
 
 const close = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
-t.test('nDCG@k: gain = grade, 1/log2(rank+1), ideal from the query\'s judgments, unjudged = 0', async (t) => {
-  const judged = new Map([['a', 3], ['b', 2], ['c', 0]]);
+t.test("nDCG@k: gain = grade, 1/log2(rank+1), ideal from the query's judgments, unjudged = 0", async (t) => {
+  const judged = new Map([
+    ['a', 3],
+    ['b', 2],
+    ['c', 0],
+  ]);
   const ideal = 3 + 2 / Math.log2(3);
   t.ok(close(ndcgAt(10, ['a', 'b'], judged), 1), 'ideal order');
   t.ok(close(ndcgAt(10, ['b', 'a'], judged), (2 + 3 / Math.log2(3)) / ideal), 'swapped');
@@ -25,7 +29,10 @@ t.test('parseJudgments: query,docid,rating with a header, commas and quotes in q
 });
 
 t.test('scoreQuery and summarize: every system on the same judgments; the summary line names the ratios to the BM25 library', async (t) => {
-  const judged = new Map([['a', 3], ['b', 3]]);
+  const judged = new Map([
+    ['a', 3],
+    ['b', 3],
+  ]);
   const rows = [
     scoreQuery({ query: 'q1', judged, lists: { ours: ['a', 'b'], pg: ['b', 'x', 'a'], minisearch: ['x', 'y'], 'minisearch-tuned': ['x', 'a'] } }, 10),
     scoreQuery({ query: 'q0', judged, lists: { ours: ['x', 'a'], pg: ['a', 'b'], minisearch: ['a', 'b'], 'minisearch-tuned': ['a', 'b'] } }, 10),

@@ -19,7 +19,12 @@ t.test('peer documents hold the text the service got; fields without text in the
   const docs = products.map(peerDoc);
   t.same(docs[3], { id: 'board', name: 'Sector 9 Longboard', description: '', brand: '', model: '' });
   t.same(peerFields(docs), ['name', 'description']);
-  t.same(peerFields([...docs, peerDoc({ id: 'x', name: { en: 'X' }, brand: 'HP', model: 'M1', price: '1', currency: 'USD' })]), ['name', 'description', 'brand', 'model']);
+  t.same(peerFields([...docs, peerDoc({ id: 'x', name: { en: 'X' }, brand: 'HP', model: 'M1', price: '1', currency: 'USD' })]), [
+    'name',
+    'description',
+    'brand',
+    'model',
+  ]);
 });
 
 t.test('MiniSearch defaults match any term; tuned lists all-term matches first, then fills with any-term ones', async (t) => {
@@ -31,7 +36,13 @@ t.test('MiniSearch defaults match any term; tuned lists all-term matches first, 
   // A short name with one of the words outscores a long text with both under OR; AND-first turns that round.
   const kettles = [
     { id: 'kettle', name: { en: 'Kettle' }, description: { en: 'Kettle.' }, price: '0', currency: 'USD' },
-    { id: 'red-maker', name: { en: 'Electric tea maker, 1.7 litre, stainless steel' }, description: { en: 'A large tea maker in red that boils water faster than a stove-top kettle, with a keep-warm plate.' }, price: '0', currency: 'USD' },
+    {
+      id: 'red-maker',
+      name: { en: 'Electric tea maker, 1.7 litre, stainless steel' },
+      description: { en: 'A large tea maker in red that boils water faster than a stove-top kettle, with a keep-warm plate.' },
+      price: '0',
+      currency: 'USD',
+    },
     { id: 'red-mug', name: { en: 'Mug' }, description: { en: 'Red.' }, price: '0', currency: 'USD' },
   ].map(peerDoc);
   t.same(miniSearchDefault(kettles)('red kettle', 10), ['kettle', 'red-maker', 'red-mug'], 'defaults: the one-word match in a short name first');

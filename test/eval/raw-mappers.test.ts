@@ -5,17 +5,34 @@ import { mapChorus } from '../../scripts/catalog/chorus.mapper.js';
 import { mapCrowdflower } from '../../scripts/catalog/crowdflower.mapper.js';
 
 const icecat = {
-  id: '3920564', name: '006R90321', title: 'Xerox 006R90321 toner cartridge Original Black 6 pc(s)', ean: ['0095205603217', '0095205603224'],
-  short_description: 'Toner (6 Per Box) for CopyCentre C65 Digital Copier', supplier: 'Xerox', price: 4995, date_released: '2009-12-10T00:00:00Z',
-  img_500x500: 'http://images.icecat.biz/img/x.jpg', attr_t_type: 'Original', attr_t_printing_colours: 'Black', attr_b_duplex: true,
-  attr_n_quantity_per_pack: 6.0, attr_n_black_toner_page_yield: '23000', attr_t_empty: '  ',
+  id: '3920564',
+  name: '006R90321',
+  title: 'Xerox 006R90321 toner cartridge Original Black 6 pc(s)',
+  ean: ['0095205603217', '0095205603224'],
+  short_description: 'Toner (6 Per Box) for CopyCentre C65 Digital Copier',
+  supplier: 'Xerox',
+  price: 4995,
+  date_released: '2009-12-10T00:00:00Z',
+  img_500x500: 'http://images.icecat.biz/img/x.jpg',
+  attr_t_type: 'Original',
+  attr_t_printing_colours: 'Black',
+  attr_b_duplex: true,
+  attr_n_quantity_per_pack: 6.0,
+  attr_n_black_toner_page_yield: '23000',
+  attr_t_empty: '  ',
 };
 
 t.test('chorus raw: the fields the data has, as it has them, no categories', async (t) => {
   const p = mapChorusRaw(icecat);
   t.same(p, {
-    id: '3920564', name: { en: 'Xerox 006R90321 toner cartridge Original Black 6 pc(s)' }, description: { en: 'Toner (6 Per Box) for CopyCentre C65 Digital Copier' },
-    brand: 'Xerox', model: '006R90321', gtin: '0095205603217', price: '49.95', currency: 'USD',
+    id: '3920564',
+    name: { en: 'Xerox 006R90321 toner cartridge Original Black 6 pc(s)' },
+    description: { en: 'Toner (6 Per Box) for CopyCentre C65 Digital Copier' },
+    brand: 'Xerox',
+    model: '006R90321',
+    gtin: '0095205603217',
+    price: '49.95',
+    currency: 'USD',
     attributes: { type: 'Original', printing_colours: 'Black', quantity_per_pack: 6, black_toner_page_yield: 23000 },
   });
   t.ok(ProductInSchema.safeParse(p).success, 'the API accepts it');
@@ -38,7 +55,11 @@ t.test('chorus raw: missing parts', async (t) => {
   t.equal(p.brand, null);
   t.equal(p.gtin, null);
   t.equal(p.price, '2.50');
-  t.equal(mapChorusRaw({ id: 'g', title: 'T', price: 1, ean: ['1'.repeat(60), '123'] }).gtin, null, 'a first ean over the limit is not replaced by a later one');
+  t.equal(
+    mapChorusRaw({ id: 'g', title: 'T', price: 1, ean: ['1'.repeat(60), '123'] }).gtin,
+    null,
+    'a first ean over the limit is not replaced by a later one',
+  );
   t.throws(() => mapChorusRaw({ title: 'no id', price: 1 }), /usable id/);
   t.throws(() => mapChorusRaw({ id: 'x', title: 'no price' }), /no valid price/);
 });

@@ -4,8 +4,18 @@ import { createLogger } from '../../shared/platform/logger.js';
 import type { EventRow } from '../../shared/events/events.repo.js';
 
 const row = (id: string, client: string | null = null, tenant = 't1'): EventRow => ({
-  id, tenant_id: tenant, client_event_id: client, type: 'view', session: 's', search_id: null, product_id: 'p',
-  position: null, quantity: null, value: null, currency: null, occurred_at: new Date().toISOString(),
+  id,
+  tenant_id: tenant,
+  client_event_id: client,
+  type: 'view',
+  session: 's',
+  search_id: null,
+  product_id: 'p',
+  position: null,
+  quantity: null,
+  value: null,
+  currency: null,
+  occurred_at: new Date().toISOString(),
 });
 
 t.test('dedupes client ids in the buffer per tenant, writes in batches of maxRows', async (t) => {

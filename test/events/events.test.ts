@@ -10,7 +10,14 @@ const stored = async (tenantId = a.id, session?: string) => {
   await deps.events.flush();
   return deps.repos.events.list(tenantId, { session });
 };
-const click = (extra: Record<string, unknown> = {}) => ({ type: 'search_click', session: 'sess-1', search_id: 'srch_abc', product_id: 'p1', position: 3, ...extra });
+const click = (extra: Record<string, unknown> = {}) => ({
+  type: 'search_click',
+  session: 'sess-1',
+  search_id: 'srch_abc',
+  product_id: 'p1',
+  position: 3,
+  ...extra,
+});
 const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
 
 /** [field, code] of every detail of a 400. */
@@ -48,8 +55,15 @@ t.test('validation: one bad event rejects the whole call with details at events.
     ['session required', [{ type: 'view', product_id: 'p' }], [['events.0.session', 'required']]],
     ['session max 64', [{ type: 'view', session: 'x'.repeat(65), product_id: 'p' }], [['events.0.session', 'too_long']]],
     ['session min 1', [{ type: 'view', session: '', product_id: 'p' }], [['events.0.session', 'too_short']]],
-    ['search_click needs search_id, product_id, position', [{ type: 'search_click', session: 's' }],
-      [['events.0.search_id', 'required'], ['events.0.product_id', 'required'], ['events.0.position', 'required']]],
+    [
+      'search_click needs search_id, product_id, position',
+      [{ type: 'search_click', session: 's' }],
+      [
+        ['events.0.search_id', 'required'],
+        ['events.0.product_id', 'required'],
+        ['events.0.position', 'required'],
+      ],
+    ],
     ['view needs product_id', [{ type: 'view', session: 's' }], [['events.0.product_id', 'required']]],
     ['add_to_cart needs product_id', [{ type: 'add_to_cart', session: 's' }], [['events.0.product_id', 'required']]],
     ['product_id max 128', [{ type: 'view', session: 's', product_id: 'p'.repeat(129) }], [['events.0.product_id', 'too_long']]],
@@ -96,8 +110,14 @@ t.test('tenants are isolated: same event_id in two tenants, and each sees only i
   t.equal((await send([click({ session: 'iso', event_id: 'shared-id', product_id: 'b-prod' })], b.key)).status, 202);
   const mine = await stored(a.id, 'iso');
   const theirs = await stored(b.id, 'iso');
-  t.same(mine.map((r) => r.product_id), ['p1']);
-  t.same(theirs.map((r) => r.product_id), ['b-prod']);
+  t.same(
+    mine.map((r) => r.product_id),
+    ['p1'],
+  );
+  t.same(
+    theirs.map((r) => r.product_id),
+    ['b-prod'],
+  );
 });
 
 t.test('public keys send events from an allowed origin only; the events scope is needed', async (t) => {
@@ -107,7 +127,12 @@ t.test('public keys send events from an allowed origin only; the events scope is
   t.equal((await send([{ type: 'view', session: 'web', product_id: 'p9' }], pub, { origin: 'https://evil.example' })).body.error.code, 'origin_not_allowed');
   t.equal((await send([{ type: 'view', session: 'web', product_id: 'p9' }], pub)).body.error.code, 'origin_missing');
   t.equal((await stored(a.id, 'web')).length, 1);
-  const searchOnly = (await h.api.call('POST', '/v1/keys', { key: a.key, body: { name: 'search only', kind: 'public', scopes: ['search'], allowed_origins: ['https://shop.example'] } })).body.key;
+  const searchOnly = (
+    await h.api.call('POST', '/v1/keys', {
+      key: a.key,
+      body: { name: 'search only', kind: 'public', scopes: ['search'], allowed_origins: ['https://shop.example'] },
+    })
+  ).body.key;
   const refused = await send([{ type: 'view', session: 'web', product_id: 'p9' }], searchOnly, { origin: 'https://shop.example' });
   t.equal(refused.status, 403);
   t.equal(refused.body.error.code, 'scope_missing');
@@ -122,6 +147,10 @@ t.test('buffered events are written on close', async (t) => {
 });
 
 async function call(url: string, key: string, events: unknown[]) {
-  const res = await fetch(`${url}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+  const res = await fetch(`${url}/v1/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events }),
+  });
   if (res.status !== 202) throw new Error(`events call failed: ${res.status}`);
 }

@@ -31,6 +31,9 @@ t.test('another experiment reshuffles; buckets are stable numbers; 0 % gets no o
   t.ok(same < 1200, `assignments are independent between experiments (${same} of 2000 equal; 38 % expected by chance)`);
   t.equal(bucketOf('exp_1', 's1'), bucketOf('exp_1', 's1'));
   t.ok(bucketOf('exp_1', 's1') >= 0 && bucketOf('exp_1', 's1') < 10_000);
-  const none = [{ key: 'a', traffic_percent: 0 }, { key: 'b', traffic_percent: 100 }];
+  const none = [
+    { key: 'a', traffic_percent: 0 },
+    { key: 'b', traffic_percent: 100 },
+  ];
   t.equal(Array.from({ length: 500 }, (_, i) => assignVariant('e', `s${i}`, none).key).filter((k) => k !== 'b').length, 0, 'a 0 % variant gets no session');
 });

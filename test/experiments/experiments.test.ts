@@ -11,10 +11,19 @@ await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING 
 await loadProducts(h, key, tenantId, PRODUCTS);
 const call = (method: string, path: string, body?: unknown, k = key) => h.api.call(method, path, { key: k, body });
 
-const ruleRes = await call('POST', '/v1/rules', { name: 'variant b only', enabled: false, conditions: { patterns: [{ match: 'is', text: 'laptop' }] }, consequences: { banners: [{ html: 'B' }] } });
+const ruleRes = await call('POST', '/v1/rules', {
+  name: 'variant b only',
+  enabled: false,
+  conditions: { patterns: [{ match: 'is', text: 'laptop' }] },
+  consequences: { banners: [{ html: 'B' }] },
+});
 const ruleId: string = ruleRes.body.id;
 const twoWay = (name: string) => ({
-  name, variants: [{ key: 'control', traffic_percent: 50 }, { key: 'b', traffic_percent: 50, rule_ids: [ruleId], ranking: { in_stock_first: false } }],
+  name,
+  variants: [
+    { key: 'control', traffic_percent: 50 },
+    { key: 'b', traffic_percent: 50, rule_ids: [ruleId], ranking: { in_stock_first: false } },
+  ],
 });
 
 t.test('create and validate: 2 to 5 variants, split of 100, unique keys, known rules', async (t) => {
@@ -23,14 +32,58 @@ t.test('create and validate: 2 to 5 variants, split of 100, unique keys, known r
   t.match(ok.body, { id: /^exp_/, status: 'draft', primary_metric: 'conversion_rate', min_sample: 1000, started_at: null });
   t.same(ok.body.variants[0], { key: 'control', traffic_percent: 50, ranking: null, rule_ids: [] });
   const bad = async (body: unknown) => (await call('POST', '/v1/experiments', body)).body.error;
-  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 100 }] }), { code: 'validation_failed', details: [{ field: 'variants', code: 'too_short' }] });
-  t.match(await bad({ name: 'x', variants: Array.from({ length: 6 }, (_, i) => ({ key: `v${i}`, traffic_percent: 100 / 6 })) }), { details: [{ field: 'variants', code: 'too_long' }] });
-  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 60 }, { key: 'b', traffic_percent: 30 }] }), { details: [{ field: 'variants', code: 'invalid_split' }] });
-  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 50 }, { key: 'a', traffic_percent: 50 }] }), { details: [{ field: 'variants.1.key', code: 'duplicate' }] });
-  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 50 }, { key: 'b', traffic_percent: 50, rule_ids: ['rule_nope'] }] }), { details: [{ field: 'variants.1.rule_ids.0', code: 'unknown_rule' }] });
-  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 50 }, { key: 'b', traffic_percent: 50, ranking: { nope: true } }] }), { details: [{ field: 'variants.1.ranking.nope', code: 'unknown_field' }] });
+  t.match(await bad({ name: 'x', variants: [{ key: 'a', traffic_percent: 100 }] }), {
+    code: 'validation_failed',
+    details: [{ field: 'variants', code: 'too_short' }],
+  });
+  t.match(await bad({ name: 'x', variants: Array.from({ length: 6 }, (_, i) => ({ key: `v${i}`, traffic_percent: 100 / 6 })) }), {
+    details: [{ field: 'variants', code: 'too_long' }],
+  });
+  t.match(
+    await bad({
+      name: 'x',
+      variants: [
+        { key: 'a', traffic_percent: 60 },
+        { key: 'b', traffic_percent: 30 },
+      ],
+    }),
+    { details: [{ field: 'variants', code: 'invalid_split' }] },
+  );
+  t.match(
+    await bad({
+      name: 'x',
+      variants: [
+        { key: 'a', traffic_percent: 50 },
+        { key: 'a', traffic_percent: 50 },
+      ],
+    }),
+    { details: [{ field: 'variants.1.key', code: 'duplicate' }] },
+  );
+  t.match(
+    await bad({
+      name: 'x',
+      variants: [
+        { key: 'a', traffic_percent: 50 },
+        { key: 'b', traffic_percent: 50, rule_ids: ['rule_nope'] },
+      ],
+    }),
+    { details: [{ field: 'variants.1.rule_ids.0', code: 'unknown_rule' }] },
+  );
+  t.match(
+    await bad({
+      name: 'x',
+      variants: [
+        { key: 'a', traffic_percent: 50 },
+        { key: 'b', traffic_percent: 50, ranking: { nope: true } },
+      ],
+    }),
+    { details: [{ field: 'variants.1.ranking.nope', code: 'unknown_field' }] },
+  );
   const list = await call('GET', '/v1/experiments?status=draft');
-  t.same(list.body.data.map((e: { name: string }) => e.name), ['first']);
+  t.same(
+    list.body.data.map((e: { name: string }) => e.name),
+    ['first'],
+  );
 });
 
 t.test('states: one running per store, drafts only change, running ones cannot be deleted', async (t) => {
@@ -51,7 +104,7 @@ t.test('states: one running per store, drafts only change, running ones cannot b
   t.equal((await call('GET', `/v1/experiments/${b.id}`, undefined, other.key)).status, 404, 'another store cannot see it');
 });
 
-t.test('searches: sticky variant per session in the response and the log; the variant\'s rules and ranking; no session, no experiment', async (t) => {
+t.test("searches: sticky variant per session in the response and the log; the variant's rules and ranking; no session, no experiment", async (t) => {
   const exp = (await call('POST', '/v1/experiments', twoWay('live'))).body;
   await call('POST', `/v1/experiments/${exp.id}/start`);
   const sessions = Array.from({ length: 40 }, (_, i) => `shopper-${i}`);
@@ -60,11 +113,18 @@ t.test('searches: sticky variant per session in the response and the log; the va
   t.ok(inA.length && inB.length);
   const api2 = await h.startApi();
   t.teardown(() => api2.close());
-  for (const [session, want] of [[inA[0], 'control'], [inB[0], 'b']] as const) {
+  for (const [session, want] of [
+    [inA[0], 'control'],
+    [inB[0], 'b'],
+  ] as const) {
     for (const api of [h.api, api2, h.api]) {
       const res = await api.call('GET', `/v1/search?q=laptop&session=${session}`, { key });
       t.same(res.body.experiment, { experiment_id: exp.id, variant: want }, `${session} in ${want}`);
-      t.same(res.body.banners.map((b: { html: string }) => b.html), want === 'b' ? ['B'] : [], 'the variant\'s rule set (its cached answer is its own)');
+      t.same(
+        res.body.banners.map((b: { html: string }) => b.html),
+        want === 'b' ? ['B'] : [],
+        "the variant's rule set (its cached answer is its own)",
+      );
     }
   }
   const laptopsA = (await call('GET', `/v1/search?filter[category]=laptops&sort=price_desc&session=${inA[0]}`)).body.ids;
@@ -78,7 +138,10 @@ t.test('searches: sticky variant per session in the response and the log; the va
   await api2.deps.searchLog.flush();
   const rows = await h.api.deps.db('search_log').where({ tenant_id: tenantId, session: inB[0] }).select('experiment_id', 'variant');
   t.ok(rows.length >= 3);
-  t.ok(rows.every((r) => r.experiment_id === exp.id && r.variant === 'b'), 'logged with the experiment and variant');
+  t.ok(
+    rows.every((r) => r.experiment_id === exp.id && r.variant === 'b'),
+    'logged with the experiment and variant',
+  );
   await call('POST', `/v1/experiments/${exp.id}/stop`);
   const out = await waitFor(async () => (await api2.call('GET', `/v1/search?q=laptop&session=${inB[0]}`, { key })).body.experiment === null);
   t.ok(out, 'stopped: out of the experiment on every process (notice)');

@@ -12,7 +12,7 @@ function phi(z: number): number {
   const a = Math.abs(z);
   const n = 2000;
   const step = a / n;
-  const f = (x: number) => Math.exp(-x * x / 2) / Math.sqrt(2 * Math.PI);
+  const f = (x: number) => Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI);
   let s = f(0) + f(a);
   for (let i = 1; i < n; i++) s += f(i * step) * (i % 2 ? 4 : 2);
   const half = (s * step) / 3;
@@ -23,7 +23,7 @@ function zTest(x1: number, n1: number, x2: number, n2: number) {
   const p2 = x2 / n2;
   const p = (x1 + x2) / (n1 + n2);
   const z = (p2 - p1) / Math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2));
-  const se = Math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2);
+  const se = Math.sqrt((p1 * (1 - p1)) / n1 + (p2 * (1 - p2)) / n2);
   return { z, p: 2 * (1 - phi(Math.abs(z))), low: p2 - p1 - 1.959964 * se, high: p2 - p1 + 1.959964 * se };
 }
 function bh(ps: number[]): number[] {
@@ -32,7 +32,9 @@ function bh(ps: number[]): number[] {
     // min over every q >= p of q * m / rank(q)
     const sorted = [...ps].sort((a, b) => a - b);
     let best = 1;
-    sorted.forEach((q, i) => { if (q >= p) best = Math.min(best, (q * m) / (i + 1)); });
+    sorted.forEach((q, i) => {
+      if (q >= p) best = Math.min(best, (q * m) / (i + 1));
+    });
     return Math.min(1, best);
   });
 }
@@ -44,9 +46,42 @@ async function traffic(experimentId: string, variant: string, n: number, clicks:
   for (let i = 0; i < n; i++) {
     const id = newId('srch');
     const session = `${variant}-${i}`;
-    logs.push({ id, tenant_id: tenantId, session, query: 'q', normalized: 'q', lang: 'en', filters: {}, sort: 'relevance', total: 5, page: 1, took_ms: 1, zero_result: false, experiment_id: experimentId, variant });
-    const ev = (type: string, extra: Record<string, unknown> = {}) => events.push({ id: newId('evt'), tenant_id: tenantId, client_event_id: null, type, session, search_id: id, product_id: 'p', position: 1, quantity: 1, value: null, currency: null, occurred_at: new Date().toISOString(), ...extra });
-    if (i < clicks) { ev('search_click'); ev('search_click'); }
+    logs.push({
+      id,
+      tenant_id: tenantId,
+      session,
+      query: 'q',
+      normalized: 'q',
+      lang: 'en',
+      filters: {},
+      sort: 'relevance',
+      total: 5,
+      page: 1,
+      took_ms: 1,
+      zero_result: false,
+      experiment_id: experimentId,
+      variant,
+    });
+    const ev = (type: string, extra: Record<string, unknown> = {}) =>
+      events.push({
+        id: newId('evt'),
+        tenant_id: tenantId,
+        client_event_id: null,
+        type,
+        session,
+        search_id: id,
+        product_id: 'p',
+        position: 1,
+        quantity: 1,
+        value: null,
+        currency: null,
+        occurred_at: new Date().toISOString(),
+        ...extra,
+      });
+    if (i < clicks) {
+      ev('search_click');
+      ev('search_click');
+    }
     if (i < carts) ev('add_to_cart', { value: 5, currency: 'USD' });
     if (i < buys) ev('purchase', { value, currency: 'USD' });
   }
@@ -55,7 +90,16 @@ async function traffic(experimentId: string, variant: string, n: number, clicks:
 }
 
 t.test('two variants: rates, z-test and CI match an independent computation; a winner only past the minimum sample', async (t) => {
-  const exp = (await call('POST', '/v1/experiments', { name: 'two', min_sample: 2000, variants: [{ key: 'control', traffic_percent: 50 }, { key: 'b', traffic_percent: 50 }] })).body;
+  const exp = (
+    await call('POST', '/v1/experiments', {
+      name: 'two',
+      min_sample: 2000,
+      variants: [
+        { key: 'control', traffic_percent: 50 },
+        { key: 'b', traffic_percent: 50 },
+      ],
+    })
+  ).body;
   await traffic(exp.id, 'control', 1500, 150, 45, 15);
   await traffic(exp.id, 'b', 1500, 195, 60, 36, 12);
   let res = (await call('GET', `/v1/experiments/${exp.id}/results`)).body;
@@ -66,7 +110,11 @@ t.test('two variants: rates, z-test and CI match an independent computation; a w
   t.match(b, { key: 'b', searches: 1500, clicks: 195, purchases: 36, revenue: 432 });
   t.equal(b.ctr, 195 / 1500);
   t.equal(b.revenue_per_search, 432 / 1500);
-  for (const [metric, x1, x2] of [['ctr', 150, 195], ['add_to_cart_rate', 45, 60], ['conversion_rate', 15, 36]] as const) {
+  for (const [metric, x1, x2] of [
+    ['ctr', 150, 195],
+    ['add_to_cart_rate', 45, 60],
+    ['conversion_rate', 15, 36],
+  ] as const) {
     const want = zTest(x1, 1500, x2, 1500);
     const got = b.vs_control[metric];
     t.ok(Math.abs(got.z - want.z) < 1e-9, `${metric} z ${got.z}`);
@@ -88,9 +136,18 @@ t.test('two variants: rates, z-test and CI match an independent computation; a w
 });
 
 t.test('three variants: Benjamini-Hochberg over the comparisons; no significant difference, no winner', async (t) => {
-  const exp = (await call('POST', '/v1/experiments', { name: 'three', min_sample: 100, primary_metric: 'ctr', variants: [
-    { key: 'a', traffic_percent: 34 }, { key: 'b', traffic_percent: 33 }, { key: 'c', traffic_percent: 33 },
-  ] })).body;
+  const exp = (
+    await call('POST', '/v1/experiments', {
+      name: 'three',
+      min_sample: 100,
+      primary_metric: 'ctr',
+      variants: [
+        { key: 'a', traffic_percent: 34 },
+        { key: 'b', traffic_percent: 33 },
+        { key: 'c', traffic_percent: 33 },
+      ],
+    })
+  ).body;
   await traffic(exp.id, 'a', 1000, 100, 0, 0);
   await traffic(exp.id, 'b', 1000, 128, 0, 0);
   await traffic(exp.id, 'c', 1000, 104, 0, 0);

@@ -17,7 +17,13 @@ t.teardown(() => h.close());
 const killer = await pgTerminator(h.config.databaseUrl);
 t.teardown(() => killer.close());
 
-const products = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `g${from + i}`, name: { en: `Failover teapot ${from + i} ${['red', 'blue', 'green'][i % 3]}` }, price: 9, currency: 'USD' }));
+const products = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `g${from + i}`,
+    name: { en: `Failover teapot ${from + i} ${['red', 'blue', 'green'][i % 3]}` },
+    price: 9,
+    currency: 'USD',
+  }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('terminated connections: batch retries succeed, reads never 500, keys never stuck', async (t) => {
@@ -70,7 +76,9 @@ t.test('terminated connections: batch retries succeed, reads never 500, keys nev
   const lastKill = Date.now();
   searching = false;
   await searches;
-  t.comment(`killed ${kills} connections; batch answers ${JSON.stringify(Object.fromEntries(batchStatuses))}; slowest batch ${slowest} ms; search answers ${JSON.stringify(Object.fromEntries(searchStatuses))}`);
+  t.comment(
+    `killed ${kills} connections; batch answers ${JSON.stringify(Object.fromEntries(batchStatuses))}; slowest batch ${slowest} ms; search answers ${JSON.stringify(Object.fromEntries(searchStatuses))}`,
+  );
   t.notOk(searchStatuses.get(500), 'no search answered 500');
   t.ok((searchStatuses.get(200) ?? 0) > 0, 'searches answered meanwhile');
 

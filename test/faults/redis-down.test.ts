@@ -42,7 +42,10 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   const created = await h.api.call('POST', '/v1/keys', { key, body: { name: 'doomed', kind: 'secret' } });
   t.equal(created.status, 201);
   const doomed: string = created.body.key;
-  const seed = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'seed', name: { en: 'Outage umbrella' }, price: 4, currency: 'USD' }] } });
+  const seed = await h.api.call('POST', '/v1/products/batch', {
+    key,
+    body: { upsert: [{ id: 'seed', name: { en: 'Outage umbrella' }, price: 4, currency: 'USD' }] },
+  });
   t.equal(seed.status, 200);
   await waitFor(async () => complete(await indexReport(h.api.deps.db, tenantId)), 30_000, 'the seed product indexed');
   // The other process has the doomed key cached, as a busy process would.
@@ -55,7 +58,9 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   t.equal((await bounded(t, 'revoked key on the revoking process', () => h.api.call('GET', '/v1/auth/whoami', { key: doomed }))).status, 401);
 
   const upsert = Array.from({ length: 300 }, (_, i) => ({ id: `d${i}`, name: { en: `Outage umbrella ${i}` }, price: 4, currency: 'USD' }));
-  const batch = await bounded(t, 'batch', () => h.api.call('POST', '/v1/products/batch', { key, body: { upsert }, headers: { 'idempotency-key': 'outage-batch-1' } }));
+  const batch = await bounded(t, 'batch', () =>
+    h.api.call('POST', '/v1/products/batch', { key, body: { upsert }, headers: { 'idempotency-key': 'outage-batch-1' } }),
+  );
   t.equal(batch.status, 200, 'a committed batch is acknowledged');
   t.equal(batch.body.upserted, 300);
   t.ok(batch.body.visible_within_s >= 10, `visible_within_s says the sweep will index it (${batch.body.visible_within_s})`);
@@ -72,13 +77,21 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   t.equal(searchOther.status, 200);
 
   // Its invalidation cannot reach the other process, which re-reads credentials every second while its subscription is down.
-  await waitFor(async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401, 3_000, 'the other process refusing the revoked key during the outage');
+  await waitFor(
+    async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401,
+    3_000,
+    'the other process refusing the revoked key during the outage',
+  );
 
   // Down long enough that commands queued during the outage (the searches' billing) time out.
   await new Promise((r) => setTimeout(r, h.config.redisCommandTimeoutMs + 1500));
   await redis.start();
   const back = Date.now();
-  await waitFor(async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401, REVOKE_SEEN_BOUND_MS, 'the other process refusing the revoked key');
+  await waitFor(
+    async () => (await other.call('GET', '/v1/auth/whoami', { key: doomed })).status === 401,
+    REVOKE_SEEN_BOUND_MS,
+    'the other process refusing the revoked key',
+  );
   t.comment(`the other process refused the revoked key ${Date.now() - back} ms after Redis came back`);
   t.equal((await other.call('GET', '/v1/auth/whoami', { key: doomed })).body.error.code, 'key_revoked');
 
@@ -92,7 +105,11 @@ t.test('Redis down: bounded answers, nothing lost, revocation reaches every proc
   // Billed searches answered during the outage are counted once Redis takes them.
   const day = new Date().toISOString().slice(0, 10);
   let billed = 0;
-  await waitFor(async () => (billed = await h.api.deps.usage.dayCount(tenantId, day)) === 2, 10_000, () => `both outage searches billed (${billed})`);
+  await waitFor(
+    async () => (billed = await h.api.deps.usage.dayCount(tenantId, day)) === 2,
+    10_000,
+    () => `both outage searches billed (${billed})`,
+  );
   const retried = await h.api.call('POST', '/v1/reindex', { key, body: { mode: 'full' } });
   t.equal(retried.status, 202, 'reindex accepted once Redis answers');
 });

@@ -20,14 +20,19 @@ t.teardown(async () => {
   await redis.close();
 });
 
-const products = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${from + i}`, name: { en: `Restart kettle ${from + i}` }, price: 12, currency: 'USD' }));
+const products = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: `r${from + i}`, name: { en: `Restart kettle ${from + i}` }, price: 12, currency: 'USD' }));
 
 t.test('a Redis restart mid-sync loses no acknowledged product', async (t) => {
   const { id: tenantId, key } = await h.tenant();
   // One slow catalog slot, so a backlog is waiting in Redis when it goes.
   const worker = spawnWorker(t, h.config, { WORKER_CONCURRENCY: 'catalog=1', FAULT_STAGE_DELAY_MS: '400', SWEEP_EVERY_MS: '10000' });
   const maintenance = h.api.deps.queues.get('maintenance');
-  await waitFor(async () => (await maintenance.getJobSchedulers()).length >= 2, 60_000, () => `the worker's schedules (${worker.log()})`);
+  await waitFor(
+    async () => (await maintenance.getJobSchedulers()).length >= 2,
+    60_000,
+    () => `the worker's schedules (${worker.log()})`,
+  );
 
   let acknowledged = 0;
   for (let b = 0; b < 8; b++) {
@@ -43,7 +48,11 @@ t.test('a Redis restart mid-sync loses no acknowledged product', async (t) => {
 
   await redis.restart();
   const back = Date.now();
-  t.same(await catalog.getJobCounts('waiting', 'prioritized', 'active', 'delayed'), { waiting: 0, prioritized: 0, active: 0, delayed: 0 }, 'Redis came back empty');
+  t.same(
+    await catalog.getJobCounts('waiting', 'prioritized', 'active', 'delayed'),
+    { waiting: 0, prioritized: 0, active: 0, delayed: 0 },
+    'Redis came back empty',
+  );
   // Work acknowledged after the restart goes through the fresh queue beside the lost work.
   for (let b = 8; b < 10; b++) {
     const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products(b * 250, 250) } });
@@ -52,8 +61,15 @@ t.test('a Redis restart mid-sync loses no acknowledged product', async (t) => {
   }
   t.equal(acknowledged, 2500);
 
-  const report = await waitFor(async () => { const r = await indexReport(h.api.deps.db, tenantId); return complete(r) ? r : null; },
-    RECOVERY_BOUND_MS, 'every product indexed', 250).catch(async (err) => {
+  const report = await waitFor(
+    async () => {
+      const r = await indexReport(h.api.deps.db, tenantId);
+      return complete(r) ? r : null;
+    },
+    RECOVERY_BOUND_MS,
+    'every product indexed',
+    250,
+  ).catch(async (err) => {
     const r = await indexReport(h.api.deps.db, tenantId);
     t.fail(`not recovered within ${RECOVERY_BOUND_MS} ms: ${r.missing.length} missing, ${r.unindexed} unindexed (${worker.log().slice(-2000)})`);
     throw err;
@@ -61,7 +77,7 @@ t.test('a Redis restart mid-sync loses no acknowledged product', async (t) => {
   t.comment(`recovered ${Date.now() - back} ms after Redis came back; products lost: ${report.missing.length}`);
   t.equal(report.missing.length, 0, 'no acknowledged product lost');
   t.same(report.duplicated, [], 'each product indexed exactly once');
-  t.equal((await h.api.deps.repos.products.count(tenantId)), 2500);
+  t.equal(await h.api.deps.repos.products.count(tenantId), 2500);
   t.ok(await waitFor(async () => (await maintenance.getJobSchedulers()).length >= 2, 30_000, 'schedules back'), 'the maintenance schedules are back in Redis');
   t.equal(worker.child.exitCode, null, 'the worker was never restarted');
 });

@@ -46,9 +46,16 @@ export interface Harness {
 export async function setup(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase();
   const prefix = `t${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, QUEUE_PREFIX: prefix, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tenants without a subscription are not capped by the free plan in tests unless a test asks for it.
-    BILLING_DEFAULT_PLAN: 'enterprise', ...env });
+    BILLING_DEFAULT_PLAN: 'enterprise',
+    ...env,
+  });
   const apis: Api[] = [];
   const startApi = async () => {
     const api = await listen(config);
@@ -79,7 +86,9 @@ async function listen(config: Config): Promise<Api> {
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url, deps, server,
+    url,
+    deps,
+    server,
     call: (method, path, opts = {}) => call(url, method, path, opts),
     async close() {
       await new Promise<void>((resolve) => {

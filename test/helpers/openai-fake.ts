@@ -28,16 +28,82 @@ export interface FakeOpenAi {
 }
 
 const LETTERS: Record<string, string> = {
-  a: 'ا', b: 'ب', c: 'ك', d: 'د', e: 'ي', f: 'ف', g: 'ج', h: 'ه', i: 'ي', j: 'ج', k: 'ك', l: 'ل', m: 'م',
-  n: 'ن', o: 'و', p: 'ب', q: 'ق', r: 'ر', s: 'س', t: 'ت', u: 'و', v: 'ف', w: 'و', x: 'كس', y: 'ي', z: 'ز',
+  a: 'ا',
+  b: 'ب',
+  c: 'ك',
+  d: 'د',
+  e: 'ي',
+  f: 'ف',
+  g: 'ج',
+  h: 'ه',
+  i: 'ي',
+  j: 'ج',
+  k: 'ك',
+  l: 'ل',
+  m: 'م',
+  n: 'ن',
+  o: 'و',
+  p: 'ب',
+  q: 'ق',
+  r: 'ر',
+  s: 'س',
+  t: 'ت',
+  u: 'و',
+  v: 'ف',
+  w: 'و',
+  x: 'كس',
+  y: 'ي',
+  z: 'ز',
 };
 
 export const DICTIONARY: Record<string, string> = {
-  "men's": 'رجالي', men: 'رجالي', mens: 'رجالي', wrist: 'يد', watch: 'ساعة', watches: 'ساعات', analog: 'تناظرية', with: 'مع', leather: 'جلد',
-  strap: 'حزام', coffee: 'قهوة', table: 'طاولة', wooden: 'خشبية', wood: 'خشب', black: 'أسود', red: 'أحمر', dress: 'فستان', cotton: 'قطن',
-  phone: 'هاتف', case: 'غطاء', for: 'ل', and: 'و', the: 'ال', a: '', of: 'من', bottle: 'زجاجة', water: 'ماء', steel: 'فولاذ', pack: 'عبوة',
-  shoes: 'حذاء', running: 'جري', women: 'نسائي', bag: 'حقيبة', laptop: 'حاسوب', screen: 'شاشة', inch: 'بوصة', kitchen: 'مطبخ', chair: 'كرسي',
-  color: 'اللون', colour: 'اللون', blue: 'أزرق', size: 'المقاس', large: 'كبير', small: 'صغير', new: 'جديد', classic: 'كلاسيكي', smart: 'ذكية',
+  "men's": 'رجالي',
+  men: 'رجالي',
+  mens: 'رجالي',
+  wrist: 'يد',
+  watch: 'ساعة',
+  watches: 'ساعات',
+  analog: 'تناظرية',
+  with: 'مع',
+  leather: 'جلد',
+  strap: 'حزام',
+  coffee: 'قهوة',
+  table: 'طاولة',
+  wooden: 'خشبية',
+  wood: 'خشب',
+  black: 'أسود',
+  red: 'أحمر',
+  dress: 'فستان',
+  cotton: 'قطن',
+  phone: 'هاتف',
+  case: 'غطاء',
+  for: 'ل',
+  and: 'و',
+  the: 'ال',
+  a: '',
+  of: 'من',
+  bottle: 'زجاجة',
+  water: 'ماء',
+  steel: 'فولاذ',
+  pack: 'عبوة',
+  shoes: 'حذاء',
+  running: 'جري',
+  women: 'نسائي',
+  bag: 'حقيبة',
+  laptop: 'حاسوب',
+  screen: 'شاشة',
+  inch: 'بوصة',
+  kitchen: 'مطبخ',
+  chair: 'كرسي',
+  color: 'اللون',
+  colour: 'اللون',
+  blue: 'أزرق',
+  size: 'المقاس',
+  large: 'كبير',
+  small: 'صغير',
+  new: 'جديد',
+  classic: 'كلاسيكي',
+  smart: 'ذكية',
 };
 
 function translateWord(word: string): string {
@@ -49,7 +115,12 @@ function translateWord(word: string): string {
 
 /** Dictionary translation of free text; placeholders, digits and punctuation stay where they are. */
 export function fakeTranslate(text: string): string {
-  return text.split(/(\{\{P\d+\}\}|<[^>]*>)/).map((part, i) => (i % 2 ? part : part.replace(/[A-Za-z][A-Za-z']*/g, translateWord))).join('').replace(/\s{2,}/g, ' ').trim();
+  return text
+    .split(/(\{\{P\d+\}\}|<[^>]*>)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/[A-Za-z][A-Za-z']*/g, translateWord)))
+    .join('')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
 }
 
 function mangle(text: string): string {
@@ -74,9 +145,11 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 function requestProblems(body: any): string[] {
   const problems: string[] = [];
   if (typeof body?.model !== 'string' || !body.model) problems.push('model');
-  if (!Array.isArray(body?.messages) || !body.messages.every((m: any) => ['system', 'user', 'assistant'].includes(m?.role) && typeof m.content === 'string')) problems.push('messages');
+  if (!Array.isArray(body?.messages) || !body.messages.every((m: any) => ['system', 'user', 'assistant'].includes(m?.role) && typeof m.content === 'string'))
+    problems.push('messages');
   const rf = body?.response_format;
-  if (rf && !(rf.type === 'json_schema' && typeof rf.json_schema?.name === 'string' && typeof rf.json_schema?.schema === 'object')) problems.push('response_format');
+  if (rf && !(rf.type === 'json_schema' && typeof rf.json_schema?.name === 'string' && typeof rf.json_schema?.schema === 'object'))
+    problems.push('response_format');
   return problems;
 }
 
@@ -98,18 +171,31 @@ function embeddingProblems(body: any): string[] {
   const problems: string[] = [];
   if (typeof body.model !== 'string' || !body.model) problems.push('model is required');
   const input = body.input;
-  if (!(typeof input === 'string' || (Array.isArray(input) && input.length > 0 && input.length <= 2048 && input.every((x) => typeof x === 'string' && x.length > 0)))) problems.push('input must be a string or 1..2048 non-empty strings');
+  if (!(
+    typeof input === 'string' ||
+    (Array.isArray(input) && input.length > 0 && input.length <= 2048 && input.every((x) => typeof x === 'string' && x.length > 0))
+  ))
+    problems.push('input must be a string or 1..2048 non-empty strings');
   if (body.encoding_format !== undefined && !['float', 'base64'].includes(body.encoding_format)) problems.push('encoding_format must be float or base64');
   for (const k of Object.keys(body)) if (!['model', 'input', 'encoding_format', 'dimensions', 'user'].includes(k)) problems.push(`unknown parameter ${k}`);
   return problems;
 }
 
 export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: number; rateLimited?: number } = {}): Promise<FakeOpenAi> {
-  const state: FakeOpenAi = { url: '', requests: [], rateLimitedCount: 0, mode: opts.mode ?? 'translate', latencyMs: opts.latencyMs ?? 0, close: async () => undefined };
+  const state: FakeOpenAi = {
+    url: '',
+    requests: [],
+    rateLimitedCount: 0,
+    mode: opts.mode ?? 'translate',
+    latencyMs: opts.latencyMs ?? 0,
+    close: async () => undefined,
+  };
   const hanging: ServerResponse[] = [];
   const server = createServer(async (req, res) => {
-    if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && req.url !== '/v1/embeddings')) return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
-    if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) return send(res, 401, { error: { message: 'missing API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && req.url !== '/v1/embeddings'))
+      return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
+    if (!/^Bearer \S+/.test(req.headers.authorization ?? ''))
+      return send(res, 401, { error: { message: 'missing API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
     const body = JSON.parse(await readBody(req));
     state.requests.push(body);
     if (req.url === '/v1/embeddings') {
@@ -122,7 +208,9 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
       const inputs: string[] = typeof body.input === 'string' ? [body.input] : body.input;
       const tokens = inputs.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
       return send(res, 200, {
-        object: 'list', model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens },
+        object: 'list',
+        model: body.model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
         data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, body.dimensions ?? EMBEDDING_DIMS, body.encoding_format) })),
       });
     }
@@ -140,9 +228,16 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     const content = JSON.stringify({ translations: items.map((i) => ({ id: i.id, text: fn(i.text) })) });
     const chars = body.messages.reduce((n: number, m: any) => n + m.content.length, 0);
     send(res, 200, {
-      id: `chatcmpl-${state.requests.length}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model,
+      id: `chatcmpl-${state.requests.length}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
-      usage: { prompt_tokens: Math.ceil(chars / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: Math.ceil(chars / 4) + Math.ceil(content.length / 4) },
+      usage: {
+        prompt_tokens: Math.ceil(chars / 4),
+        completion_tokens: Math.ceil(content.length / 4),
+        total_tokens: Math.ceil(chars / 4) + Math.ceil(content.length / 4),
+      },
     });
   });
   server.keepAliveTimeout = 60_000;

@@ -17,9 +17,15 @@ export interface Child {
 /** The environment a child needs to share the test's database, Redis and prefix. */
 function envFor(config: Config, extra: Record<string, string>): Record<string, string> {
   return {
-    ...process.env as Record<string, string>,
-    NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_URL: config.redisUrl, QUEUE_PREFIX: config.queuePrefix,
-    MIGRATE_ON_START: 'false', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', BILLING_DEFAULT_PLAN: config.billing.defaultPlan, ...extra,
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'test',
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: config.queuePrefix,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    BILLING_DEFAULT_PLAN: config.billing.defaultPlan,
+    ...extra,
   };
 }
 
@@ -31,7 +37,9 @@ function startChild(t: Test, script: string, env: Record<string, string>): Child
   // Never left running, even when the test fails first.
   t.teardown(() => void child.kill('SIGKILL'));
   return {
-    child, exited, log: () => log,
+    child,
+    exited,
+    log: () => log,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
@@ -46,13 +54,25 @@ export function spawnWorker(t: Test, config: Config, env: Record<string, string>
 }
 
 /** `api/main.ts` as its own process on a free port; resolves once it answers /healthz. */
-export async function spawnApi(t: Test, config: Config, env: Record<string, string> = {}): Promise<Child & { url: string; call(method: string, path: string, opts?: CallOptions): Promise<Reply> }> {
+export async function spawnApi(
+  t: Test,
+  config: Config,
+  env: Record<string, string> = {},
+): Promise<Child & { url: string; call(method: string, path: string, opts?: CallOptions): Promise<Reply> }> {
   const port = await freePort();
   const proc = startChild(t, 'api/main.ts', envFor(config, { PORT: String(port), HOST: '127.0.0.1', ...env }));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (proc.child.exitCode !== null) throw new Error(`api exited with ${proc.child.exitCode}: ${proc.log()}`);
-    return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-  }, 60_000, 'the API process answering /healthz', 100);
+  await waitFor(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`api exited with ${proc.child.exitCode}: ${proc.log()}`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    60_000,
+    'the API process answering /healthz',
+    100,
+  );
   return { ...proc, url, call: (method, path, opts) => call(url, method, path, opts) };
 }

@@ -46,9 +46,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
   const start = async () => {
     if (child) throw new Error('redis-server is already running');
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+      stdio: 'ignore',
+    });
     child = proc;
-    proc.once('exit', () => { if (child === proc) child = undefined; });
+    proc.once('exit', () => {
+      if (child === proc) child = undefined;
+    });
     await waitFor(async () => proc.exitCode !== null || (await ping()), 10_000, `redis-server on ${port}`);
     if (proc.exitCode !== null) throw new Error(`redis-server on ${port} exited with ${proc.exitCode}`);
   };
@@ -66,7 +70,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
   await start();
   return {
-    port, url, start, stop,
+    port,
+    url,
+    start,
+    stop,
     async restart() {
       await stop();
       await start();

@@ -11,7 +11,8 @@ export async function startTestWorkers(config: Config): Promise<{ deps: Deps; wo
   const workers = startWorkers(deps, STAGES);
   await Promise.all(workers.workers.map((w) => w.waitUntilReady()));
   return {
-    deps, workers,
+    deps,
+    workers,
     async close() {
       await workers.close();
       await deps.close();

@@ -10,7 +10,11 @@ function row(over: Record<string, unknown>, createdAt = Date.UTC(2024, 0, 1) + n
   return { id: (id as string) ?? `rule${n}`, tenant_id: 't', created_at: new Date(createdAt), updated_at: new Date(createdAt), ...fields } as RuleRow;
 }
 const pat = (match: string, text: string, lang?: string) => ({ patterns: [{ match, text, ...(lang ? { lang } : {}) }] });
-const ids = (index: RuleIndex, q: string, lang = 'en') => index.candidates(q, lang).map((c) => c.rule.id).sort();
+const ids = (index: RuleIndex, q: string, lang = 'en') =>
+  index
+    .candidates(q, lang)
+    .map((c) => c.rule.id)
+    .sort();
 const opts = { filters: {}, enabled: true, disabledIds: new Set<string>(), forcedIds: new Set<string>(), now: Date.now() };
 
 t.test('patterns: is, starts_with and contains on whole words of the normalized query, any language', async (t) => {
@@ -44,7 +48,10 @@ t.test('conflict order: priority, specificity, longer pattern, older rule', asyn
   const e = row({ id: 'priority', priority: 5, conditions: pat('contains', 'phone'), consequences: redirect('https://e.example') });
   const plan = resolveRules(new RuleIndex([a, b, c, d, e]).candidates(q, 'en'), opts);
   t.equal(plan.redirect?.rule_id, 'priority', 'priority first');
-  t.same(plan.trace.map((x) => x.rule_id), ['priority', 'new-is', 'starts-long', 'starts-short', 'old-contains']);
+  t.same(
+    plan.trace.map((x) => x.rule_id),
+    ['priority', 'new-is', 'starts-long', 'starts-short', 'old-contains'],
+  );
   t.match(plan.trace[1], { applied: true, notes: ['redirect: rule priority came first'] });
   const older = row({ id: 'z-older', conditions: pat('is', 'tv'), consequences: redirect('https://older.example') }, 1000);
   const newer = row({ id: 'a-newer', conditions: pat('is', 'tv'), consequences: redirect('https://newer.example') }, 2000);
@@ -52,21 +59,57 @@ t.test('conflict order: priority, specificity, longer pattern, older rule', asyn
 });
 
 t.test('merging: pins by position, hides unioned (and over pins), banners in order, first filter wins', async (t) => {
-  const first = row({ priority: 2, conditions: pat('is', 'x'), consequences: {
-    pins: [{ product_id: 'p1', position: 1 }, { product_id: 'p9', position: 4 }], hides: ['h1'], banners: [{ html: 'A1' }, { html: 'A2', position: 'bottom' }],
-    add_filters: { brand: ['Acme'] },
-  } });
-  const second = row({ priority: 1, conditions: pat('is', 'x'), consequences: {
-    pins: [{ product_id: 'p2', position: 1 }, { product_id: 'p1', position: 3 }, { product_id: 'p3', position: 2 }], hides: ['h2', 'p9'], banners: [{ image_url: 'https://i.example/b.png' }],
-    add_filters: { brand: ['Other'], in_stock: true },
-  } });
+  const first = row({
+    priority: 2,
+    conditions: pat('is', 'x'),
+    consequences: {
+      pins: [
+        { product_id: 'p1', position: 1 },
+        { product_id: 'p9', position: 4 },
+      ],
+      hides: ['h1'],
+      banners: [{ html: 'A1' }, { html: 'A2', position: 'bottom' }],
+      add_filters: { brand: ['Acme'] },
+    },
+  });
+  const second = row({
+    priority: 1,
+    conditions: pat('is', 'x'),
+    consequences: {
+      pins: [
+        { product_id: 'p2', position: 1 },
+        { product_id: 'p1', position: 3 },
+        { product_id: 'p3', position: 2 },
+      ],
+      hides: ['h2', 'p9'],
+      banners: [{ image_url: 'https://i.example/b.png' }],
+      add_filters: { brand: ['Other'], in_stock: true },
+    },
+  });
   const plan = resolveRules(new RuleIndex([second, first]).candidates('x', 'en'), opts);
-  t.same(plan.pins, [{ id: 'p1', position: 1 }, { id: 'p3', position: 2 }], 'position 1 and p1 taken by the first rule; p9 hidden by the second');
+  t.same(
+    plan.pins,
+    [
+      { id: 'p1', position: 1 },
+      { id: 'p3', position: 2 },
+    ],
+    'position 1 and p1 taken by the first rule; p9 hidden by the second',
+  );
   t.same([...plan.hides].sort(), ['h1', 'h2', 'p9']);
-  t.same(plan.banners.map((b) => b.html ?? b.image_url), ['A1', 'A2', 'https://i.example/b.png']);
-  t.same(plan.banners.map((b) => b.position), ['top', 'bottom', 'top']);
+  t.same(
+    plan.banners.map((b) => b.html ?? b.image_url),
+    ['A1', 'A2', 'https://i.example/b.png'],
+  );
+  t.same(
+    plan.banners.map((b) => b.position),
+    ['top', 'bottom', 'top'],
+  );
   t.same(plan.addFilters, { brand: ['Acme'], in_stock: true });
-  t.same(plan.trace[1].notes, ['pin p2: position 1 taken by an earlier rule', 'pin p1: pinned by an earlier rule', 'add_filters.brand: set by an earlier rule']);
+  t.same(plan.trace[1].notes, [
+    'pin p2: position 1 taken by an earlier rule',
+    'pin p1: pinned by an earlier rule',
+    'add_filters.brand: set by an earlier rule',
+  ]);
 });
 
 t.test('skips: toggles, disabled, time window, filter context; an experiment variant switches a disabled rule on', async (t) => {
@@ -80,7 +123,8 @@ t.test('skips: toggles, disabled, time window, filter context; an experiment var
     row({ id: 'ctx', conditions: { ...pat('is', 'x'), filters: { category: ['laptops'] } } }),
   ];
   const index = new RuleIndex(rules);
-  const reasons = (o: Partial<typeof opts>) => Object.fromEntries(resolveRules(index.candidates('x', 'en'), { ...opts, now, ...o }).trace.map((e) => [e.rule_id, e.applied ? 'applied' : e.reason]));
+  const reasons = (o: Partial<typeof opts>) =>
+    Object.fromEntries(resolveRules(index.candidates('x', 'en'), { ...opts, now, ...o }).trace.map((e) => [e.rule_id, e.applied ? 'applied' : e.reason]));
   t.same(reasons({}), { on: 'applied', off: 'disabled', future: 'not_yet_active', past: 'expired', window: 'applied', ctx: 'filter_context_not_met' });
   t.equal(reasons({ filters: { category: ['LAPTOPS', 'x'] } }).ctx, 'applied', 'any listed value, compared normalized');
   t.equal(reasons({ disabledIds: new Set(['on']) }).on, 'disabled_by_config');
@@ -95,25 +139,64 @@ const hit = (id: string): EngineHit => ({ id, score: 1, card: { id } as EngineHi
 
 t.test('pins across pages: a window of organic rows serves every page, closing up past the end', async (t) => {
   const organic = Array.from({ length: 10 }, (_, i) => `o${i + 1}`);
-  const pinPos = [{ id: 'P1', position: 1 }, { id: 'P4', position: 4 }, { id: 'P30', position: 30 }];
+  const pinPos = [
+    { id: 'P1', position: 1 },
+    { id: 'P4', position: 4 },
+    { id: 'P30', position: 30 },
+  ];
   const combined: string[] = [];
   for (let page = 0; page < 5; page++) {
-    const w = organicWindow(pinPos.map((p) => p.position), page * 3, 3);
+    const w = organicWindow(
+      pinPos.map((p) => p.position),
+      page * 3,
+      3,
+    );
     const slice = organic.slice(w.offset, w.offset + w.limit).map(hit);
-    const shown = placePins(pinPos.map((p) => ({ hit: hit(p.id), position: p.position })), slice, organic.length, w.offset, page * 3, 3);
+    const shown = placePins(
+      pinPos.map((p) => ({ hit: hit(p.id), position: p.position })),
+      slice,
+      organic.length,
+      w.offset,
+      page * 3,
+      3,
+    );
     combined.push(...shown.map((h) => h.id));
   }
-  t.same(combined, ['P1', 'o1', 'o2', 'P4', 'o3', 'o4', 'o5', 'o6', 'o7', 'o8', 'o9', 'o10', 'P30'], 'every product once, pins in place, the far pin closes up');
+  t.same(
+    combined,
+    ['P1', 'o1', 'o2', 'P4', 'o3', 'o4', 'o5', 'o6', 'o7', 'o8', 'o9', 'o10', 'P30'],
+    'every product once, pins in place, the far pin closes up',
+  );
   const none = placePins([{ hit: hit('P'), position: 5 }], [], 0, 0, 0, 10);
-  t.same(none.map((h) => h.id), ['P'], 'no organic match: the pin alone');
+  t.same(
+    none.map((h) => h.id),
+    ['P'],
+    'no organic match: the pin alone',
+  );
 });
 
 t.test('facets of disjoint sets add up', async (t) => {
   const sum = addFacets(
-    { brand: [{ value: 'A', count: 3 }, { value: 'B', count: 1 }], price: { min: 10, max: 50 } },
-    { brand: [{ value: 'B', count: 3 }, { value: 'C', count: 1 }], price: { min: 5, max: 20 } },
+    {
+      brand: [
+        { value: 'A', count: 3 },
+        { value: 'B', count: 1 },
+      ],
+      price: { min: 10, max: 50 },
+    },
+    {
+      brand: [
+        { value: 'B', count: 3 },
+        { value: 'C', count: 1 },
+      ],
+      price: { min: 5, max: 20 },
+    },
   );
-  t.same(sum.brand, [{ value: 'B', count: 4 }, { value: 'A', count: 3 }, { value: 'C', count: 1 }]);
+  t.same(sum.brand, [
+    { value: 'B', count: 4 },
+    { value: 'A', count: 3 },
+    { value: 'C', count: 1 },
+  ]);
   t.same(sum.price, { min: 5, max: 50 });
   t.same(addFacets({ price: { min: null, max: null } }, { price: { min: 5, max: 20 } }).price, { min: 5, max: 20 });
 });

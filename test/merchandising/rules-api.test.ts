@@ -4,7 +4,8 @@ import { setup } from '../helpers/harness.js';
 const h = await setup();
 t.teardown(() => h.close());
 const { key } = await h.tenant();
-const call = (method: string, path: string, body?: unknown, k = key, headers: Record<string, string> = {}) => h.api.call(method, path, { key: k, body, headers });
+const call = (method: string, path: string, body?: unknown, k = key, headers: Record<string, string> = {}) =>
+  h.api.call(method, path, { key: k, body, headers });
 const base = { name: 'Laptops banner', conditions: { patterns: [{ match: 'is', text: 'laptop' }] }, consequences: { banners: [{ html: '<b>hi</b>' }] } };
 
 t.test('create, read, list with cursor and total, replace, delete', async (t) => {
@@ -18,14 +19,24 @@ t.test('create, read, list with cursor and total, replace, delete', async (t) =>
   t.equal(p1.body.data.length, 3);
   t.equal(p1.body.total, 5);
   const p2 = await call('GET', `/v1/rules?limit=3&cursor=${p1.body.next_cursor}`);
-  t.same([...p1.body.data, ...p2.body.data].map((r: { name: string }) => r.name), ['Laptops banner', 'r0', 'r1', 'r2', 'r3'], 'oldest first, each once');
+  t.same(
+    [...p1.body.data, ...p2.body.data].map((r: { name: string }) => r.name),
+    ['Laptops banner', 'r0', 'r1', 'r2', 'r3'],
+    'oldest first, each once',
+  );
   t.equal(p2.body.next_cursor, null);
-  t.same((await call('GET', '/v1/rules?q=R2')).body.data.map((r: { name: string }) => r.name), ['r2']);
+  t.same(
+    (await call('GET', '/v1/rules?q=R2')).body.data.map((r: { name: string }) => r.name),
+    ['r2'],
+  );
   t.equal((await call('GET', '/v1/rules?q=LAPTOP')).body.data.length, 5, 'q also searches patterns');
   t.equal((await call('GET', '/v1/rules?cursor=nope')).body.error.code, 'invalid_cursor');
   const put = await call('PUT', `/v1/rules/${made.body.id}`, { ...base, priority: 7, enabled: false });
   t.match(put.body, { id: made.body.id, priority: 7, enabled: false });
-  t.same((await call('GET', '/v1/rules?enabled=false')).body.data.map((r: { id: string }) => r.id), [made.body.id]);
+  t.same(
+    (await call('GET', '/v1/rules?enabled=false')).body.data.map((r: { id: string }) => r.id),
+    [made.body.id],
+  );
   t.same((await call('DELETE', `/v1/rules/${made.body.id}`)).body, { deleted: true, id: made.body.id });
   t.equal((await call('DELETE', `/v1/rules/${made.body.id}`)).status, 404);
   t.equal((await call('PUT', `/v1/rules/${made.body.id}`, base)).status, 404);
@@ -34,12 +45,36 @@ t.test('create, read, list with cursor and total, replace, delete', async (t) =>
 t.test('bad rules are 400 with field details', async (t) => {
   const bad = async (body: unknown) => (await call('POST', '/v1/rules', body)).body.error;
   t.match(await bad({ ...base, consequences: {} }), { code: 'validation_failed', details: [{ field: 'consequences', code: 'empty' }] });
-  t.match(await bad({ ...base, conditions: { active_from: '2024-02-01T00:00:00Z', active_until: '2024-01-01T00:00:00Z' } }), { details: [{ field: 'conditions.active_until', code: 'invalid_window' }] });
-  t.match(await bad({ ...base, consequences: { pins: [{ product_id: 'a', position: 1 }, { product_id: 'b', position: 1 }] } }), { details: [{ field: 'consequences.pins.1.position', code: 'duplicate' }] });
-  t.match(await bad({ ...base, conditions: { patterns: [{ match: 'is', text: '!!!' }] } }), { details: [{ field: 'conditions.patterns.0.text', code: 'no_words' }] });
-  t.match(await bad({ ...base, conditions: { patterns: [{ match: 'like', text: 'x' }] } }), { code: 'validation_failed', details: [{ field: 'conditions.patterns.0.match' }] });
-  t.match(await bad({ ...base, consequences: { boosts: [{ filters: { nope: ['x'] } }] } }), { code: 'unknown_filter', details: [{ field: 'consequences.boosts.0.filters.nope', code: 'unknown_filter' }] });
-  t.match(await bad({ ...base, consequences: { redirect: { url: 'not a url' } } }), { code: 'validation_failed', details: [{ field: 'consequences.redirect.url' }] });
+  t.match(await bad({ ...base, conditions: { active_from: '2024-02-01T00:00:00Z', active_until: '2024-01-01T00:00:00Z' } }), {
+    details: [{ field: 'conditions.active_until', code: 'invalid_window' }],
+  });
+  t.match(
+    await bad({
+      ...base,
+      consequences: {
+        pins: [
+          { product_id: 'a', position: 1 },
+          { product_id: 'b', position: 1 },
+        ],
+      },
+    }),
+    { details: [{ field: 'consequences.pins.1.position', code: 'duplicate' }] },
+  );
+  t.match(await bad({ ...base, conditions: { patterns: [{ match: 'is', text: '!!!' }] } }), {
+    details: [{ field: 'conditions.patterns.0.text', code: 'no_words' }],
+  });
+  t.match(await bad({ ...base, conditions: { patterns: [{ match: 'like', text: 'x' }] } }), {
+    code: 'validation_failed',
+    details: [{ field: 'conditions.patterns.0.match' }],
+  });
+  t.match(await bad({ ...base, consequences: { boosts: [{ filters: { nope: ['x'] } }] } }), {
+    code: 'unknown_filter',
+    details: [{ field: 'consequences.boosts.0.filters.nope', code: 'unknown_filter' }],
+  });
+  t.match(await bad({ ...base, consequences: { redirect: { url: 'not a url' } } }), {
+    code: 'validation_failed',
+    details: [{ field: 'consequences.redirect.url' }],
+  });
   t.match(await bad({ ...base, extra: 1 }), { details: [{ field: 'extra', code: 'unknown_field' }] });
   t.match(await bad({ ...base, consequences: { banners: [{ position: 'top' }] } }), { details: [{ field: 'consequences.banners.0', code: 'empty' }] });
 });
@@ -64,15 +99,44 @@ t.test('export, import into another store, import again (no change), replace, al
   const imp = await call('POST', '/v1/rules/import', { rules: exported.body.rules }, other.key);
   t.same(imp.body, { created: exported.body.rules.length, updated: 0, unchanged: 0, deleted: 0 });
   const theirs = await call('GET', '/v1/rules/export', undefined, other.key);
-  t.same(theirs.body.rules.map((r: { id: string; consequences: unknown }) => [r.id, r.consequences]), exported.body.rules.map((r: { id: string; consequences: unknown }) => [r.id, r.consequences]), 'same ids and content');
-  t.same((await call('POST', '/v1/rules/import', theirs.body, other.key)).body, { created: 0, updated: 0, unchanged: exported.body.rules.length, deleted: 0 }, 'an export imported again changes nothing');
+  t.same(
+    theirs.body.rules.map((r: { id: string; consequences: unknown }) => [r.id, r.consequences]),
+    exported.body.rules.map((r: { id: string; consequences: unknown }) => [r.id, r.consequences]),
+    'same ids and content',
+  );
+  t.same(
+    (await call('POST', '/v1/rules/import', theirs.body, other.key)).body,
+    { created: 0, updated: 0, unchanged: exported.body.rules.length, deleted: 0 },
+    'an export imported again changes nothing',
+  );
   const [keep, ...rest] = theirs.body.rules;
-  const replaced = await call('POST', '/v1/rules/import', { mode: 'replace', rules: [{ ...keep, priority: 3 }, { name: 'new', conditions: { patterns: [{ match: 'contains', text: 'tv' }] }, consequences: { hides: ['x'] } }] }, other.key);
+  const replaced = await call(
+    'POST',
+    '/v1/rules/import',
+    {
+      mode: 'replace',
+      rules: [
+        { ...keep, priority: 3 },
+        { name: 'new', conditions: { patterns: [{ match: 'contains', text: 'tv' }] }, consequences: { hides: ['x'] } },
+      ],
+    },
+    other.key,
+  );
   t.same(replaced.body, { created: 1, updated: 1, unchanged: 0, deleted: rest.length });
   t.equal((await call('GET', '/v1/rules', undefined, other.key)).body.total, 2);
   const broken = await call('POST', '/v1/rules/import', { rules: [base, { ...base, consequences: {} }] }, other.key);
   t.match(broken.body.error, { code: 'validation_failed', details: [{ field: 'rules.1.consequences', code: 'empty' }] });
-  const dup = await call('POST', '/v1/rules/import', { rules: [{ ...base, id: 'same' }, { ...base, id: 'same' }] }, other.key);
+  const dup = await call(
+    'POST',
+    '/v1/rules/import',
+    {
+      rules: [
+        { ...base, id: 'same' },
+        { ...base, id: 'same' },
+      ],
+    },
+    other.key,
+  );
   t.match(dup.body.error, { details: [{ field: 'rules.1.id', code: 'duplicate' }] });
   t.equal((await call('GET', '/v1/rules', undefined, other.key)).body.total, 2, 'nothing applied');
   t.equal((await call('GET', `/v1/rules/${keep.id}`)).status, 200, 'the first store keeps its own rule of that id');

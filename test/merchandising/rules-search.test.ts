@@ -9,7 +9,15 @@ await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING 
 await loadProducts(h, key, tenantId, PRODUCTS);
 const session = (await h.api.call('POST', '/v1/sessions', { key, body: {} })).body.token as string;
 
-type Body = { ids: string[]; total: number; hits: Array<{ id: string; pinned: boolean; score: number | null }>; facets: Array<{ name: string; buckets?: Array<{ value: string; count: number }> }>; banners: Array<Record<string, unknown>>; redirect: { url: string; rule_id: string } | null; debug: any };
+type Body = {
+  ids: string[];
+  total: number;
+  hits: Array<{ id: string; pinned: boolean; score: number | null }>;
+  facets: Array<{ name: string; buckets?: Array<{ value: string; count: number }> }>;
+  banners: Array<Record<string, unknown>>;
+  redirect: { url: string; rule_id: string } | null;
+  debug: any;
+};
 const search = async (body: Record<string, unknown>, k = key): Promise<Body> => {
   const res = await h.api.call('POST', '/v1/search', { key: k, body });
   if (res.status !== 200) throw new Error(`search ${res.status}: ${JSON.stringify(res.body)}`);
@@ -56,8 +64,11 @@ t.test('each condition: is, starts_with, contains, Arabic, filter context, enabl
   t.same(await html({ q: 'headset' }), ['from soon'], 'active once its window starts, cached answer or not');
   const dbg = await search({ q: 'headset', debug: true });
   const matched = dbg.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules').matched;
-  t.same(matched.map((m: { applied: boolean; reason?: string }) => (m.applied ? 'applied' : m.reason)).sort(), ['applied', 'expired', 'filter_context_not_met'],
-    'the trace lists each matching rule: the window rules and the category page rule (no pattern: it meets every query)');
+  t.same(
+    matched.map((m: { applied: boolean; reason?: string }) => (m.applied ? 'applied' : m.reason)).sort(),
+    ['applied', 'expired', 'filter_context_not_met'],
+    'the trace lists each matching rule: the window rules and the category page rule (no pattern: it meets every query)',
+  );
 });
 
 t.test('each consequence: redirect, banners, pins, hides, boosts, buries, filters to add', async (t) => {
@@ -65,7 +76,10 @@ t.test('each consequence: redirect, banners, pins, hides, boosts, buries, filter
   const shoes = await search({ q: 'shoes' });
   t.same(shoes.redirect, { url: 'https://shop.example/shoes', rule_id: r1 });
 
-  await rule({ conditions: is('laptop'), consequences: { banners: [{ html: '<b>Sale</b>', image_url: 'https://i.example/a.png', link_url: 'https://shop.example/sale', position: 'inline' }] } });
+  await rule({
+    conditions: is('laptop'),
+    consequences: { banners: [{ html: '<b>Sale</b>', image_url: 'https://i.example/a.png', link_url: 'https://shop.example/sale', position: 'inline' }] },
+  });
   const lap = await search({ q: 'laptop' });
   t.match(lap.banners, [{ html: '<b>Sale</b>', image_url: 'https://i.example/a.png', link_url: 'https://shop.example/sale', position: 'inline' }]);
   t.match(lap.banners[0].id, /-1$/);
@@ -75,7 +89,10 @@ t.test('each consequence: redirect, banners, pins, hides, boosts, buries, filter
   await rule({ conditions: is('smartphone'), consequences: { pins: [{ product_id: 'h2', position: 1 }] } });
   const pinned = await search({ q: 'smartphone' });
   t.equal(pinned.ids[0], 'h2', 'a pinned product that does not match the words is shown first');
-  t.same(pinned.hits.map((x) => x.pinned), [true, false, false]);
+  t.same(
+    pinned.hits.map((x) => x.pinned),
+    [true, false, false],
+  );
   t.equal(pinned.hits[0].score, null);
   t.equal(pinned.total, 3, 'the total counts it');
   await clearRules();
@@ -89,7 +106,10 @@ t.test('each consequence: redirect, banners, pins, hides, boosts, buries, filter
 
   const before = await search({ q: '', filters: { category: ['laptops'] } });
   const last = before.ids[before.ids.length - 1];
-  await rule({ conditions: { filters: { category: ['laptops'] } }, consequences: { boosts: [{ filters: { brand: [before.hits.find((x) => x.id === last) ? brandOf(last) : 'HP'] }, weight: 10 }] } });
+  await rule({
+    conditions: { filters: { category: ['laptops'] } },
+    consequences: { boosts: [{ filters: { brand: [before.hits.find((x) => x.id === last) ? brandOf(last) : 'HP'] }, weight: 10 }] },
+  });
   const boosted = await search({ q: '', filters: { category: ['laptops'] }, config_override: { in_stock_first: false } }, session);
   t.equal(boosted.ids[0], last, 'a boost by filter moves the last product first');
   await clearRules();
@@ -101,22 +121,35 @@ t.test('each consequence: redirect, banners, pins, hides, boosts, buries, filter
   await clearRules();
 
   await rule({ conditions: is('cotton'), consequences: { add_filters: { color: ['Blue'] } } });
-  t.same((await search({ q: 'cotton' })).ids, ['ar2'], 'the rule\'s filter applies');
-  t.same((await search({ q: 'cotton', filters: { color: ['Red'] } })).ids, ['ar1'], 'the shopper\'s own filter of that name wins');
+  t.same((await search({ q: 'cotton' })).ids, ['ar2'], "the rule's filter applies");
+  t.same((await search({ q: 'cotton', filters: { color: ['Red'] } })).ids, ['ar1'], "the shopper's own filter of that name wins");
 });
 
 const brandOf = (id: string) => (PRODUCTS.find((p) => p.id === id) as unknown as { brand: string }).brand;
 
 t.test('pins with filters and pagination; facets and totals count what can be shown', async (t) => {
   // "laptop" matches lap1, lap2, lap3; pin two others at 1 and 3 and a third one the shopper's filter excludes.
-  await rule({ conditions: is('laptop'), consequences: { pins: [{ product_id: 'h1', position: 1 }, { product_id: 't1', position: 3 }, { product_id: 'ar1', position: 2 }] } });
+  await rule({
+    conditions: is('laptop'),
+    consequences: {
+      pins: [
+        { product_id: 'h1', position: 1 },
+        { product_id: 't1', position: 3 },
+        { product_id: 'ar1', position: 2 },
+      ],
+    },
+  });
   const all = await search({ q: 'laptop', filters: { category: ['lvl:electronics'] }, per_page: 10 });
-  t.same(all.ids.filter((id) => ['h1', 't1', 'ar1'].includes(id)), ['h1', 't1'], 'the dress is pinned but outside the category filter: not shown');
+  t.same(
+    all.ids.filter((id) => ['h1', 't1', 'ar1'].includes(id)),
+    ['h1', 't1'],
+    'the dress is pinned but outside the category filter: not shown',
+  );
   t.equal(all.ids[0], 'h1');
   t.equal(all.ids[2], 't1', 'position 3 holds although position 2 lost its pin');
   t.equal(all.total, 5);
   t.equal(sum(brandCounts(all)), all.total, 'brand counts add up to the total');
-  t.equal(brandCounts(all).Sony, 1, 'the pinned headset\'s brand is counted');
+  t.equal(brandCounts(all).Sony, 1, "the pinned headset's brand is counted");
   const pages: string[] = [];
   for (let page = 1; page <= 3; page++) pages.push(...(await search({ q: 'laptop', filters: { category: ['lvl:electronics'] }, per_page: 2, page })).ids);
   t.same(pages, all.ids, 'pages of 2 give the same list: every product once, pins in place');
@@ -128,32 +161,64 @@ t.test('pins with filters and pagination; facets and totals count what can be sh
 });
 
 t.test('conflicts in search: order, one redirect, pins by position, hides unioned, banners in order', async (t) => {
-  const low = await rule({ priority: 1, conditions: { patterns: [{ match: 'contains', text: 'laptop' }] }, consequences: {
-    redirect: { url: 'https://low.example' }, banners: [{ html: 'low' }], pins: [{ product_id: 'h1', position: 1 }, { product_id: 'h2', position: 2 }], hides: ['lap2'],
-  } });
-  const high = await rule({ priority: 2, conditions: { patterns: [{ match: 'contains', text: 'laptop' }] }, consequences: {
-    redirect: { url: 'https://high.example' }, banners: [{ html: 'high' }], pins: [{ product_id: 'w1', position: 1 }], hides: ['lap3'],
-  } });
+  const low = await rule({
+    priority: 1,
+    conditions: { patterns: [{ match: 'contains', text: 'laptop' }] },
+    consequences: {
+      redirect: { url: 'https://low.example' },
+      banners: [{ html: 'low' }],
+      pins: [
+        { product_id: 'h1', position: 1 },
+        { product_id: 'h2', position: 2 },
+      ],
+      hides: ['lap2'],
+    },
+  });
+  const high = await rule({
+    priority: 2,
+    conditions: { patterns: [{ match: 'contains', text: 'laptop' }] },
+    consequences: {
+      redirect: { url: 'https://high.example' },
+      banners: [{ html: 'high' }],
+      pins: [{ product_id: 'w1', position: 1 }],
+      hides: ['lap3'],
+    },
+  });
   const res = await search({ q: 'laptop', debug: true });
   t.same(res.redirect, { url: 'https://high.example', rule_id: high });
-  t.same(res.banners.map((b) => b.html), ['high', 'low']);
+  t.same(
+    res.banners.map((b) => b.html),
+    ['high', 'low'],
+  );
   t.same(res.ids, ['w1', 'h2', 'lap1'], 'position 1 to the higher rule, position 2 kept from the lower, both hides applied');
   const trace = res.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules').matched;
-  t.same(trace.map((e: { rule_id: string }) => e.rule_id), [high, low]);
+  t.same(
+    trace.map((e: { rule_id: string }) => e.rule_id),
+    [high, low],
+  );
   t.match(trace[1].notes, ['redirect: rule ' + high + ' came first', 'pin h1: position 1 taken by an earlier rule']);
 });
 
 t.test('toggles: merch_rules false and disabled_rule_ids (dashboard override), each listed in the trace', async (t) => {
   const a = await rule({ conditions: is('laptop'), consequences: { banners: [{ html: 'a' }] } });
   await rule({ conditions: is('laptop'), consequences: { banners: [{ html: 'b' }] } });
-  t.same((await search({ q: 'laptop' })).banners.map((b) => b.html), ['a', 'b']);
+  t.same(
+    (await search({ q: 'laptop' })).banners.map((b) => b.html),
+    ['a', 'b'],
+  );
   const off = await search({ q: 'laptop', debug: true, config_override: { merch_rules: false } }, session);
   t.same(off.banners, []);
   const reasons = off.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules').matched.map((e: { reason: string }) => e.reason);
   t.same(reasons, ['merch_rules_off', 'merch_rules_off']);
   const one = await search({ q: 'laptop', debug: true, config_override: { disabled_rule_ids: [a] } }, session);
-  t.same(one.banners.map((b) => b.html), ['b']);
-  t.match(one.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules').matched, [{ rule_id: a, applied: false, reason: 'disabled_by_config' }, { applied: true }]);
+  t.same(
+    one.banners.map((b) => b.html),
+    ['b'],
+  );
+  t.match(one.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules').matched, [
+    { rule_id: a, applied: false, reason: 'disabled_by_config' },
+    { applied: true },
+  ]);
   t.same((await search({ q: 'laptop', config_override: { merch_rules: false } })).banners.length, 2, 'API keys cannot override');
 });
 
@@ -169,7 +234,10 @@ t.test('a rule change reaches another API process', async (t) => {
     if (!seen.length) await new Promise((r) => setTimeout(r, 10));
   }
   t.same(seen, ['new'], 'api2 applies the new rule (notice over Redis)');
-  await h.api.call('PUT', `/v1/rules/${id}`, { key, body: { name: 'r', enabled: false, conditions: is('tablet'), consequences: { banners: [{ html: 'new' }] } } });
+  await h.api.call('PUT', `/v1/rules/${id}`, {
+    key,
+    body: { name: 'r', enabled: false, conditions: is('tablet'), consequences: { banners: [{ html: 'new' }] } },
+  });
   for (let i = 0; i < 200 && seen.length; i++) {
     seen = await on2();
     if (seen.length) await new Promise((r) => setTimeout(r, 10));
@@ -177,9 +245,12 @@ t.test('a rule change reaches another API process', async (t) => {
   t.same(seen, [], 'and stops when it is disabled');
 });
 
-t.test('another tenant\'s rules never apply', async (t) => {
+t.test("another tenant's rules never apply", async (t) => {
   const other = await h.tenant('Other');
-  const res = await h.api.call('POST', '/v1/rules', { key: other.key, body: { name: 'x', conditions: is('laptop'), consequences: { banners: [{ html: 'other' }] } } });
+  const res = await h.api.call('POST', '/v1/rules', {
+    key: other.key,
+    body: { name: 'x', conditions: is('laptop'), consequences: { banners: [{ html: 'other' }] } },
+  });
   t.equal(res.status, 201);
   t.same((await search({ q: 'laptop' })).banners, []);
   t.equal((await h.api.call('GET', `/v1/rules/${res.body.id}`, { key })).status, 404);

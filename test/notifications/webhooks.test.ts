@@ -2,7 +2,12 @@ import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { startReceiver } from './receiver.js';
 
-const { h, workers } = await setupWithWorkers({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '1100', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_DISABLE_AFTER: '2' });
+const { h, workers } = await setupWithWorkers({
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_BASE_MS: '1100',
+  WEBHOOK_MAX_ATTEMPTS: '3',
+  WEBHOOK_DISABLE_AFTER: '2',
+});
 const hooks = h.config.ops.webhooks;
 const { id: tenantId, key } = await h.tenant();
 const rx = await startReceiver();
@@ -39,7 +44,9 @@ t.test('the test delivery arrives signed; the receiver verifies it independently
   t.ok(got.fresh, 'timestamp within 5 minutes');
   t.equal(got.headers['webhook-id'], res.body.id);
   t.match(JSON.parse(got.body), { id: res.body.id, type: 'webhook.test', data: { receiver_id: made.body.id } });
-  const log = await eventually(async () => (await deliveries(made.body.id)).find((d: { id: string; status: string }) => d.id === res.body.id && d.status === 'delivered'));
+  const log = await eventually(async () =>
+    (await deliveries(made.body.id)).find((d: { id: string; status: string }) => d.id === res.body.id && d.status === 'delivered'),
+  );
   t.equal(log.attempts, 1);
   t.equal(log.last_status_code, 204);
 });
@@ -49,20 +56,31 @@ t.test('a real job that finishes notifies job.succeeded and catalog.sync_complet
   const job = await h.api.call('POST', '/v1/reindex', { key, body: {} });
   t.equal(job.status, 202);
   await eventually(async () => rx.received.length >= 2, 20_000);
-  const types = rx.received.map((r) => JSON.parse(r.body)).map((b) => `${b.type}:${b.data.job_id}`).sort();
+  const types = rx.received
+    .map((r) => JSON.parse(r.body))
+    .map((b) => `${b.type}:${b.data.job_id}`)
+    .sort();
   t.same(types, [`catalog.sync_completed:${job.body.job.id}`, `job.succeeded:${job.body.job.id}`]);
   t.ok(rx.received.every((r) => r.verified));
 });
 
 t.test('retries arrive with the same webhook-id and fresh timestamps; redirects are not followed', async (t) => {
   rx.received.length = 0;
-  rx.state.answer = (n) => (n === 1 ? { status: 500 } : n === 2 ? { status: 302, headers: { location: 'http://example.com/' } } : { status: 200, body: 'x'.repeat(1_000_000) });
+  rx.state.answer = (n) =>
+    n === 1 ? { status: 500 } : n === 2 ? { status: 302, headers: { location: 'http://example.com/' } } : { status: 200, body: 'x'.repeat(1_000_000) };
   const [id] = await h.api.deps.notifications.notify(tenantId, 'job.failed', { job_id: 'job_x', error: 'boom' });
   await eventually(async () => rx.received.length === 3, 15_000);
-  t.same(rx.received.map((r) => r.headers['webhook-id']), [id, id, id], 'the same message id on every attempt');
+  t.same(
+    rx.received.map((r) => r.headers['webhook-id']),
+    [id, id, id],
+    'the same message id on every attempt',
+  );
   const stamps = rx.received.map((r) => Number(r.headers['webhook-timestamp']));
   t.ok(stamps[0] < stamps[1] && stamps[1] < stamps[2], `each attempt signed with a fresh timestamp (${stamps.join(', ')})`);
-  t.ok(rx.received.every((r) => r.verified && r.fresh), 'every attempt verifies');
+  t.ok(
+    rx.received.every((r) => r.verified && r.fresh),
+    'every attempt verifies',
+  );
   t.equal(new Set(rx.received.map((r) => r.body)).size, 1, 'the body is the same');
   t.ok(rx.received[1].at - rx.received[0].at >= 1000 && rx.received[2].at - rx.received[1].at >= 2000, 'backoff doubles');
   const d = await eventually(async () => (await deliveries(made.body.id)).find((x: { id: string; status: string }) => x.id === id && x.status === 'delivered'));
@@ -128,7 +146,9 @@ t.test('private and loopback addresses are refused by default', async (t) => {
   // Registered while allowed, refused when sending: nothing reaches the address.
   rx.received.length = 0;
   const res = await h.api.call('POST', `/v1/webhooks/${made.body.id}/test`, { key });
-  const d = await eventually(async () => (await deliveries(made.body.id)).find((x: { id: string; status: string }) => x.id === res.body.id && x.status === 'failed'));
+  const d = await eventually(async () =>
+    (await deliveries(made.body.id)).find((x: { id: string; status: string }) => x.id === res.body.id && x.status === 'failed'),
+  );
   t.match(d.last_error, /private, loopback/);
   t.equal(rx.received.length, 0);
 });

@@ -11,12 +11,15 @@ const { id: tenantId, key } = await h.tenant();
 
 /** `name{labels} value` lines of a scrape, as [name, labels, value]. */
 function series(text: string): Array<{ name: string; labels: Record<string, string>; value: number }> {
-  return text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => {
-    const m = /^([a-zA-Z_:][\w:]*)(\{(.*)\})? (\S+)$/.exec(l)!;
-    const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[3] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k] = v;
-    return { name: m[1], labels, value: Number(m[4]) };
-  });
+  return text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => {
+      const m = /^([a-zA-Z_:][\w:]*)(\{(.*)\})? (\S+)$/.exec(l)!;
+      const labels: Record<string, string> = {};
+      for (const [, k, v] of (m[3] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k] = v;
+      return { name: m[1], labels, value: Number(m[4]) };
+    });
 }
 const find = (all: ReturnType<typeof series>, name: string, labels: Record<string, string> = {}) =>
   all.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
@@ -54,11 +57,19 @@ t.test('after real traffic and jobs the named series are there', async (t) => {
   t.equal(lookups('hit') + lookups('stale') + lookups('miss'), 3, 'every search looked in the cache once');
   t.ok(lookups('miss') >= 1 && lookups('hit') + lookups('stale') >= 1, 'the first missed, a repeat was answered from it');
   t.ok(Math.abs(find(all, 'pss_cache_hit_ratio', { cache: 'search' })[0]?.value - (3 - lookups('miss')) / 3) < 1e-9, 'the ratio gauge matches the counters');
-  t.ok(find(all, 'pss_job_duration_seconds_count', { queue: 'catalog', stage: 'index-products', outcome: 'succeeded' })[0]?.value >= 1, 'job durations per queue and stage');
-  for (const state of ['waiting', 'active', 'failed', 'delayed']) t.equal(find(all, 'pss_queue_jobs', { queue: 'catalog', state }).length, 1, `queue ${state} count`);
+  t.ok(
+    find(all, 'pss_job_duration_seconds_count', { queue: 'catalog', stage: 'index-products', outcome: 'succeeded' })[0]?.value >= 1,
+    'job durations per queue and stage',
+  );
+  for (const state of ['waiting', 'active', 'failed', 'delayed'])
+    t.equal(find(all, 'pss_queue_jobs', { queue: 'catalog', state }).length, 1, `queue ${state} count`);
   t.equal(find(all, 'pss_queue_depth', { queue: 'catalog' }).length, 1);
   t.ok(find(all, 'pss_usage_total', { what: 'searches' })[0]?.value >= 3, 'usage counters');
-  t.ok(find(all, 'pss_process_resident_memory_bytes').length || find(all, 'pss_process_heap_size_total_bytes').length || find(all, 'pss_process_nodejs_heap_size_total_bytes').length);
+  t.ok(
+    find(all, 'pss_process_resident_memory_bytes').length ||
+      find(all, 'pss_process_heap_size_total_bytes').length ||
+      find(all, 'pss_process_nodejs_heap_size_total_bytes').length,
+  );
 });
 
 t.test('the admin listener (METRICS_PORT, WORKER_METRICS_PORT) serves the same without a token', async (t) => {

@@ -32,7 +32,10 @@ t.test('served with an admin key, read-only', async (t) => {
   const body = await api.json();
   const names = body.queues.map((q: { name: string }) => q.name);
   t.ok(names.includes('catalog'), 'the catalog queue is listed');
-  t.ok(body.queues.every((q: { readOnlyMode: boolean }) => q.readOnlyMode), 'read-only by default');
+  t.ok(
+    body.queues.every((q: { readOnlyMode: boolean }) => q.readOnlyMode),
+    'read-only by default',
+  );
   const retry = await fetch(`${board}/api/queues/catalog/retry/failed`, { method: 'PUT', headers: { authorization: `Bearer ${operator.key}` } });
   t.equal(retry.status, 403);
   t.equal((await retry.json()).error.code, 'dashboard_read_only');

@@ -21,10 +21,18 @@ t.test('the typed client against the running API, as the CLIs use it', async (t)
   const api = apiClient(h.api.url, key);
   const who = must('whoami', await api.GET('/v1/auth/whoami'));
   t.equal(who.kind, 'secret');
-  const batch = await postBatchBody(h.api.url, key, 'client-test-1', JSON.stringify({ upsert: [{ id: 'p1', name: { en: 'Red dress' }, price: '10.00', currency: 'SAR' }] }));
+  const batch = await postBatchBody(
+    h.api.url,
+    key,
+    'client-test-1',
+    JSON.stringify({ upsert: [{ id: 'p1', name: { en: 'Red dress' }, price: '10.00', currency: 'SAR' }] }),
+  );
   t.equal(batch.upserted, 1, 'the catalog loader posts through it');
   const listed = must('products', await api.GET('/v1/products', { params: { query: { limit: 5 } } }));
-  t.same(listed.data.map((p) => p.id), ['p1']);
+  t.same(
+    listed.data.map((p) => p.id),
+    ['p1'],
+  );
   const failed = await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id: 'job_nope' } } });
   t.equal(failed.response.status, 404);
   t.throws(() => must('job nope', failed), /job nope failed: 404 .*not_found/);

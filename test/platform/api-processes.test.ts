@@ -27,12 +27,29 @@ function workersOn(port: number): number[] {
   }
   return pids.sort((a, b) => a - b);
 }
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Starts a primary with 2 API processes; `listening()` counts the "api listening" lines they logged. */
 function startPrimary(t: Test, port: number) {
   const primary = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.config.databaseUrl, QUEUE_PREFIX: h.config.queuePrefix, PORT: String(port), HOST: '127.0.0.1', API_PROCESSES: '2', MIGRATE_ON_START: 'false', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: h.config.databaseUrl,
+      QUEUE_PREFIX: h.config.queuePrefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_PROCESSES: '2',
+      MIGRATE_ON_START: 'false',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
@@ -49,19 +66,23 @@ t.test('API processes share the port, a dead one is replaced, SIGTERM stops them
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const { primary, exited, listening } = startPrimary(t, port);
   // A new connection each time: a kept-alive one to a killed process would fail as a client's would.
-  const healthy = () => new Promise<boolean>((resolve) => {
-    get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    }).on('error', () => resolve(false));
-  });
+  const healthy = () =>
+    new Promise<boolean>((resolve) => {
+      get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      }).on('error', () => resolve(false));
+    });
   // Both listening: while only one is, killing it leaves none to take connections.
   await eventually(async () => listening() === 2, 30_000);
   t.ok(await healthy());
   const [first, second] = workersOn(port);
 
   process.kill(first, 'SIGKILL');
-  await eventually(async () => { const now = workersOn(port); return now.length === 2 && !now.includes(first); }, 30_000);
+  await eventually(async () => {
+    const now = workersOn(port);
+    return now.length === 2 && !now.includes(first);
+  }, 30_000);
   t.ok(workersOn(port).includes(second), 'the other process kept running');
   t.ok(await healthy(), 'still answering');
   const replacement = workersOn(port).find((pid) => pid !== second)!;

@@ -5,7 +5,14 @@ t.test('defaults apply, and a bad value is a readable ConfigError naming the var
   t.equal(loadConfig({}).sweepEveryMs, 300_000);
   t.equal(loadConfig({ SWEEP_EVERY_MS: '60000' }).sweepEveryMs, 60_000);
   for (const bad of ['often', '5']) {
-    const err = (() => { try { loadConfig({ SWEEP_EVERY_MS: bad }); return null; } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        loadConfig({ SWEEP_EVERY_MS: bad });
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
     t.ok(err instanceof ConfigError, `${bad}: a ConfigError`);
     t.match((err as Error).message, /SWEEP_EVERY_MS/);
   }

@@ -13,11 +13,28 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 // Three rows in every list, in the same microsecond-distinct order.
 for (let i = 0; i < 3; i++) {
   await db('jobs').insert({ id: `job_${i}`, tenant_id: tenantId, kind: 'export', created_at: db.raw(`now() - interval '${i} second'`) });
-  await db('synonyms').insert({ id: `syn_g${i}`, tenant_id: null, kind: 'equivalent', terms: [`g${i}`, `h${i}`], fingerprint: `g${i}`, created_at: db.raw(`now() - interval '${3 - i} second'`) });
-  await db('synonym_suggestions').insert({ id: `sug_${i}`, tenant_id: tenantId, kind: 'equivalent', terms: [`s${i}`, `t${i}`], score: 0.5, fingerprint: `s${i}` });
+  await db('synonyms').insert({
+    id: `syn_g${i}`,
+    tenant_id: null,
+    kind: 'equivalent',
+    terms: [`g${i}`, `h${i}`],
+    fingerprint: `g${i}`,
+    created_at: db.raw(`now() - interval '${3 - i} second'`),
+  });
+  await db('synonym_suggestions').insert({
+    id: `sug_${i}`,
+    tenant_id: tenantId,
+    kind: 'equivalent',
+    terms: [`s${i}`, `t${i}`],
+    score: 0.5,
+    fingerprint: `s${i}`,
+  });
   await h.api.call('POST', '/v1/synonyms', { key, body: { kind: 'equivalent', terms: [`a${i}`, `b${i}`] } });
 }
-await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [0, 1, 2].map((i) => ({ id: `p${i}`, name: { en: `P ${i}` }, price: 1, currency: 'USD' })) } });
+await h.api.call('POST', '/v1/products/batch', {
+  key,
+  body: { upsert: [0, 1, 2].map((i) => ({ id: `p${i}`, name: { en: `P ${i}` }, price: 1, currency: 'USD' })) },
+});
 
 const LISTS = ['/v1/jobs', '/v1/products', '/v1/synonyms', '/v1/synonyms/global', '/v1/synonyms/suggestions'];
 
@@ -26,8 +43,11 @@ t.test('every list pages through all its rows with the cursors it returns', asyn
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } =
-        await h.api.call('GET', `${list}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      const page: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } = await h.api.call(
+        'GET',
+        `${list}?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        { key },
+      );
       t.equal(page.status, 200, list);
       seen.push(...page.body.data.map((r) => r.id));
       cursor = page.body.next_cursor;
@@ -40,15 +60,28 @@ t.test('every list pages through all its rows with the cursors it returns', asyn
 t.test('forged cursors are 400 invalid_cursor on every list, never 500', async (t) => {
   const forged = [
     'eyJhdCI6IjEiLCJpZCI6IngifQ', // {"at":"1","id":"x"}: the issue's cursor
-    b64({ at: '2020-02-30T00:00:00Z', id: 'x' }), b64({ at: '+275760-09-13T00:00:00.000Z', id: 'x' }), b64({ at: '2020-01-01', id: 'x' }),
-    b64({ created_at: '1', id: 'x' }), b64({ created_at: '2020-01-01T00:00:00.000Z', id: 5 }), b64({ created_at: '2020-01-01T00:00:00.000Z', id: 'x\u0000' }),
-    b64({ at: '2020-01-01T00:00:00Z', id: 'x\ud800' }), b64({ after: 5 }), b64({ after: { $gt: '' } }), b64({ after: 'p\u0000' }), b64({ after: 'p1', extra: 1 }),
-    b64([]), b64(null), b64('x'), 'not-base64!', 'e30', '%FF',
+    b64({ at: '2020-02-30T00:00:00Z', id: 'x' }),
+    b64({ at: '+275760-09-13T00:00:00.000Z', id: 'x' }),
+    b64({ at: '2020-01-01', id: 'x' }),
+    b64({ created_at: '1', id: 'x' }),
+    b64({ created_at: '2020-01-01T00:00:00.000Z', id: 5 }),
+    b64({ created_at: '2020-01-01T00:00:00.000Z', id: 'x\u0000' }),
+    b64({ at: '2020-01-01T00:00:00Z', id: 'x\ud800' }),
+    b64({ after: 5 }),
+    b64({ after: { $gt: '' } }),
+    b64({ after: 'p\u0000' }),
+    b64({ after: 'p1', extra: 1 }),
+    b64([]),
+    b64(null),
+    b64('x'),
+    'not-base64!',
+    'e30',
+    '%FF',
   ];
   for (const list of LISTS) {
     for (const cursor of forged) {
       const res = await h.api.call('GET', `${list}?cursor=${cursor}`, { key });
-      if (res.status !== 400 || res.body.error.code !== 'invalid_cursor' && res.body.error.code !== 'invalid_text') {
+      if (res.status !== 400 || (res.body.error.code !== 'invalid_cursor' && res.body.error.code !== 'invalid_text')) {
         t.fail(`${list} cursor ${cursor}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       }
     }

@@ -15,8 +15,7 @@ function isError(t: Asserts, res: Reply, status: number, code: string) {
 }
 type Asserts = Pick<typeof t, 'equal' | 'ok' | 'type'>;
 
-const postKeys = (opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
-  h.api.call('POST', '/v1/keys', { key: admin.key, ...opts });
+const postKeys = (opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => h.api.call('POST', '/v1/keys', { key: admin.key, ...opts });
 
 t.test('malformed JSON', async (t) => {
   for (const rawBody of ['{"name":', '{name: "x"}', 'not json', '{"a":1}}']) {
@@ -79,7 +78,9 @@ t.test('bodies over the limit', async (t) => {
     for (let i = 0; i < 8; i++) yield new TextEncoder().encode(`${' '.repeat(511)}\n`);
   };
   const res = await fetch(`${h.api.url}/v1/keys`, {
-    method: 'POST', body: chunks() as unknown as BodyInit, duplex: 'half',
+    method: 'POST',
+    body: chunks() as unknown as BodyInit,
+    duplex: 'half',
     headers: { authorization: `Bearer ${admin.key}`, 'content-type': 'application/json' },
   } as RequestInit);
   t.equal(res.status, 413);
@@ -136,7 +137,10 @@ t.test('rate limit per key answers 429 with Retry-After', async (t) => {
   const limited = replies.filter((r) => r.status === 429);
   t.ok(limited.length > 0, 'some requests were limited');
   t.ok(replies.filter((r) => r.status === 200).length >= 1, 'some got through');
-  t.ok(replies.every((r) => r.status === 200 || r.status === 429), 'nothing else');
+  t.ok(
+    replies.every((r) => r.status === 200 || r.status === 429),
+    'nothing else',
+  );
   for (const r of limited) {
     isError(t, r, 429, 'rate_limited');
     t.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After >= 1');

@@ -21,7 +21,15 @@ t.test('a claim whose owner died lapses within the lease; the retry then runs', 
   const blocked = await send();
   t.equal(blocked.status, 409);
   t.equal(blocked.body.error.code, 'idempotency_in_progress');
-  const res = await waitFor(async () => { const r = await send(); return r.status === 200 ? r : null; }, (LEASE_S + 5) * 1000, 'the retry running', 500);
+  const res = await waitFor(
+    async () => {
+      const r = await send();
+      return r.status === 200 ? r : null;
+    },
+    (LEASE_S + 5) * 1000,
+    'the retry running',
+    500,
+  );
   t.comment(`the orphaned key was free again ${Date.now() - claimedAt} ms after its claim (lease ${LEASE_S} s)`);
   t.equal(res.body.upserted, 1);
   t.equal((await send()).headers.get('idempotent-replayed'), 'true', 'and its answer is kept for replays');

@@ -7,10 +7,8 @@ const a = await h.tenant('Store A');
 const b = await h.tenant('Store B');
 const db = h.api.deps.db;
 
-const post = (key: string, idem: string, body: unknown) =>
-  h.api.call('POST', '/v1/keys', { key, body, headers: { 'idempotency-key': idem } });
-const countKeys = async (tenantId: string, name: string) =>
-  Number((await db('api_keys').where({ tenant_id: tenantId, name }).count().first())!.count);
+const post = (key: string, idem: string, body: unknown) => h.api.call('POST', '/v1/keys', { key, body, headers: { 'idempotency-key': idem } });
+const countKeys = async (tenantId: string, name: string) => Number((await db('api_keys').where({ tenant_id: tenantId, name }).count().first())!.count);
 
 t.test('a retry replays the first answer and creates nothing', async (t) => {
   const body = { name: 'replayed', kind: 'secret' };
@@ -94,7 +92,11 @@ t.test('a request refused as invalid does not use up the key', async (t) => {
   t.equal(ruleFixed.status, 201, 'retry with the fixed body runs');
   t.same(ruleFixed.body.scopes, ['search']);
 
-  const malformed = await h.api.call('POST', '/v1/keys', { key: a.key, rawBody: '{"name":', headers: { 'idempotency-key': 'create-key-0008', 'content-type': 'application/json' } });
+  const malformed = await h.api.call('POST', '/v1/keys', {
+    key: a.key,
+    rawBody: '{"name":',
+    headers: { 'idempotency-key': 'create-key-0008', 'content-type': 'application/json' },
+  });
   t.equal(malformed.status, 400);
   t.equal((await post(a.key, 'create-key-0008', { name: 'after malformed', kind: 'secret' })).status, 201);
 });

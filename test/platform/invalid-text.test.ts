@@ -22,9 +22,15 @@ t.test('one lone surrogate in a 1,000-item batch fails that item only', async (t
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert, delete: ['gone\u0000'] } });
   t.equal(res.status, 200);
   t.equal(res.body.upserted, 996);
-  t.same(res.body.errors.map((e: { index: number; code: string; id: string | null }) => [e.index, e.code, e.id]), [
-    [417, 'invalid_text', 'p417'], [600, 'invalid_text', 'p600'], [601, 'invalid_text', 'p601'], [999, 'invalid_text', null],
-  ]);
+  t.same(
+    res.body.errors.map((e: { index: number; code: string; id: string | null }) => [e.index, e.code, e.id]),
+    [
+      [417, 'invalid_text', 'p417'],
+      [600, 'invalid_text', 'p600'],
+      [601, 'invalid_text', 'p601'],
+      [999, 'invalid_text', null],
+    ],
+  );
   t.match(res.body.errors[0].message, /^name\.en: .*lone UTF-16 surrogate/);
   t.match(res.body.errors[1].message, /^attributes\.\(key "colo\\u0000r"\): a field name holds U\+0000/);
   t.match(res.body.errors[2].message, /^tags\.1: /);
@@ -51,7 +57,14 @@ t.test('single writes answer 400 invalid_text naming the field; nothing is store
 });
 
 t.test('query strings and path segments: NUL, lone surrogates and non-UTF-8 escapes', async (t) => {
-  for (const path of ['/v1/search?q=a%00b', '/v1/search?q=%ED%A0%80', '/v1/suggest?q=%FF', '/v1/products/p%00', '/v1/products/%ED%A0%80', '/v1/synonyms?q=x%00']) {
+  for (const path of [
+    '/v1/search?q=a%00b',
+    '/v1/search?q=%ED%A0%80',
+    '/v1/suggest?q=%FF',
+    '/v1/products/p%00',
+    '/v1/products/%ED%A0%80',
+    '/v1/synonyms?q=x%00',
+  ]) {
     const res = await h.api.call('GET', path, { key });
     t.equal(res.status, 400, path);
     t.equal(res.body.error.code, 'invalid_text', path);
@@ -62,7 +75,8 @@ t.test('query strings and path segments: NUL, lone surrogates and non-UTF-8 esca
 
 t.test('a body that is not UTF-8 is refused, not decoded with U+FFFD', async (t) => {
   const res = await fetch(`${h.api.url}/v1/keys`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","kind":"secret"}')]),
   });
   t.equal(res.status, 400);

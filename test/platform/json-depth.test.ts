@@ -19,19 +19,37 @@ t.test('depth scan: strings are skipped, escapes respected', async (t) => {
 t.test('5,000 levels (10 KB) on every kind of route: 400 json_too_deep, no 500', async (t) => {
   const deep = `{"upsert":${nested(5000)}}`;
   t.ok(deep.length < 11_000);
-  for (const [method, path] of [['POST', '/v1/products/batch'], ['POST', '/v1/keys'], ['POST', '/v1/search'], ['PUT', '/v1/attributes/mapping'], ['POST', '/v1/events'], ['POST', '/v1/synonyms/import']]) {
-    const res = await h.api.call(method, path, { key, rawBody: deep, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${path.replace(/\W/g, '')}` } });
+  for (const [method, path] of [
+    ['POST', '/v1/products/batch'],
+    ['POST', '/v1/keys'],
+    ['POST', '/v1/search'],
+    ['PUT', '/v1/attributes/mapping'],
+    ['POST', '/v1/events'],
+    ['POST', '/v1/synonyms/import'],
+  ]) {
+    const res = await h.api.call(method, path, {
+      key,
+      rawBody: deep,
+      headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${path.replace(/\W/g, '')}` },
+    });
     t.equal(res.status, 400, `${method} ${path}`);
     t.equal(res.body.error.code, 'json_too_deep', `${method} ${path}`);
     t.same(res.body.error.details, { max_depth: MAX_JSON_DEPTH });
   }
-  const objects = await h.api.call('POST', '/v1/products/batch', { key, rawBody: `{"upsert":[{"id":"p","extra":${nested(5000, '{"a":', '}')}}]}`, headers: { 'content-type': 'application/json' } });
+  const objects = await h.api.call('POST', '/v1/products/batch', {
+    key,
+    rawBody: `{"upsert":[{"id":"p","extra":${nested(5000, '{"a":', '}')}}]}`,
+    headers: { 'content-type': 'application/json' },
+  });
   t.equal(objects.body.error.code, 'json_too_deep', 'objects as deep as arrays');
 });
 
 t.test('a product with nesting under the limit is stored as sent', async (t) => {
   const extra = JSON.parse(nested(MAX_JSON_DEPTH - 5));
-  const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'p1', name: { en: 'Deep' }, price: 1, currency: 'USD', extra: { x: extra } }] } });
+  const res = await h.api.call('POST', '/v1/products/batch', {
+    key,
+    body: { upsert: [{ id: 'p1', name: { en: 'Deep' }, price: 1, currency: 'USD', extra: { x: extra } }] },
+  });
   t.equal(res.status, 200);
   t.equal(res.body.upserted, 1);
 });

@@ -4,7 +4,12 @@ import { createLogger, withLogScope } from '../../shared/platform/logger.js';
 
 function capture() {
   const lines: any[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      cb();
+    },
+  });
   return { lines, stream: stream as unknown as { write(s: string): void } };
 }
 
@@ -36,7 +41,6 @@ t.test('secrets and keys are redacted, in fields and in text', async (t) => {
   t.equal(lines[0].q, 'find sk_live_[redacted]');
 });
 
-
 t.test('the request-id middleware puts its id on every line written while serving', async (t) => {
   const { requestId } = await import('../../api/http/middleware/request-id.js');
   const { lines, stream } = capture();
@@ -49,6 +53,9 @@ t.test('the request-id middleware puts its id on every line written while servin
     log.warn('after an await');
   });
   log.info('outside');
-  t.same(lines.map((l) => l.request_id), ['req_from_client_1', 'req_from_client_1', undefined]);
+  t.same(
+    lines.map((l) => l.request_id),
+    ['req_from_client_1', 'req_from_client_1', undefined],
+  );
   t.equal(headers['X-Request-Id'], 'req_from_client_1');
 });

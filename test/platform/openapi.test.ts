@@ -18,7 +18,12 @@ function routerLayers(): Array<[string, string]> {
     layer.methods
       .map((m) => m.toLowerCase())
       .filter((m) => METHODS.includes(m))
-      .map((m): [string, string] => [String(layer.path).replace(/:(\w+)/g, '{$1}').replace(/\\\*/g, '*'), m]),
+      .map((m): [string, string] => [
+        String(layer.path)
+          .replace(/:(\w+)/g, '{$1}')
+          .replace(/\\\*/g, '*'),
+        m,
+      ]),
   );
 }
 
@@ -37,10 +42,13 @@ t.test('every registered route is documented, and nothing else', async (t) => {
   for (const r of specs) {
     t.ok(doc.paths[r.path]?.[r.method], `${r.method.toUpperCase()} ${r.path} documented`);
   }
-  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
   const declared = new Set(specs.map((r) => `${r.method} ${r.path}`));
-  t.same(documented.filter((op) => !declared.has(op)), [], 'no undeclared operation documented');
+  t.same(
+    documented.filter((op) => !declared.has(op)),
+    [],
+    'no undeclared operation documented',
+  );
 
   const layers = routerLayers();
   t.ok(layers.length >= specs.length);

@@ -7,7 +7,10 @@ import { once } from 'node:events';
 // signal twice forces the exit.
 /** Starts the child, sends SIGINT, then `second` 100 ms later; resolves with how it exited and what it printed. */
 async function interrupt(second: NodeJS.Signals) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/shutdown-child.ts'], { env: { ...process.env, STOP_MS: '1500' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/shutdown-child.ts'], {
+    env: { ...process.env, STOP_MS: '1500' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const ready = new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('ready') && resolve()));

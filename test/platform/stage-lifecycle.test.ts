@@ -17,13 +17,20 @@ let attempts = 0;
 
 const Data = z.object({ mode: z.enum(['ok', 'flaky', 'fatal', 'gated', 'loop', 'first']), tag: z.string() });
 const second = defineStage({
-  queue: 'test-jobs', name: 'second-step', schema: Data, jobId: (d) => `second-${d.tag}`,
+  queue: 'test-jobs',
+  name: 'second-step',
+  schema: Data,
+  jobId: (d) => `second-${d.tag}`,
   async run({ data }) {
     return { second: data.tag };
   },
 });
 const first = defineStage({
-  queue: 'test-jobs', name: 'first-step', schema: Data, jobId: (d) => `first-${d.tag}`, attempts: 2,
+  queue: 'test-jobs',
+  name: 'first-step',
+  schema: Data,
+  jobId: (d) => `first-${d.tag}`,
+  attempts: 2,
   async run({ data, progress, next, signal }) {
     if (data.mode === 'gated') {
       const opened = gate();
@@ -67,7 +74,10 @@ const until = (id: string, status: string) => eventually(async () => ((await row
 t.test('success: queued -> running with progress -> succeeded with result', async (t) => {
   const id = await start('gated', 'g1');
   t.equal((await row(id)).status === 'queued' || (await row(id)).status === 'running', true);
-  const running = await eventually(async () => { const r = await row(id); return r.status === 'running' && r.progress === 0.5 ? r : null; });
+  const running = await eventually(async () => {
+    const r = await row(id);
+    return r.status === 'running' && r.progress === 0.5 ? r : null;
+  });
   t.ok(running.started_at);
   t.equal(running.finished_at, null);
   release();
@@ -80,7 +90,7 @@ t.test('success: queued -> running with progress -> succeeded with result', asyn
 t.test('a two-stage pipeline succeeds only after its last stage', async (t) => {
   const id = await start('first', 'p1');
   const done = await until(id, 'succeeded');
-  t.same(done.result, { second: 'p1' }, 'the result is the last stage\'s');
+  t.same(done.result, { second: 'p1' }, "the result is the last stage's");
 });
 
 t.test('failure: retried, then failed once with the error; unrecoverable fails at once', async (t) => {
@@ -121,7 +131,11 @@ t.test('job list: filters, cursor pages, bad cursor', async (t) => {
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { data: Array<{ id: string; kind: string }>; next_cursor: string | null } } = await h.api.call('GET', `/v1/jobs?kind=export&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
+    const res: { body: { data: Array<{ id: string; kind: string }>; next_cursor: string | null } } = await h.api.call(
+      'GET',
+      `/v1/jobs?kind=export&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      { key },
+    );
     seen.push(...res.body.data.map((j) => j.id));
     cursor = res.body.next_cursor;
   } while (cursor);

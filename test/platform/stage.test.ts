@@ -31,7 +31,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (name: string, tag: string) => runs.set(`${name}/${tag}`, ran(name, tag) + 1).get(`${name}/${tag}`)!;
 
 const second = defineStage({
-  queue: Q, name: 'second', schema: Data, jobId: (d) => `second-${d.tag}`, attempts: 1,
+  queue: Q,
+  name: 'second',
+  schema: Data,
+  jobId: (d) => `second-${d.tag}`,
+  attempts: 1,
   async run({ data }) {
     count('second', data.tag);
     await gate(data.tag).promise;
@@ -40,7 +44,11 @@ const second = defineStage({
 });
 
 const single = defineStage({
-  queue: Q, name: 'single', schema: Data, jobId: (d) => `single-${d.tag}`, attempts: 1,
+  queue: Q,
+  name: 'single',
+  schema: Data,
+  jobId: (d) => `single-${d.tag}`,
+  attempts: 1,
   async run({ data }) {
     // A rate-limited attempt is not a failed one: BullMQ puts the job back without using an attempt.
     if (count('single', data.tag) === 1) {
@@ -52,7 +60,11 @@ const single = defineStage({
 });
 
 const work = defineStage({
-  queue: Q, name: 'work', schema: Data, jobId: (d) => `work-${d.tag}`, attempts: 2,
+  queue: Q,
+  name: 'work',
+  schema: Data,
+  jobId: (d) => `work-${d.tag}`,
+  attempts: 2,
   async run({ data, progress, next, signal, jobRowId }) {
     const n = count('work', data.tag);
     switch (data.mode) {
@@ -113,7 +125,11 @@ const row = async (id: string) => (await api(`/v1/jobs/${id}`)).body;
 const cancel = (id: string) => h.api.call('POST', `/v1/jobs/${id}/cancel`, { key });
 async function untilStatus(id: string, status: string) {
   let last: { status?: string; error?: string | null } = {};
-  return waitFor(async () => ((last = await row(id)).status === status ? last : null), 20_000, () => `job ${id} ${status} (is ${last.status}, error ${last.error})`) as Promise<any>;
+  return waitFor(
+    async () => ((last = await row(id)).status === status ? last : null),
+    20_000,
+    () => `job ${id} ${status} (is ${last.status}, error ${last.error})`,
+  ) as Promise<any>;
 }
 const bullState = (jobId: string) => waitFor(async () => (await queue.getJob(jobId))?.getState(), 5_000, `bull job ${jobId}`);
 const untilBull = (jobId: string, state: string) =>
@@ -131,7 +147,14 @@ t.test('success: queued -> running (progress visible mid-run) -> succeeded', asy
   t.match(queued, { id: job.id, kind: 'export', status: 'queued', progress: 0, started_at: null, finished_at: null, result: null, error: null });
 
   await deps.queues.enqueue(work, { mode: 'gated', tag: 'a1' }, { jobRowId: job.id });
-  const running = await waitFor(async () => { const r = await row(job.id); return r.status === 'running' && r.progress === 0.5 ? r : null; }, 20_000, 'running at 0.5');
+  const running = await waitFor(
+    async () => {
+      const r = await row(job.id);
+      return r.status === 'running' && r.progress === 0.5 ? r : null;
+    },
+    20_000,
+    'running at 0.5',
+  );
   t.ok(running.started_at, 'started_at set once running');
   t.equal(running.finished_at, null);
   t.equal((await queue.getJob('work-a1'))!.progress, 0.5, 'BullMQ sees the same progress');
@@ -167,7 +190,7 @@ t.test('an ordinary error is retried, then the row fails once with the last mess
   t.equal(before.error, null, 'and wrote no error');
   t.equal(failed.error, 'boom 2');
   t.ok(failed.finished_at);
-  t.equal((await bullState('work-f1')), 'failed');
+  t.equal(await bullState('work-f1'), 'failed');
 
   t.equal(await deps.repos.jobs.finish(id, 'failed', { error: 'later' }), false, 'a later finish changes nothing');
   t.equal(await deps.repos.jobs.finish(id, 'succeeded', { result: { late: true } }), false);
@@ -318,16 +341,27 @@ t.test('list: kind and status filters, cursor pages without loss or duplicates',
   }
 
   const got = await pages('kind=export&status=succeeded');
-  t.same(got.map((p) => p.length), [2, 2, 1], 'limit 2 over 5 rows: three pages, the last ends with next_cursor null');
+  t.same(
+    got.map((p) => p.length),
+    [2, 2, 1],
+    'limit 2 over 5 rows: three pages, the last ends with next_cursor null',
+  );
   const ids = got.flat().map((j) => j.id);
   t.same([...ids].sort(), [...wanted].sort(), 'every matching job exactly once');
   t.ok(got.flat().every((j) => j.kind === 'export' && j.status === 'succeeded'));
   const times = got.flat().map((j) => Date.parse(j.created_at));
-  t.same(times, [...times].sort((a, b) => b - a), 'newest first');
+  t.same(
+    times,
+    [...times].sort((a, b) => b - a),
+    'newest first',
+  );
 
   // Rows created within one millisecond (a tight loop or a batch does this) must page the same.
-  await deps.db.raw(`UPDATE jobs SET created_at = '2026-01-01T00:00:00.123Z'::timestamptz + (? || ' microseconds')::interval * ord
-    FROM unnest(?::text[]) WITH ORDINALITY AS u(jid, ord) WHERE jobs.id = u.jid`, [100, wanted]);
+  await deps.db.raw(
+    `UPDATE jobs SET created_at = '2026-01-01T00:00:00.123Z'::timestamptz + (? || ' microseconds')::interval * ord
+    FROM unnest(?::text[]) WITH ORDINALITY AS u(jid, ord) WHERE jobs.id = u.jid`,
+    [100, wanted],
+  );
   const same = (await pages('kind=export&status=succeeded')).flat().map((j) => j.id);
   t.same([...same].sort(), [...wanted].sort(), 'same-millisecond rows: none lost, none repeated');
 
@@ -353,7 +387,10 @@ t.test('create with a dedupe key joins the live job, and starts a new one once i
   t.equal(again.joined, true);
   t.equal(again.job.id, first.job.id);
   const racing = await Promise.all(Array.from({ length: 5 }, () => jobs.create(tenantId, 'export', {}, 'export-all')));
-  t.ok(racing.every((r) => r.joined && r.job.id === first.job.id), 'concurrent creates all join');
+  t.ok(
+    racing.every((r) => r.joined && r.job.id === first.job.id),
+    'concurrent creates all join',
+  );
 
   await deps.queues.enqueue(work, { mode: 'ok', tag: 'd1' }, { jobRowId: first.job.id });
   await untilStatus(first.job.id, 'succeeded');

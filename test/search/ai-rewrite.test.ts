@@ -7,10 +7,19 @@ import { FakeOpenAi, rewriteAnswer } from './openai-fake.js';
 
 const fake = await new FakeOpenAi().start();
 t.teardown(() => fake.close());
-const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', LLM_TIMEOUT_MS: '1500', AI_BUDGET_MICROS_USD: '100000' });
+const { h } = await setupWithWorkers({
+  VOCAB_DEBOUNCE_MS: '200',
+  OPENAI_BASE_URL: fake.url,
+  OPENAI_API_KEY: 'sk-test',
+  LLM_TIMEOUT_MS: '1500',
+  AI_BUDGET_MICROS_USD: '100000',
+});
 const { id: tenantId, key } = await h.tenant();
 // The store turns AI rewriting on (ai=auto then asks when it helps).
-await h.api.deps.db('tenants').where({ id: tenantId }).update({ settings: { ranking: { ai_rewrite: true } } });
+await h.api.deps
+  .db('tenants')
+  .where({ id: tenantId })
+  .update({ settings: { ranking: { ai_rewrite: true } } });
 await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } });
 await loadProducts(h, key, tenantId, PRODUCTS);
 
@@ -35,14 +44,14 @@ t.test('a good rewrite is applied: text, filters checked against the store, requ
   t.match(res.query, { ai_used: true, ai_cached: false, rewritten: 'smartphone', filters: { brand: ['Samsung'], price: { lte: 3000 }, color: ['Black'] } });
   t.same(res.ids, ['ph1'], 'the black Samsung smartphone under 3000');
   t.match(step(res, 'rewrite'), { decision: 'applied', reasons: ['long_query', 'conversational'], dropped: [] });
-  t.equal(await budget.spent(tenantId) - spent, 1000 * 0.15 + 50 * 0.6, 'the call\'s cost is counted in ai_cost_micros_usd');
+  t.equal((await budget.spent(tenantId)) - spent, 1000 * 0.15 + 50 * 0.6, "the call's cost is counted in ai_cost_micros_usd");
 });
 
 t.test('an unknown brand and an impossible price are dropped; the rest applies', async (t) => {
   fake.next.push({ json: rewriteAnswer('headset', { brand: ['Nokia'], price_max: 1, category: ['Audio'] }) });
   const res = await search({ q: 'wireless thing for music on the go please' });
   t.match(res.query, { ai_used: true, rewritten: 'headset' });
-  t.same(res.query.filters, { category: ['lvl:electronics>audio'] }, 'the category is the store\'s level key');
+  t.same(res.query.filters, { category: ['lvl:electronics>audio'] }, "the category is the store's level key");
   t.same(res.ids, ['h1']);
   t.same(step(res, 'rewrite').dropped, [
     { field: 'brand', value: 'Nokia', why: 'unknown_brand' },
@@ -50,7 +59,7 @@ t.test('an unknown brand and an impossible price are dropped; the rest applies',
   ]);
 });
 
-t.test('request filters and sort win over the model\'s', async (t) => {
+t.test("request filters and sort win over the model's", async (t) => {
   fake.next.push({ json: rewriteAnswer('smartphone', { brand: ['Samsung'] }, 'price_asc') });
   const res = await search({ q: 'which phone should i buy for my dad', filters: { brand: ['Apple'] }, sort: 'price_desc' });
   t.same(res.ids, ['ph2']);
@@ -108,7 +117,8 @@ t.test('auto asks only when it helps; zero results ask once; ai=off never; sugge
   t.match(step(zero, 'rewrite-retry'), { decision: 'applied', used: true, reasons: ['zero_results'] });
   t.same(zero.ids, ['lap3'], 'the query ran again with the rewrite');
   const off = [];
-  for (const q of ['i am looking for a phone to call my mom, not too pricey', 'cheap affordable tablet', 'zzqx blorf', 'samsung notebook']) off.push(await search({ q, ai: 'off' }));
+  for (const q of ['i am looking for a phone to call my mom, not too pricey', 'cheap affordable tablet', 'zzqx blorf', 'samsung notebook'])
+    off.push(await search({ q, ai: 'off' }));
   t.equal(fake.calls.length, before + 1, 'ai=off never calls');
   t.ok(off.every((r) => r.query.ai_used === false && step(r, 'rewrite').decision === 'off'));
   await h.api.call('GET', '/v1/suggest?q=i%20am%20looking%20for%20a%20phone', { key });

@@ -17,16 +17,27 @@ t.test('typical words: frequent in the category, rare elsewhere; common words an
   const profiles = catalog().build();
   const notebooks = profiles.find((p) => p.category === 'notebooks')!;
   t.same(notebooks.typical.map((w) => w.word).slice(0, 2), ['elitebook', 'notebook'], 'most telling first');
-  t.equal(notebooks.typical.find((w) => w.word === 'notebook')!.weight, 0.9, 'weight: share of the category\'s products');
-  t.notOk(notebooks.typical.some((w) => w.word === 'hp' || w.word === 'pc'), 'words as frequent elsewhere are not typical');
+  t.equal(notebooks.typical.find((w) => w.word === 'notebook')!.weight, 0.9, "weight: share of the category's products");
+  t.notOk(
+    notebooks.typical.some((w) => w.word === 'hp' || w.word === 'pc'),
+    'words as frequent elsewhere are not typical',
+  );
   t.ok(notebooks.common.includes('notebook'));
   t.notOk(notebooks.common.includes('laptop'), '1 of 10 products says laptop: not how they are called');
-  t.notOk(notebooks.typical.some((w) => /^\d/.test(w.word)), 'codes and numbers are not words of a type');
+  t.notOk(
+    notebooks.typical.some((w) => /^\d/.test(w.word)),
+    'codes and numbers are not words of a type',
+  );
 });
 
 t.test('typicalWords: only for a one-word query naming the category by a word its products rarely carry', async (t) => {
   const profiles = load(catalog());
-  t.same(typicalWords(['laptop'], ['notebooks'], profiles).map((w) => w.word).slice(0, 2), ['elitebook', 'notebook']);
+  t.same(
+    typicalWords(['laptop'], ['notebooks'], profiles)
+      .map((w) => w.word)
+      .slice(0, 2),
+    ['elitebook', 'notebook'],
+  );
   t.same(typicalWords(['notebooks'], ['notebooks'], profiles), [], 'the products are called notebooks (stem): text ranks well');
   t.same(typicalWords(['tv'], ['tvs'], profiles), [], 'TVs are called TV');
   t.same(typicalWords(['gaming', 'laptop'], ['notebooks'], profiles), [], 'more words: the words decide');

@@ -18,10 +18,27 @@ t.test('a mapped facet becomes a filter in every process once its reindex serves
   t.equal(put.status, 200);
   const jobId = put.headers.get('x-job-id')!;
   await waitFor(async () => (await h.api.call('GET', `/v1/jobs/${jobId}`, { key })).body.status === 'succeeded', 20_000, 'reindex');
-  for (const [name, api] of [['first', h.api], ['second', second]] as const) {
-    const res = await waitFor(async () => { const r = await filtered(api); return r.status === 200 ? r : null; }, 5_000, `${name} process accepts the filter`);
+  for (const [name, api] of [
+    ['first', h.api],
+    ['second', second],
+  ] as const) {
+    const res = await waitFor(
+      async () => {
+        const r = await filtered(api);
+        return r.status === 200 ? r : null;
+      },
+      5_000,
+      `${name} process accepts the filter`,
+    );
     t.same(res.body.ids, ['m2'], `${name} process filters by the new facet`);
     const facet = res.body.facets.find((f: { name: string }) => f.name === 'material');
-    t.same(facet?.buckets.map((b: { value: string; count: number }) => [b.value, b.count]).sort(), [['Cotton', 1], ['Linen', 1]], 'and counts it (disjunctive)');
+    t.same(
+      facet?.buckets.map((b: { value: string; count: number }) => [b.value, b.count]).sort(),
+      [
+        ['Cotton', 1],
+        ['Linen', 1],
+      ],
+      'and counts it (disjunctive)',
+    );
   }
 });

@@ -35,13 +35,21 @@ t.test('a second page and a refinement count only what was not counted before', 
   asked.length = 0;
   const first = await get('/v1/search?q=lamp&per_page=2&sort=price_asc');
   t.same(asked, [[]], 'every count of "lamp" was made already (by the second pages above)');
-  t.same(brands(first), [{ value: 'Acme', label: null, count: 2 }, { value: 'Bolt', label: null, count: 1 }, { value: 'Corvo', label: null, count: 1 }]);
+  t.same(brands(first), [
+    { value: 'Acme', label: null, count: 2 },
+    { value: 'Bolt', label: null, count: 1 },
+    { value: 'Corvo', label: null, count: 1 },
+  ]);
   asked.length = 0;
   const refined = await get('/v1/search?q=lamp&filter[brand]=Acme');
   t.notOk(asked[0].includes('brand'), 'the brand counts of the refinement are those of "lamp"');
   t.ok(asked[0].includes('price'), 'the others are counted under the brand filter');
   t.same(brands(refined), brands(first), 'brand counts ignore the brand filter');
-  t.same(refined.facets.find((f) => f.name === 'price'), { name: 'price', type: 'range', min: 10, max: 20 }, 'price counts are the refinement\'s own');
+  t.same(
+    refined.facets.find((f) => f.name === 'price'),
+    { name: 'price', type: 'range', min: 10, max: 20 },
+    "price counts are the refinement's own",
+  );
   t.same(refined.ids.sort(), ['a1', 'a2']);
 });
 
@@ -51,5 +59,8 @@ t.test('an index change drops the counts', async (t) => {
     const b = await get('/v1/search?q=lamp&page=1&per_page=3');
     return b.total === 5 ? b : null;
   }, 15_000);
-  t.same(brands(body)?.map((b) => b.value), ['Acme', 'Bolt', 'Corvo', 'Dyna']);
+  t.same(
+    brands(body)?.map((b) => b.value),
+    ['Acme', 'Bolt', 'Corvo', 'Dyna'],
+  );
 });

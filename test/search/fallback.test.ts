@@ -45,7 +45,10 @@ t.test('all words in descriptions only are a weak match: a few strong ones call 
     p('e3', 'Portable CD player'),
     ...[1, 2, 3, 4, 5].map((i) => p(`w${i}`, `Laser printer ${i}`, 'Prints photos and documents from an external CD drive or a memory card')),
   ]);
-  const body = (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('external cd drive')}`, { key: other.key })).body as { ids: string[]; total: number };
+  const body = (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('external cd drive')}`, { key: other.key })).body as {
+    ids: string[];
+    total: number;
+  };
   t.equal(body.ids[0], 'e1', 'every word in the name');
   t.same(body.ids.slice(1, 3), ['e2', 'e3'], 'two, then one of the words in the name, before mentions in descriptions');
   t.same(body.ids.slice(3).sort(), ['w1', 'w2', 'w3', 'w4', 'w5']);

@@ -37,9 +37,16 @@ if (!existsSync(FILE)) {
     t.ok(res.total > 0, `${res.total} results`);
     t.notOk('brand' in res.query.filters, 'no brand filter');
     t.match(step(res, 'rules').fired, [{ rule: 'colour_not_brand', text: 'red' }]);
-    t.ok(res.hits.slice(0, 5).every((h: { product: { name: Record<string, string> } }) => /dress/.test(nameOf(h))), 'dresses first');
+    t.ok(
+      res.hits.slice(0, 5).every((h: { product: { name: Record<string, string> } }) => /dress/.test(nameOf(h))),
+      'dresses first',
+    );
     const branded = await search('brand red bra');
-    t.same(branded.query.filters.brand.map((b: string) => b.toLowerCase()), ['red'], 'named unmistakably, it is the brand');
+    t.same(
+      branded.query.filters.brand.map((b: string) => b.toLowerCase()),
+      ['red'],
+      'named unmistakably, it is the brand',
+    );
     t.ok(branded.total > 0 && branded.hits.every((h: { product: { brand: string } }) => h.product.brand.toLowerCase() === 'red'));
   });
 
@@ -49,20 +56,29 @@ if (!existsSync(FILE)) {
     t.ok(res.total > 0, `${res.total} results`);
     t.same(step(res, 'intent-check').dropped, [{ rule: 'brand', text: 'slim' }]);
     t.notOk('brand' in res.query.filters);
-    t.ok(res.hits.slice(0, 5).every((h: { product: { name: Record<string, string> } }) => /slim/.test(nameOf(h)) && /trousers/.test(nameOf(h))), 'slim-fit trousers');
+    t.ok(
+      res.hits.slice(0, 5).every((h: { product: { name: Record<string, string> } }) => /slim/.test(nameOf(h)) && /trousers/.test(nameOf(h))),
+      'slim-fit trousers',
+    );
     const kept = await search('slim shirt');
     t.same(kept.query.filters.brand, ['Slim'], 'a brand intent that finds products stays');
     t.same(step(kept, 'intent-check').dropped, []);
   });
 
   t.test('"cheap dress": cheap is an intent word, never corrected into "chap"', async (t) => {
-    t.ok(products.some((p) => /chap ice/i.test(p.name.en)), 'the slice has the "Chap Ice" lip balm');
+    t.ok(
+      products.some((p) => /chap ice/i.test(p.name.en)),
+      'the slice has the "Chap Ice" lip balm',
+    );
     const res = await search('cheap dress');
     t.equal(res.did_you_mean, null, 'no "chap" did-you-mean');
     t.same(step(res, 'plan').corrections, []);
     t.same(step(res, 'plan').intents_not_matched, ['cheap']);
     t.ok(res.total > 0);
-    t.ok(res.hits.slice(0, 10).every((h: { product: { name: Record<string, string> } }) => /dress/.test(nameOf(h))), 'dresses, no lip balm');
+    t.ok(
+      res.hits.slice(0, 10).every((h: { product: { name: Record<string, string> } }) => /dress/.test(nameOf(h))),
+      'dresses, no lip balm',
+    );
     const typo = await search('dresss');
     t.equal(typo.did_you_mean, 'dress', 'ordinary words are still corrected');
   });

@@ -24,10 +24,14 @@ const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encod
 const sorted = (a: string[]) => [...a].sort();
 
 t.test('a thing outranks the accessories of it: the blenders before the blender jars', async (t) => {
-  const got = await waitFor(async () => {
-    const r = await ids('blender');
-    return sorted(r.slice(0, 3)).join() === 'b1,b2,b3' ? r : null;
-  }, 20_000, 'the blenders first once the store\'s product types are learned');
+  const got = await waitFor(
+    async () => {
+      const r = await ids('blender');
+      return sorted(r.slice(0, 3)).join() === 'b1,b2,b3' ? r : null;
+    },
+    20_000,
+    "the blenders first once the store's product types are learned",
+  );
   t.same(sorted(got.slice(3)), ['j1', 'j2'], 'then the jars, which mention the blender');
   const { heads } = await h.api.deps.repos.vocabulary.terms(tenantId);
   t.equal(heads.get('blender'), 3, 'the vocabulary counts the products of each type');
@@ -42,5 +46,8 @@ t.test('matching some of the words, a rare word outweighs a common one', async (
   // No product has both words: the three skateboards (a rare word) before 18 pads (a common one).
   const got = await ids('skateboard pads');
   t.same(sorted(got.slice(0, 3)), ['s1', 's2', 's3']);
-  t.ok(got.slice(3).every((id) => /^[mn]/.test(id)), 'then the pads');
+  t.ok(
+    got.slice(3).every((id) => /^[mn]/.test(id)),
+    'then the pads',
+  );
 });

@@ -22,7 +22,8 @@ for (const name of ['attacked', 'neighbour']) {
 }
 const [attacked, neighbour] = stores;
 const words128 = Array.from({ length: 128 }, (_, i) => letters[(i * 7) % 26]).join(' ');
-const shopper = (pub: string, q: string) => h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: pub, headers: { origin: 'https://shop.example' } });
+const shopper = (pub: string, q: string) =>
+  h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: pub, headers: { origin: 'https://shop.example' } });
 type Step = { step: string; tokens?: string[]; dropped_words?: number; terms?: number };
 
 t.test('the 128-word query is planned with at most 16 words, the fallback with its 8 rarest', async (t) => {
@@ -58,8 +59,15 @@ t.test('another store answers the same while four of these queries run', async (
   for (let i = 0; i < 3; i++) during.push(await Promise.all(queries.map(async (q) => shopper(neighbour.pub, q))));
   for (const res of await storm) t.equal(res.status, 200);
   for (const round of during) {
-    t.same(round.map((r) => r.status), [200, 200, 200, 200]);
-    t.same(round.map((r) => r.body.ids), before, 'same answers as before');
+    t.same(
+      round.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
+    t.same(
+      round.map((r) => r.body.ids),
+      before,
+      'same answers as before',
+    );
   }
 });
 
@@ -76,7 +84,11 @@ t.test('a statement past API_STATEMENT_TIMEOUT_MS is cancelled: 503 query_timeou
   await trx.raw('SET LOCAL statement_timeout = 0');
   await trx.raw('LOCK TABLE search_generations, products IN ACCESS EXCLUSIVE MODE');
   const blocked = await slow.api.call('GET', '/v1/search?q=phone', { key });
-  const write = await slow.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'p1', name: { en: 'x' }, price: 1, currency: 'USD' }] }, headers: { 'idempotency-key': 'timeout-batch-1' } });
+  const write = await slow.api.call('POST', '/v1/products/batch', {
+    key,
+    body: { upsert: [{ id: 'p1', name: { en: 'x' }, price: 1, currency: 'USD' }] },
+    headers: { 'idempotency-key': 'timeout-batch-1' },
+  });
   await trx.rollback();
   t.equal(blocked.status, 503);
   t.equal(blocked.body.error.code, 'query_timeout');
@@ -84,7 +96,11 @@ t.test('a statement past API_STATEMENT_TIMEOUT_MS is cancelled: 503 query_timeou
   t.equal((await slow.api.call('GET', '/v1/search?q=phone', { key })).status, 200, 'answers again once the lock is gone');
   t.equal(write.status, 503, 'a batch write is bounded too');
   t.equal(write.body.error.code, 'query_timeout');
-  const retry = await slow.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'p1', name: { en: 'x' }, price: 1, currency: 'USD' }] }, headers: { 'idempotency-key': 'timeout-batch-1' } });
+  const retry = await slow.api.call('POST', '/v1/products/batch', {
+    key,
+    body: { upsert: [{ id: 'p1', name: { en: 'x' }, price: 1, currency: 'USD' }] },
+    headers: { 'idempotency-key': 'timeout-batch-1' },
+  });
   t.equal(retry.status, 200, 'a 503 freed the Idempotency-Key: the retry runs');
 });
 

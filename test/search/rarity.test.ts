@@ -6,9 +6,23 @@ import { coverageWeights, headHit, partialHeadFactor, rarityShares } from '../..
 // A store of 1,000 products: "pad" in 300 names (the head of 200), "skateboard" in 4 (the head of 3),
 // "outdoor" in 40 (the head of 1), "cover" in 100 (the head of 60).
 const vocab = new Vocabulary(
-  new Map([['pad', 280], ['pads', 20], ['skateboard', 4], ['outdoor', 40], ['cover', 100], ['table', 90]]),
+  new Map([
+    ['pad', 280],
+    ['pads', 20],
+    ['skateboard', 4],
+    ['outdoor', 40],
+    ['cover', 100],
+    ['table', 90],
+  ]),
   1000,
-  new Map([['pad', 190], ['pads', 10], ['skateboard', 3], ['outdoor', 1], ['cover', 60], ['table', 30]]),
+  new Map([
+    ['pad', 190],
+    ['pads', 10],
+    ['skateboard', 3],
+    ['outdoor', 1],
+    ['cover', 60],
+    ['table', 30],
+  ]),
 );
 const term = (...words: string[]) => ({ alternatives: [words] });
 
@@ -17,7 +31,11 @@ t.test('rarity: BM25 idf over the store, a word counted with its other forms', a
   t.equal(vocab.docFreq('pads'), 300, 'pads is counted with pad');
   t.equal(vocab.idf('unknown'), vocab.idf('never-seen'), 'unknown words are as rare as can be');
   t.equal(new Vocabulary(new Map([['pad', 3]])).idf('pad'), 1, 'no product count: every word weighs 1');
-  t.equal(vocab.termWeight({ alternatives: [['pads'], ['skateboard']] }), Math.round(vocab.idf('pads') * 1000) / 1000, 'a term is as broad as its broadest alternative');
+  t.equal(
+    vocab.termWeight({ alternatives: [['pads'], ['skateboard']] }),
+    Math.round(vocab.idf('pads') * 1000) / 1000,
+    'a term is as broad as its broadest alternative',
+  );
 });
 
 t.test('product types: the head of enough of the products that carry the word', async (t) => {
@@ -34,8 +52,16 @@ t.test('partial matching: the rarest word counts a full unit, others by their ra
   const [rare, common] = coverageWeights([{ weight: vocab.idf('skateboard') }, { weight: vocab.idf('pads') }]);
   t.equal(rare.weight, 2);
   t.ok(common.weight < 1, 'a common word alone covers less than half of what the rare one does');
-  t.same(coverageWeights([{ weight: 3 }, { weight: 3 }]).map((x) => x.weight), [2, 2], 'equal words count alike (matched-word count)');
-  t.same(rarityShares([{ weight: 3 }, { weight: 1 }]).map((x) => x.weight), [0.625, 0.375], 'field scoring: rank shares half equal, half by rarity');
+  t.same(
+    coverageWeights([{ weight: 3 }, { weight: 3 }]).map((x) => x.weight),
+    [2, 2],
+    'equal words count alike (matched-word count)',
+  );
+  t.same(
+    rarityShares([{ weight: 3 }, { weight: 1 }]).map((x) => x.weight),
+    [0.625, 0.375],
+    'field scoring: rank shares half equal, half by rarity',
+  );
 });
 
 t.test('the product type weighs at least as much as a modifier in the fallback; a rarer type still wins', async (t) => {

@@ -9,7 +9,10 @@ t.test('fresh entries answer without a load; expiring ones answer stale while on
   const previews = new RefreshingCache<ProductCard[]>(1000);
   let loads = 0;
   let version = 'v1';
-  const load = async () => { loads++; return [card(version)]; };
+  const load = async () => {
+    loads++;
+    return [card(version)];
+  };
   const t0 = Date.now();
   t.same(await previews.get('t1', 'lap', load, t0), [card('v1')]);
   t.same(await previews.get('t1', 'lap', load, t0 + 700), [card('v1')], 'fresh: cached');
@@ -67,11 +70,30 @@ t.test('keys made together expire at different ages (80-100 % of the ttl)', asyn
   const t0 = Date.now();
   for (const k of keys) await previews.get('t1', k, async () => [card('v1')], t0);
   const refreshed: string[] = [];
-  for (const k of keys) await previews.get('t1', k, async () => { refreshed.push(k); return [card('v2')]; }, t0 + 900);
+  for (const k of keys)
+    await previews.get(
+      't1',
+      k,
+      async () => {
+        refreshed.push(k);
+        return [card('v2')];
+      },
+      t0 + 900,
+    );
   await settle();
   t.ok(refreshed.length > 0 && refreshed.length < keys.length, `some, not all, expired at 90 %: ${refreshed.length} of ${keys.length}`);
   let fresh = 0;
-  for (const k of keys) if (!refreshed.includes(k)) await previews.get('t1', k, async () => { fresh--; return [card('v2')]; }, t0 + 790);
+  for (const k of keys)
+    if (!refreshed.includes(k))
+      await previews.get(
+        't1',
+        k,
+        async () => {
+          fresh--;
+          return [card('v2')];
+        },
+        t0 + 790,
+      );
   t.equal(fresh, 0, 'none expired before 80 %');
 });
 
@@ -81,12 +103,22 @@ t.test('a refresh that fails at once frees its slot and keeps the old previews',
   await previews.get('t1', 'x', async () => [card('v1')], t0);
   await previews.get('t1', 'y', async () => [card('v1')], t0);
   await previews.get('t1', 'z', async () => [card('v1')], t0);
-  const broken = () => { throw new Error('engine down'); };
+  const broken = () => {
+    throw new Error('engine down');
+  };
   t.same(await previews.get('t1', 'x', broken as never, t0 + 1500), [card('v1')]);
   t.same(await previews.get('t1', 'y', broken as never, t0 + 1500), [card('v1')]);
   await settle();
   let loaded = 0;
-  await previews.get('t1', 'z', async () => { loaded++; return [card('v2')]; }, t0 + 1500);
+  await previews.get(
+    't1',
+    'z',
+    async () => {
+      loaded++;
+      return [card('v2')];
+    },
+    t0 + 1500,
+  );
   await settle();
   t.equal(loaded, 1, 'both slots were freed');
 });
@@ -105,7 +137,10 @@ t.test('a write with a grace: values made before it answer while refreshed, only
   const cache = new RefreshingCache<ProductCard[]>(60_000, undefined, 1000);
   let version = 'v1';
   let loads = 0;
-  const load = async () => { loads++; return [card(version)]; };
+  const load = async () => {
+    loads++;
+    return [card(version)];
+  };
   await cache.get('t1', 'a', load);
   await cache.get('t1', 'b', load);
   await cache.get('t2', 'a', load);

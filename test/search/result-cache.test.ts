@@ -8,7 +8,7 @@ t.test('a result made before its tenant was cleared is not stored', async (t) =>
   cache.set('t1', 'q', 'old', since);
   t.equal(cache.entry('t1', 'q')?.value, undefined, 'computed with what the clear dropped');
   cache.set('t2', 'q', 'other', since);
-  t.equal(cache.entry('t2', 'q')?.value, 'other', 'another tenant\'s clear does not matter');
+  t.equal(cache.entry('t2', 'q')?.value, 'other', "another tenant's clear does not matter");
   cache.set('t1', 'q', 'new', cache.mark());
   t.equal(cache.entry('t1', 'q')?.value, 'new');
 });
@@ -44,13 +44,13 @@ t.test('a stored-again entry counts as the newest', async (t) => {
   t.equal(cache.entry('t1', 'b')?.value, undefined, 'the oldest went');
 });
 
-t.test('the budget is in bytes over every tenant; a tenant\'s clear gives its bytes back', async (t) => {
+t.test("the budget is in bytes over every tenant; a tenant's clear gives its bytes back", async (t) => {
   const cache = new ResultCache<string>({ maxBytes: 10, sizeOf: (v) => v.length });
   cache.set('t1', 'a', 'aaaa', cache.mark());
   cache.set('t2', 'b', 'bbbb', cache.mark());
   t.same(cache.size(), { bytes: 8, entries: 2 });
   cache.set('t2', 'c', 'ccc', cache.mark());
-  t.equal(cache.entry('t1', 'a')?.value, undefined, 'another tenant\'s oldest value made room');
+  t.equal(cache.entry('t1', 'a')?.value, undefined, "another tenant's oldest value made room");
   t.same(cache.size(), { bytes: 7, entries: 2 });
   cache.set('t1', 'big', 'x'.repeat(11), cache.mark());
   t.equal(cache.entry('t1', 'big'), undefined, 'a value above the whole budget is not kept');

@@ -34,13 +34,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('an entry past its age limit answers at once and is refreshed once behind the answer', async (t) => {
   // The load's vocabulary and dictionary notices each drop the tenant's cached results: wait until they have landed.
-  await waitFor(async () => {
-    await lamp();
-    const n = engineQueries;
-    await sleep(300);
-    await lamp();
-    return engineQueries === n;
-  }, 15_000, 'cached results that stay');
+  await waitFor(
+    async () => {
+      await lamp();
+      const n = engineQueries;
+      await sleep(300);
+      await lamp();
+      return engineQueries === n;
+    },
+    15_000,
+    'cached results that stay',
+  );
   const logsBefore = (await logged()).length;
   const n = engineQueries;
   const first = await lamp();
@@ -58,7 +62,10 @@ t.test('an entry past its age limit answers at once and is refreshed once behind
   t.equal(engineQueries, n + 1, 'the refreshed entry answers');
   const ids = await logged();
   t.equal(ids.length - logsBefore, 3, 'three searches logged, the refresh not');
-  t.ok([first, second].every((b) => ids.includes(b.search_id)), 'each with its own search_id');
+  t.ok(
+    [first, second].every((b) => ids.includes(b.search_id)),
+    'each with its own search_id',
+  );
   t.not(first.search_id, second.search_id);
 });
 

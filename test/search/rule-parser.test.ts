@@ -8,8 +8,14 @@ const colors = new Map<string, string>();
 for (const [word, key] of COLOR_WORDS) if (VALUES[key]) colors.set(word, VALUES[key]);
 const ctx: RuleContext = {
   brands: new Map([
-    ['nike', 'Nike'], ['adidas', 'Adidas'], ['samsung', 'Samsung'], ['سامسونج', 'Samsung'], ['نايك', 'Nike'],
-    ['tp link', 'TP-Link'], ['western digital', 'Western Digital'], ['apple', 'Apple'],
+    ['nike', 'Nike'],
+    ['adidas', 'Adidas'],
+    ['samsung', 'Samsung'],
+    ['سامسونج', 'Samsung'],
+    ['نايك', 'Nike'],
+    ['tp link', 'TP-Link'],
+    ['western digital', 'Western Digital'],
+    ['apple', 'Apple'],
   ]),
   colors,
   colorFacet: 'color',
@@ -22,8 +28,19 @@ const price = (q: string) => parse(q).filters.price;
 
 t.test('price maximum, English', async (t) => {
   for (const [q, lte] of [
-    ['under 100', 100], ['below $50', 50], ['less than 100', 100], ['cheaper than 30', 30], ['up to 200', 200], ['max 100', 100],
-    ['<100', 100], ['< 100', 100], ['100 or less', 100], ['under 2k', 2000], ['under 1.5k', 1500], ['under 1,000', 1000], ['below 99.5', 99.5],
+    ['under 100', 100],
+    ['below $50', 50],
+    ['less than 100', 100],
+    ['cheaper than 30', 30],
+    ['up to 200', 200],
+    ['max 100', 100],
+    ['<100', 100],
+    ['< 100', 100],
+    ['100 or less', 100],
+    ['under 2k', 2000],
+    ['under 1.5k', 1500],
+    ['under 1,000', 1000],
+    ['below 99.5', 99.5],
   ] as const) {
     t.same(price(q), { lte }, q);
     t.equal(parse(q).rest, '', `${q}: nothing left`);
@@ -33,8 +50,15 @@ t.test('price maximum, English', async (t) => {
 
 t.test('price maximum, Arabic (Arabic-Indic digits too)', async (t) => {
   for (const [q, lte] of [
-    ['أقل من 100', 100], ['اقل من ١٠٠', 100], ['تحت ٢٠٠', 200], ['بأقل من 100', 100], ['حتى 300', 300], ['لا يزيد عن 100', 100],
-    ['تحت ١٬٥٠٠', 1500], ['أقل من 2 ألف', 2000], ['100 أو أقل', 100],
+    ['أقل من 100', 100],
+    ['اقل من ١٠٠', 100],
+    ['تحت ٢٠٠', 200],
+    ['بأقل من 100', 100],
+    ['حتى 300', 300],
+    ['لا يزيد عن 100', 100],
+    ['تحت ١٬٥٠٠', 1500],
+    ['أقل من 2 ألف', 2000],
+    ['100 أو أقل', 100],
   ] as const) {
     t.same(price(q), { lte }, q);
     t.equal(parse(q).rest, '', `${q}: nothing left`);
@@ -44,9 +68,25 @@ t.test('price maximum, Arabic (Arabic-Indic digits too)', async (t) => {
 
 t.test('currency words and symbols around the number are eaten', async (t) => {
   for (const q of [
-    'under $100', 'under 100$', 'under 100 usd', 'under 100 dollars', 'under 100 sar', 'under 100 riyal', 'تحت 100 ريال', 'تحت 100 ر.س',
-    'under 100 aed', 'أقل من 100 درهم', 'أقل من 100 جنيه', 'under 100 egp', 'under 100 inr', 'under rs 100', 'under ₹100', 'under £100',
-    'under €100', 'below 100 €', 'تحت 100 ﷼',
+    'under $100',
+    'under 100$',
+    'under 100 usd',
+    'under 100 dollars',
+    'under 100 sar',
+    'under 100 riyal',
+    'تحت 100 ريال',
+    'تحت 100 ر.س',
+    'under 100 aed',
+    'أقل من 100 درهم',
+    'أقل من 100 جنيه',
+    'under 100 egp',
+    'under 100 inr',
+    'under rs 100',
+    'under ₹100',
+    'under £100',
+    'under €100',
+    'below 100 €',
+    'تحت 100 ﷼',
   ]) {
     t.same(parse(`shoes ${q}`).filters.price, { lte: 100 }, q);
     t.equal(parse(`shoes ${q}`).rest, 'shoes', `${q}: currency gone from rest`);
@@ -55,8 +95,16 @@ t.test('currency words and symbols around the number are eaten', async (t) => {
 
 t.test('price minimum, English', async (t) => {
   for (const [q, gte] of [
-    ['over 100', 100], ['above 50', 50], ['more than 100', 100], ['at least 100', 100], ['from 100', 100], ['100+', 100], ['$50+', 50],
-    ['>500', 500], ['200 and up', 200], ['100 or more', 100],
+    ['over 100', 100],
+    ['above 50', 50],
+    ['more than 100', 100],
+    ['at least 100', 100],
+    ['from 100', 100],
+    ['100+', 100],
+    ['$50+', 50],
+    ['>500', 500],
+    ['200 and up', 200],
+    ['100 or more', 100],
   ] as const) {
     t.same(price(q), { gte }, q);
     t.equal(parse(q).rest, '', `${q}: nothing left`);
@@ -66,8 +114,15 @@ t.test('price minimum, English', async (t) => {
 
 t.test('price minimum, Arabic', async (t) => {
   for (const [q, gte] of [
-    ['أكثر من 100', 100], ['فوق 100', 100], ['أعلى من 100', 100], ['اعلي من 100', 100], ['من 100 فما فوق', 100], ['من ١٠٠ فما فوق', 100],
-    ['100 وما فوق', 100], ['ابتداءً من 50', 50], ['لا يقل عن 300', 300],
+    ['أكثر من 100', 100],
+    ['فوق 100', 100],
+    ['أعلى من 100', 100],
+    ['اعلي من 100', 100],
+    ['من 100 فما فوق', 100],
+    ['من ١٠٠ فما فوق', 100],
+    ['100 وما فوق', 100],
+    ['ابتداءً من 50', 50],
+    ['لا يقل عن 300', 300],
   ] as const) {
     t.same(price(q), { gte }, q);
     t.equal(parse(q).rest, '', `${q}: nothing left`);
@@ -76,8 +131,21 @@ t.test('price minimum, Arabic', async (t) => {
 
 t.test('price ranges', async (t) => {
   for (const q of [
-    '100-200', '100 - 200', '100–200', 'between 100 and 200', 'from 100 to 200', '$100 to $200', '$100-$200', '100 to 200 sar',
-    'من 100 إلى 200', 'من 100 الى 200', 'من ١٠٠ إلى ٢٠٠', 'بين 100 و 200', 'بين 100 و200', 'ما بين 100 و 200 ريال', 'between 200 and 100',
+    '100-200',
+    '100 - 200',
+    '100–200',
+    'between 100 and 200',
+    'from 100 to 200',
+    '$100 to $200',
+    '$100-$200',
+    '100 to 200 sar',
+    'من 100 إلى 200',
+    'من 100 الى 200',
+    'من ١٠٠ إلى ٢٠٠',
+    'بين 100 و 200',
+    'بين 100 و200',
+    'ما بين 100 و 200 ريال',
+    'between 200 and 100',
   ]) {
     t.same(price(q), { gte: 100, lte: 200 }, q);
     t.equal(parse(q).rest, '', `${q}: nothing left`);
@@ -87,40 +155,88 @@ t.test('price ranges', async (t) => {
   t.same(price('between 1,000 and 2,500'), { gte: 1000, lte: 2500 });
   t.same(parse('shoes 100-200').fired, [{ rule: 'price_range', text: '100-200' }]);
   // "from" followed by a range end is a range, never a minimum.
-  t.same(parse('from 100 to 200').fired.map((f) => f.rule), ['price_range']);
+  t.same(
+    parse('from 100 to 200').fired.map((f) => f.rule),
+    ['price_range'],
+  );
   // Minimum and maximum together narrow each other.
   t.same(price('over 100 under 300'), { gte: 100, lte: 300 });
   t.same(price('فوق 100 وتحت 300'), { gte: 100, lte: 300 });
   t.same(parse('bag over 100 and under 300'), {
-    filters: { price: { gte: 100, lte: 300 } }, sort: null, rest: 'bag',
-    fired: [{ rule: 'price_max', text: 'under 300' }, { rule: 'price_min', text: 'over 100' }],
+    filters: { price: { gte: 100, lte: 300 } },
+    sort: null,
+    rest: 'bag',
+    fired: [
+      { rule: 'price_max', text: 'under 300' },
+      { rule: 'price_min', text: 'over 100' },
+    ],
   });
   t.equal(parse('شنطة فوق 100 و تحت 300').rest, 'شنطه');
 });
 
 t.test('numbers that belong to the product are not prices', async (t) => {
   for (const q of [
-    'iphone 13', '65 inch tv', '2tb', '500gb', '1080p', 'ssd 2 tb', 'usb-c 3-pack', 'iphone 15 pro max 256', 'nike air max 90', 'galaxy s24+',
-    'iphone 15+', '18+', 'up to 10 hours battery', 'tv under 65 inch', 'under 1.5 kg', 'at least 8 gb ram', 'more than 2 years warranty',
-    'up to 50% off', 'from 100 to 200 gb', 'شاشة 55 بوصة', 'تلفزيون اقل من 55 بوصة', 'size 10-12', 'camry 2018-2020', '200-100',
+    'iphone 13',
+    '65 inch tv',
+    '2tb',
+    '500gb',
+    '1080p',
+    'ssd 2 tb',
+    'usb-c 3-pack',
+    'iphone 15 pro max 256',
+    'nike air max 90',
+    'galaxy s24+',
+    'iphone 15+',
+    '18+',
+    'up to 10 hours battery',
+    'tv under 65 inch',
+    'under 1.5 kg',
+    'at least 8 gb ram',
+    'more than 2 years warranty',
+    'up to 50% off',
+    'from 100 to 200 gb',
+    'شاشة 55 بوصة',
+    'تلفزيون اقل من 55 بوصة',
+    'size 10-12',
+    'camry 2018-2020',
+    '200-100',
   ]) {
     t.equal(parse(q).filters.price, undefined, q);
-    t.same(parse(q).fired.filter((f) => f.rule.startsWith('price')), [], `${q}: no price rule`);
+    t.same(
+      parse(q).fired.filter((f) => f.rule.startsWith('price')),
+      [],
+      `${q}: no price rule`,
+    );
   }
   // A currency without a comparison word is not a filter, and stays in the text.
   t.same(parse('100 dollars'), { filters: {}, sort: null, rest: '100 dollars', fired: [] });
   t.same(parse('100 ريال'), { filters: {}, sort: null, rest: '100 ريال', fired: [] });
   // Spec numbers stay in the rest next to a real price.
-  t.same(parse('iphone 13 under 3000 sar'), { filters: { price: { lte: 3000 } }, sort: null, rest: 'iphone 13', fired: [{ rule: 'price_max', text: 'under 3000 sar' }] });
+  t.same(parse('iphone 13 under 3000 sar'), {
+    filters: { price: { lte: 3000 } },
+    sort: null,
+    rest: 'iphone 13',
+    fired: [{ rule: 'price_max', text: 'under 3000 sar' }],
+  });
   t.equal(parse('samsung tv 55 inch under 2000').rest, 'tv 55 inch');
 });
 
 t.test('sort, English', async (t) => {
   for (const [q, sort] of [
-    ['cheapest', 'price_asc'], ['lowest price', 'price_asc'], ['price low to high', 'price_asc'], ['price: low to high', 'price_asc'],
-    ['most expensive', 'price_desc'], ['highest price', 'price_desc'], ['price high to low', 'price_desc'],
-    ['newest', 'newest'], ['latest', 'newest'], ['new arrivals', 'newest'],
-    ['best selling', 'popular'], ['best-selling', 'popular'], ['most popular', 'popular'], ['popular', 'popular'],
+    ['cheapest', 'price_asc'],
+    ['lowest price', 'price_asc'],
+    ['price low to high', 'price_asc'],
+    ['price: low to high', 'price_asc'],
+    ['most expensive', 'price_desc'],
+    ['highest price', 'price_desc'],
+    ['price high to low', 'price_desc'],
+    ['newest', 'newest'],
+    ['latest', 'newest'],
+    ['new arrivals', 'newest'],
+    ['best selling', 'popular'],
+    ['best-selling', 'popular'],
+    ['most popular', 'popular'],
+    ['popular', 'popular'],
   ] as const) {
     t.equal(parse(`laptop ${q}`).sort, sort, q);
     t.equal(parse(`laptop ${q}`).rest, 'laptop', `${q}: rest`);
@@ -137,10 +253,18 @@ t.test('sort, English', async (t) => {
 
 t.test('sort, Arabic', async (t) => {
   for (const [q, sort] of [
-    ['الأرخص', 'price_asc'], ['ارخص', 'price_asc'], ['أرخص', 'price_asc'], ['من الأرخص إلى الأغلى', 'price_asc'],
-    ['الأغلى', 'price_desc'], ['اغلى', 'price_desc'], ['الأعلى سعراً', 'price_desc'], ['من الأغلى إلى الأرخص', 'price_desc'],
-    ['الأحدث', 'newest'], ['أحدث', 'newest'],
-    ['الأكثر مبيعاً', 'popular'], ['الأكثر شعبية', 'popular'],
+    ['الأرخص', 'price_asc'],
+    ['ارخص', 'price_asc'],
+    ['أرخص', 'price_asc'],
+    ['من الأرخص إلى الأغلى', 'price_asc'],
+    ['الأغلى', 'price_desc'],
+    ['اغلى', 'price_desc'],
+    ['الأعلى سعراً', 'price_desc'],
+    ['من الأغلى إلى الأرخص', 'price_desc'],
+    ['الأحدث', 'newest'],
+    ['أحدث', 'newest'],
+    ['الأكثر مبيعاً', 'popular'],
+    ['الأكثر شعبية', 'popular'],
   ] as const) {
     t.equal(parse(`جوال ${q}`).sort, sort, q);
     t.equal(parse(`جوال ${q}`).rest, 'جوال', `${q}: rest`);
@@ -174,7 +298,15 @@ t.test('brands: longest whole-word match, display value, removed from rest', asy
 t.test('colours: English and Arabic forms, only with a colour facet', async (t) => {
   t.same(parse('red shoes'), { filters: { color: ['Red'] }, sort: null, rest: 'shoes', fired: [{ rule: 'color', text: 'red' }] });
   for (const q of ['حذاء احمر', 'حذاء أحمر', 'شنطة حمراء', 'الحذاء الأحمر']) t.same(parse(q).filters, { color: ['Red'] }, q);
-  for (const [q, v] of [['أسود', 'Black'], ['سوداء', 'Black'], ['ابيض', 'White'], ['بيضاء', 'White'], ['أزرق', 'Blue'], ['زرقاء', 'Blue'], ['ذهبية', 'Gold']] as const) {
+  for (const [q, v] of [
+    ['أسود', 'Black'],
+    ['سوداء', 'Black'],
+    ['ابيض', 'White'],
+    ['بيضاء', 'White'],
+    ['أزرق', 'Blue'],
+    ['زرقاء', 'Blue'],
+    ['ذهبية', 'Gold'],
+  ] as const) {
     t.same(parse(`ساعة ${q}`).filters, { color: [v] }, q);
     t.equal(parse(`ساعة ${q}`).rest, 'ساعه', `${q}: rest`);
   }
@@ -189,10 +321,30 @@ t.test('colours: English and Arabic forms, only with a colour facet', async (t) 
 
 t.test('COLOR_WORDS covers both genders, normalized', async (t) => {
   for (const [w, key] of [
-    ['red', 'red'], ['أحمر', 'red'], ['حمراء', 'red'], ['أسود', 'black'], ['سوداء', 'black'], ['أبيض', 'white'], ['بيضاء', 'white'],
-    ['أزرق', 'blue'], ['زرقاء', 'blue'], ['أخضر', 'green'], ['خضراء', 'green'], ['أصفر', 'yellow'], ['صفراء', 'yellow'], ['رمادي', 'grey'],
-    ['gray', 'grey'], ['وردي', 'pink'], ['بني', 'brown'], ['بنفسجي', 'purple'], ['برتقالي', 'orange'], ['ذهبي', 'gold'], ['ذهبية', 'gold'],
-    ['فضي', 'silver'], ['فضية', 'silver'], ['الأحمر', 'red'],
+    ['red', 'red'],
+    ['أحمر', 'red'],
+    ['حمراء', 'red'],
+    ['أسود', 'black'],
+    ['سوداء', 'black'],
+    ['أبيض', 'white'],
+    ['بيضاء', 'white'],
+    ['أزرق', 'blue'],
+    ['زرقاء', 'blue'],
+    ['أخضر', 'green'],
+    ['خضراء', 'green'],
+    ['أصفر', 'yellow'],
+    ['صفراء', 'yellow'],
+    ['رمادي', 'grey'],
+    ['gray', 'grey'],
+    ['وردي', 'pink'],
+    ['بني', 'brown'],
+    ['بنفسجي', 'purple'],
+    ['برتقالي', 'orange'],
+    ['ذهبي', 'gold'],
+    ['ذهبية', 'gold'],
+    ['فضي', 'silver'],
+    ['فضية', 'silver'],
+    ['الأحمر', 'red'],
   ]) {
     t.equal(COLOR_WORDS.get(normalizeText(w)), key, w);
   }
@@ -244,7 +396,9 @@ t.test('nothing understood: rest is the input, no filters', async (t) => {
 });
 
 t.test('fast enough for every search', async (t) => {
-  const queries = ['red nike shoes under 100 cheapest', 'حذاء نايك أحمر بسعر أقل من 200 الأرخص', 'iphone 15 pro max 256gb', 'شاشة سامسونج 55 بوصة'].map((q) => normalizeText(q));
+  const queries = ['red nike shoes under 100 cheapest', 'حذاء نايك أحمر بسعر أقل من 200 الأرخص', 'iphone 15 pro max 256gb', 'شاشة سامسونج 55 بوصة'].map((q) =>
+    normalizeText(q),
+  );
   for (const q of queries) parseRules(q, ctx);
   const n = 20_000;
   const start = performance.now();

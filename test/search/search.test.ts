@@ -50,7 +50,10 @@ t.test('filters (GET and POST), unknown filter, disjunctive facets and category 
   const res = await get('q=&filter[brand]=Apple,HP&filter[price][lte]=4000&facets=brand,category_tree,price,color');
   t.same([...ids(res)].sort(), ['lap2', 'ph2']);
   const brand = res.body.facets.find((f: { name: string }) => f.name === 'brand');
-  t.ok(brand.buckets.find((b: { value: string }) => b.value === 'Samsung'), 'brand counts ignore the brand filter');
+  t.ok(
+    brand.buckets.find((b: { value: string }) => b.value === 'Samsung'),
+    'brand counts ignore the brand filter',
+  );
   t.notOk(brand.buckets.find((b: { value: string; count: number }) => b.value === 'Zara' && b.count > 0 && false));
   const tree = res.body.facets.find((f: { name: string }) => f.name === 'category_tree');
   t.equal(tree.type, 'category_tree');
@@ -92,7 +95,10 @@ t.test('rule parser: price, brand, colour and sort intents in both languages', a
   const ar = await get(`q=${encodeURIComponent('فستان تحت ٢٠٠')}`);
   t.same(ids(ar), ['ar1']);
   t.same(ar.body.query.filters.price, { lte: 200 });
-  const off = await post({ q: 'laptop under 3000', config_override: { rule_parser: false } }, (await h.api.call('POST', '/v1/sessions', { key, body: {} })).body.token);
+  const off = await post(
+    { q: 'laptop under 3000', config_override: { rule_parser: false } },
+    (await h.api.call('POST', '/v1/sessions', { key, body: {} })).body.token,
+  );
   t.same(off.body.query.filters, {});
 });
 
@@ -145,7 +151,10 @@ t.test('suggest: completions, previews and categories', async (t) => {
   t.equal(res.status, 200);
   const brand = res.body.suggestions.find((s: { kind: string }) => s.kind === 'brand');
   t.same(brand, { text: 'Samsung', highlighted: '<em>Sam</em>sung', kind: 'brand', target: 'Samsung' });
-  t.same(res.body.products.map((p: { id: string }) => p.id), ['ph1']);
+  t.same(
+    res.body.products.map((p: { id: string }) => p.id),
+    ['ph1'],
+  );
   const cat = await h.api.call('GET', '/v1/suggest?q=lapt&products=0', { key });
   t.ok(cat.body.suggestions.find((s: { kind: string; target: string }) => s.kind === 'category' && s.target === 'laptops'));
   t.same(cat.body.products, []);

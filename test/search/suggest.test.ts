@@ -10,8 +10,15 @@ const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const cat = (id: string, ...levels: Array<[string, string]>) => [{ id, path: levels.map(([en, ar]) => ({ en, ar })) }];
 const ELECTRONICS: [string, string] = ['Electronics', 'إلكترونيات'];
 const CLOTHING: [string, string] = ['Clothing', 'ملابس'];
-const p = (id: string, name: string | Record<string, string>, brand: string, categories: unknown, extra: Record<string, unknown> = {}) =>
-  ({ id, name: typeof name === 'string' ? { en: name } : name, brand, categories, price: 100, currency: 'SAR', ...extra });
+const p = (id: string, name: string | Record<string, string>, brand: string, categories: unknown, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: typeof name === 'string' ? { en: name } : name,
+  brand,
+  categories,
+  price: 100,
+  currency: 'SAR',
+  ...extra,
+});
 const PRODUCTS = [
   p('s1', 'Samsung Galaxy S21 smartphone', 'Samsung', cat('phones', ELECTRONICS, ['Phones', 'هواتف'])),
   p('s2', 'Samsung Galaxy Tab S8 tablet', 'Samsung', cat('tablets', ELECTRONICS, ['Tablets', 'أجهزة لوحية'])),
@@ -48,8 +55,11 @@ async function rebuildVocabulary(tenant: string) {
 
 t.test('completions of every kind: past queries, name openings, brands, categories', async (t) => {
   const sam = await suggest('sam');
-  t.same(texts(sam), ['query:samsung galaxy buds', 'query:Samsung', 'brand:Samsung', 'query:Samsung Galaxy'],
-    'the past query (weight 20) first, then weight 3 in text order');
+  t.same(
+    texts(sam),
+    ['query:samsung galaxy buds', 'query:Samsung', 'brand:Samsung', 'query:Samsung Galaxy'],
+    'the past query (weight 20) first, then weight 3 in text order',
+  );
   t.same(sam.suggestions[0], { text: 'samsung galaxy buds', highlighted: '<em>sam</em>sung galaxy buds', kind: 'query', target: null });
   t.same(sam.suggestions[2], { text: 'Samsung', highlighted: '<em>Sam</em>sung', kind: 'brand', target: 'Samsung' });
   const pho = await suggest('pho');
@@ -72,7 +82,11 @@ t.test('later words match from 3 characters, after the starts', async (t) => {
 t.test('Arabic: every normalization variant completes the same way', async (t) => {
   for (const q of ['احذ', 'أحذ', 'إحذ', 'آحذ', 'أَحْذ', 'أحذية', 'احذيه']) {
     const res = await suggest(q);
-    t.same(res.suggestions.map((s) => [s.kind, s.text, s.target]), [['category', 'أحذية', 'shoes']], q);
+    t.same(
+      res.suggestions.map((s) => [s.kind, s.text, s.target]),
+      [['category', 'أحذية', 'shoes']],
+      q,
+    );
     t.same(res.categories, [{ value: 'shoes', label: { ar: 'أحذية' }, count: 2 }], q);
   }
   t.equal((await suggest('احذ')).suggestions[0].highlighted, '<em>أحذ</em>ية');
@@ -122,7 +136,10 @@ t.test('a catalog change shows up after the vocabulary refresh, in every API pro
   t.same((await suggest('quo')).suggestions, [], 'nothing yet (and both dictionaries are loaded)');
   t.same((await onSecond('quo')).suggestions, []);
   t.same((await suggest('quokka')).products, [], 'no preview yet (now cached)');
-  const added = [p('q1', 'Quokka blender pro', 'Quokkaware', cat('kitchen', ['Home', 'منزل'])), p('q2', 'Quokka kettle', 'Quokkaware', cat('kitchen', ['Home', 'منزل']))];
+  const added = [
+    p('q1', 'Quokka blender pro', 'Quokkaware', cat('kitchen', ['Home', 'منزل'])),
+    p('q2', 'Quokka kettle', 'Quokkaware', cat('kitchen', ['Home', 'منزل'])),
+  ];
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: added } });
   t.equal(res.status, 200);
   await waitFor(async () => (await suggest('quokka')).products.length === 2, 20_000, 'previews after the index change');
@@ -138,13 +155,22 @@ t.test('a catalog change shows up after the vocabulary refresh, in every API pro
 
 t.test('tenant isolation', async (t) => {
   const other = await h.tenant('other');
-  await loadProducts(h, other.key, other.id, [p('o1', 'Samovar classic', 'Samovaria', cat('tea', ['Tea', 'شاي'])), p('o2', 'Samovar mini', 'Samovaria', cat('tea', ['Tea', 'شاي']))]);
+  await loadProducts(h, other.key, other.id, [
+    p('o1', 'Samovar classic', 'Samovaria', cat('tea', ['Tea', 'شاي'])),
+    p('o2', 'Samovar mini', 'Samovaria', cat('tea', ['Tea', 'شاي'])),
+  ]);
   const theirs = await suggest('sam', other.key);
   t.same(texts(theirs), ['query:Samovar', 'brand:Samovaria']);
   t.same(theirs.products.map((x) => x.id).sort(), ['o1', 'o2']);
   const ours = await suggest('sam');
-  t.notOk(texts(ours).some((s) => s.includes('Samovar')), 'no other tenant completions');
-  t.notOk(ours.products.some((x) => x.id.startsWith('o')), 'no other tenant previews');
+  t.notOk(
+    texts(ours).some((s) => s.includes('Samovar')),
+    'no other tenant completions',
+  );
+  t.notOk(
+    ours.products.some((x) => x.id.startsWith('o')),
+    'no other tenant previews',
+  );
 });
 
 t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
@@ -152,7 +178,14 @@ t.test('a rebuild waits while the tenant still has catalog batches to index, the
   const queue = h.api.deps.queues.get('vocabulary');
   const rebuild = async () => {
     const jobId = await h.api.deps.queues.enqueue(refreshVocabulary, { tenantId, bucket: Date.now() });
-    return waitFor(async () => { const j = await queue.getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'vocabulary rebuild');
+    return waitFor(
+      async () => {
+        const j = await queue.getJob(jobId);
+        return j?.finishedOn ? j.returnvalue : null;
+      },
+      20_000,
+      'vocabulary rebuild',
+    );
   };
   await h.api.deps.redis.set(backlog, 3);
   t.same(await rebuild(), { deferred: true, pending_batches: 3 }, 'a bulk sync is still being indexed: nothing read');

@@ -20,13 +20,28 @@ await loadProducts(h, key, tenantId, [
 const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
 
 t.test('a category named by a word its products rarely carry: typical products first', async (t) => {
-  const got = await waitFor(async () => { const r = await ids('laptop'); return r[0]?.startsWith('nb') ? r : null; }, 20_000, 'notebooks first once the profiles are built');
-  t.same(got.slice(0, 10).map((id) => id.slice(0, 2)), Array(10).fill('nb'), 'the ten notebooks');
+  const got = await waitFor(
+    async () => {
+      const r = await ids('laptop');
+      return r[0]?.startsWith('nb') ? r : null;
+    },
+    20_000,
+    'notebooks first once the profiles are built',
+  );
+  t.same(
+    got.slice(0, 10).map((id) => id.slice(0, 2)),
+    Array(10).fill('nb'),
+    'the ten notebooks',
+  );
   t.same(got.slice(10).sort(), ['acc1', 'acc2'], 'the accessories after them');
 });
 
 t.test('a category named by what its products are called: plain text ranking', async (t) => {
   t.equal((await ids('tv')).filter((id) => id.startsWith('tv')).length, 15);
   const notebook = await ids('notebook');
-  t.same(notebook.slice(0, 10).map((id) => id.slice(0, 2)), Array(10).fill('nb'), 'the notebooks by their names, then the category\'s other products');
+  t.same(
+    notebook.slice(0, 10).map((id) => id.slice(0, 2)),
+    Array(10).fill('nb'),
+    "the notebooks by their names, then the category's other products",
+  );
 });

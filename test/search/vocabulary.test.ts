@@ -20,7 +20,14 @@ t.test('the vocabulary keeps the number of products its frequencies were counted
   t.equal(products, 2);
   t.equal(terms.get('walrus'), 2);
   t.notOk(terms.has(''), 'the count is not a word');
-  const vocab = new Vocabulary(new Map([['cable', 100], ['hdmi', 99], ['gold', 1]]), 1000);
+  const vocab = new Vocabulary(
+    new Map([
+      ['cable', 100],
+      ['hdmi', 99],
+      ['gold', 1],
+    ]),
+    1000,
+  );
   t.ok(vocab.isCommon('cable'), 'in a tenth of the products');
   t.notOk(vocab.isCommon('hdmi'));
   t.notOk(new Vocabulary(new Map([['cable', 49]]), 100).isCommon('cable'), 'in fewer than 50 products');
@@ -41,14 +48,22 @@ t.test('words a new product brings are known after the vocabulary refresh, in ev
   t.same((await search('narwhla', second)).ids, []);
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [p('n1', 'Narwhal night lamp')] } });
   t.equal(res.status, 200);
-  const body = await waitFor(async () => { const b = await search('narwhla'); return b.did_you_mean ? b : null; }, 20_000, 'correction after the refresh');
+  const body = await waitFor(
+    async () => {
+      const b = await search('narwhla');
+      return b.did_you_mean ? b : null;
+    },
+    20_000,
+    'correction after the refresh',
+  );
   t.equal(body.did_you_mean, 'narwhal');
   t.same(body.ids, ['n1']);
   await waitFor(async () => (await search('narwhla', second)).did_you_mean === 'narwhal', 20_000, 'the second process too');
 });
 
 t.test('a new brand becomes a brand intent after the vocabulary refresh, without a restart', async (t) => {
-  const brandOf = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { query: { filters: { brand?: string[] } } }).query.filters.brand;
+  const brandOf = async (q: string) =>
+    ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { query: { filters: { brand?: string[] } } }).query.filters.brand;
   t.equal(await brandOf('orcaware mug'), undefined, 'not a brand yet');
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ ...p('b1', 'Orcaware travel mug'), brand: 'Orcaware' }] } });
   t.equal(res.status, 200);
@@ -60,14 +75,16 @@ t.test('a new colour becomes a colour intent once the catalog changes, without a
   await h.api.call('PUT', '/v1/attributes/mapping', { key: shop.key, body: { items: [{ raw_name: 'Colour', canonical_name: 'color', facet: true }] } });
   const mug = (id: string, colour: string) => ({ ...p(id, `${colour} enamel mug`), attributes: { Colour: colour } });
   await loadProducts(h, shop.key, shop.id, [mug('c1', 'Black')]);
-  const colourOf = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: shop.key })).body as { query: { filters: { color?: string[] } } }).query.filters.color;
+  const colourOf = async (q: string) =>
+    ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: shop.key })).body as { query: { filters: { color?: string[] } } }).query.filters
+      .color;
   t.same(await colourOf('black mug'), ['Black']);
   t.equal(await colourOf('green mug'), undefined, 'no green product yet');
   t.equal((await h.api.call('POST', '/v1/products/batch', { key: shop.key, body: { upsert: [mug('c2', 'Green')] } })).status, 200);
   t.same(await waitFor(() => colourOf('green mug'), 20_000, 'colour intent'), ['Green']);
 });
 
-t.test('tenant isolation: another tenant\'s words are never corrections', async (t) => {
+t.test("tenant isolation: another tenant's words are never corrections", async (t) => {
   const other = await h.tenant('other');
   await loadProducts(h, other.key, other.id, [p('o1', 'Pangolin backpack')]);
   const body = await search('pangolni');

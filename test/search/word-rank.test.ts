@@ -7,7 +7,14 @@ import { waitFor } from '../helpers/wait.js';
 // and ranks above a "gaming mouse pad", whose name holds both words side by side.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const cat = (id: string, label: string) => [{ id, path: [{ en: 'Electronics' }, { en: label }] }];
-const p = (id: string, name: string, category: ReturnType<typeof cat>, description = '') => ({ id, name: { en: name }, description: { en: description }, price: 10, currency: 'USD', categories: category });
+const p = (id: string, name: string, category: ReturnType<typeof cat>, description = '') => ({
+  id,
+  name: { en: name },
+  description: { en: description },
+  price: 10,
+  currency: 'USD',
+  categories: category,
+});
 const { id: tenantId, key } = await h.tenant();
 await loadProducts(h, key, tenantId, [
   p('pad', 'Acme Fury gaming mouse pad', cat('mouse-pads', 'Mousepads')),
@@ -19,7 +26,14 @@ const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encod
 
 t.test('a word far from the others still counts: the mouse ranks above the mouse pad', async (t) => {
   // Category intent needs the vocabulary refresh after the load.
-  const got = await waitFor(async () => { const r = await ids('gaming mouse'); return r[0] === 'm1' ? r : null; }, 20_000, 'the mouse first');
+  const got = await waitFor(
+    async () => {
+      const r = await ids('gaming mouse');
+      return r[0] === 'm1' ? r : null;
+    },
+    20_000,
+    'the mouse first',
+  );
   t.same(got.slice(0, 2), ['m1', 'pad'], 'both words: the mouse, then the pad');
   t.same(got.slice(2), ['m2'], 'then the mouse with one of the words');
 });

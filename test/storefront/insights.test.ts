@@ -14,7 +14,11 @@ const { id: tenantId, key } = await h.tenant();
 await loadProducts(h, key, tenantId, PRODUCTS);
 const ORIGIN = 'https://shop.example';
 const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'storefront', kind: 'public', allowed_origins: [ORIGIN] } })).body.key;
-const events = (where: Record<string, unknown> = {}) => h.api.deps.db('events').where({ tenant_id: tenantId, ...where }).orderBy(['type', 'product_id']);
+const events = (where: Record<string, unknown> = {}) =>
+  h.api.deps
+    .db('events')
+    .where({ tenant_id: tenantId, ...where })
+    .orderBy(['type', 'product_id']);
 
 // Node's search-insights sends no Origin header, so it uses a secret key here (public keys need an allowed origin: see below and the browser test).
 const client = liteClient(tenantId, key, { hosts: [{ url: `${new URL(h.api.url).host}/algolia`, protocol: 'http', accept: 'readWrite' }] });
@@ -24,16 +28,41 @@ aa('init', { appId: tenantId, apiKey: key, host: `${h.api.url}/algolia`, userTok
 
 t.test('click, add-to-cart, purchase and view events become event rows with the search id', async (t) => {
   t.match(queryID, /^srch_/);
-  t.equal(await aa('clickedObjectIDsAfterSearch', { eventName: 'Product Clicked', index: 'products', queryID, objectIDs: ['lap1', 'lap2'], positions: [1, 2] }), true, 'sent (200)');
-  t.equal(await aa('addedToCartObjectIDsAfterSearch', { eventName: 'Added To Cart', index: 'products', queryID, objectIDs: ['lap1'], objectData: [{ price: 5200, quantity: 2 }], currency: 'SAR' }), true);
-  t.equal(await aa('purchasedObjectIDsAfterSearch', { eventName: 'Purchased', index: 'products', queryID, objectIDs: ['lap1', 'ph1'], value: 8199, currency: 'SAR' }), true);
+  t.equal(
+    await aa('clickedObjectIDsAfterSearch', { eventName: 'Product Clicked', index: 'products', queryID, objectIDs: ['lap1', 'lap2'], positions: [1, 2] }),
+    true,
+    'sent (200)',
+  );
+  t.equal(
+    await aa('addedToCartObjectIDsAfterSearch', {
+      eventName: 'Added To Cart',
+      index: 'products',
+      queryID,
+      objectIDs: ['lap1'],
+      objectData: [{ price: 5200, quantity: 2 }],
+      currency: 'SAR',
+    }),
+    true,
+  );
+  t.equal(
+    await aa('purchasedObjectIDsAfterSearch', { eventName: 'Purchased', index: 'products', queryID, objectIDs: ['lap1', 'ph1'], value: 8199, currency: 'SAR' }),
+    true,
+  );
   t.equal(await aa('viewedObjectIDs', { eventName: 'Product Viewed', index: 'products', objectIDs: ['ph1'] }), true);
   t.equal(await aa('clickedFilters', { eventName: 'Filter Clicked', index: 'products', filters: ['brand:Apple'] }), true, 'filter events are accepted');
   const rows = await eventually(async () => {
     const r = await events();
     return r.length >= 7 ? r : null;
   }, 5000);
-  const shape = rows.map((r) => [r.type, r.product_id, r.search_id === queryID ? 'Q' : r.search_id, r.position, r.quantity, r.value === null ? null : Number(r.value), r.session]);
+  const shape = rows.map((r) => [
+    r.type,
+    r.product_id,
+    r.search_id === queryID ? 'Q' : r.search_id,
+    r.position,
+    r.quantity,
+    r.value === null ? null : Number(r.value),
+    r.session,
+  ]);
   t.same(shape, [
     ['add_to_cart', 'lap1', 'Q', null, 2, 10400, 'user-1'],
     ['purchase', 'lap1', 'Q', null, null, null, 'user-1'],
@@ -48,9 +77,14 @@ t.test('click, add-to-cart, purchase and view events become event rows with the 
 });
 
 t.test('public keys: the allowed origin, and text/plain bodies (sendBeacon)', async (t) => {
-  const body = JSON.stringify({ events: [{ eventType: 'click', eventName: 'Product Clicked', index: 'products', userToken: 'user-2', queryID, objectIDs: ['h1'], positions: [3] }] });
+  const body = JSON.stringify({
+    events: [{ eventType: 'click', eventName: 'Product Clicked', index: 'products', userToken: 'user-2', queryID, objectIDs: ['h1'], positions: [3] }],
+  });
   const send = (headers: Record<string, string>) =>
-    h.api.call('POST', `/algolia/1/events?X-Algolia-Application-Id=${tenantId}&X-Algolia-API-Key=${pk}&X-Algolia-Agent=insights-js`, { rawBody: body, headers });
+    h.api.call('POST', `/algolia/1/events?X-Algolia-Application-Id=${tenantId}&X-Algolia-API-Key=${pk}&X-Algolia-Agent=insights-js`, {
+      rawBody: body,
+      headers,
+    });
   const noOrigin = await send({ 'content-type': 'text/plain;charset=UTF-8' });
   t.equal(noOrigin.status, 403);
   t.equal(noOrigin.body.error.code, 'origin_missing');
@@ -60,7 +94,10 @@ t.test('public keys: the allowed origin, and text/plain bodies (sendBeacon)', as
   t.same(ok.body, { status: 200, message: 'OK' });
   const row = await eventually(async () => (await events({ session: 'user-2' }))[0], 5000);
   t.same([row.type, row.product_id, row.position, row.search_id], ['search_click', 'h1', 3, queryID]);
-  const wrongApp = await h.api.call('POST', `/algolia/1/events?X-Algolia-Application-Id=ten_x&X-Algolia-API-Key=${pk}`, { rawBody: body, headers: { origin: ORIGIN, 'content-type': 'text/plain' } });
+  const wrongApp = await h.api.call('POST', `/algolia/1/events?X-Algolia-Application-Id=ten_x&X-Algolia-API-Key=${pk}`, {
+    rawBody: body,
+    headers: { origin: ORIGIN, 'content-type': 'text/plain' },
+  });
   t.equal(wrongApp.status, 403);
   t.equal(wrongApp.body.error.code, 'application_mismatch');
 });

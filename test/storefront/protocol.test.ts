@@ -21,13 +21,26 @@ const client = (appId = tenantId, apiKey = pk, origin = ORIGIN): LiteClient =>
 const c = client();
 /** Every multi-query the helper sends, to see its extra facet queries. */
 const sent: Array<Array<Record<string, unknown>>> = [];
-const spied = { ...c, search: (req: Parameters<LiteClient['search']>[0], opts?: Parameters<LiteClient['search']>[1]) => {
-  sent.push((Array.isArray(req) ? req : req.requests) as Array<Record<string, unknown>>);
-  return c.search(req, opts);
-} } as LiteClient;
-type Result = { hits: Array<Record<string, any>>; nbHits: number; nbPages: number; page: number; hitsPerPage: number; facets: any; facets_stats: any; queryID: string; [k: string]: any };
+const spied = {
+  ...c,
+  search: (req: Parameters<LiteClient['search']>[0], opts?: Parameters<LiteClient['search']>[1]) => {
+    sent.push((Array.isArray(req) ? req : req.requests) as Array<Record<string, unknown>>);
+    return c.search(req, opts);
+  },
+} as LiteClient;
+type Result = {
+  hits: Array<Record<string, any>>;
+  nbHits: number;
+  nbPages: number;
+  page: number;
+  hitsPerPage: number;
+  facets: any;
+  facets_stats: any;
+  queryID: string;
+  [k: string]: any;
+};
 const one = async (params: Record<string, unknown>, indexName = 'products'): Promise<Result> =>
-  ((await c.search({ requests: [{ indexName, ...params }] })).results[0] as unknown as Result);
+  (await c.search({ requests: [{ indexName, ...params }] })).results[0] as unknown as Result;
 
 t.test('hits with objectID and _highlightResult, queryID = the search id, the search path (typos, Arabic)', async (t) => {
   const r = await one({ query: 'laptop', hitsPerPage: 2 });
@@ -40,7 +53,12 @@ t.test('hits with objectID and _highlightResult, queryID = the search id, the se
   t.equal(lap1.name, 'Lenovo ThinkPad X1 Carbon laptop');
   t.equal(lap1.price, 5200, 'prices are numbers');
   t.equal(lap1.product.price, '5200', 'the exact card stays under product');
-  t.same(lap1._highlightResult.name, { value: 'Lenovo ThinkPad X1 Carbon <em>laptop</em>', matchLevel: 'full', matchedWords: ['laptop'], fullyHighlighted: false });
+  t.same(lap1._highlightResult.name, {
+    value: 'Lenovo ThinkPad X1 Carbon <em>laptop</em>',
+    matchLevel: 'full',
+    matchedWords: ['laptop'],
+    fullyHighlighted: false,
+  });
   t.match(lap1._highlightResult.description.value, /<em>laptop<\/em>/);
   t.match(r.queryID, /^srch_/);
   t.equal(r.query, 'laptop');
@@ -52,7 +70,10 @@ t.test('hits with objectID and _highlightResult, queryID = the search id, the se
   t.same(typo.hits.map((x) => x.objectID).sort(), ['ph1', 'ph2'], 'typo correction from the same search path');
   t.equal(typo.didYouMean, 'smartphone');
   const ar = await one({ query: 'فستان احمر' });
-  t.same(ar.hits.map((x) => x.objectID), ['ar1']);
+  t.same(
+    ar.hits.map((x) => x.objectID),
+    ['ar1'],
+  );
   t.equal(ar.hits[0].name, 'فستان قطن أحمر', 'names in the query language');
   t.equal(ar.lang, 'ar');
   const logged = await eventually(async () => h.api.deps.db('search_log').where({ id: r.queryID }).first(), 5000);
@@ -92,8 +113,13 @@ t.test('the helper: disjunctive facets with its extra queries, numeric ranges, f
   t.equal(sent.length, 1, 'one HTTP call');
   t.ok(sent[0].length >= 3, `the helper sent ${sent[0].length} queries: the main one and one per refined disjunctive facet`);
   const facetQueries = sent[0].slice(1).map((q) => q.params as Record<string, unknown>);
-  t.ok(facetQueries.every((q) => q.hitsPerPage === 0 && q.analytics === false), 'its facet queries ask no hits and no analytics');
-  const brands = Object.fromEntries((content.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v: { name: string; count: number }) => [v.name, v.count]));
+  t.ok(
+    facetQueries.every((q) => q.hitsPerPage === 0 && q.analytics === false),
+    'its facet queries ask no hits and no analytics',
+  );
+  const brands = Object.fromEntries(
+    (content.getFacetValues('brand', {}) as Array<{ name: string; count: number }>).map((v: { name: string; count: number }) => [v.name, v.count]),
+  );
   t.equal(brands.Samsung, 1, 'brand counts ignore the brand refinement (disjunctive)');
   t.equal(brands.Apple, 1, 'counts keep the other refinements: the 4,300 MacBook is over the price limit');
   t.equal(brands.Zara, 2);
@@ -103,22 +129,44 @@ t.test('the helper: disjunctive facets with its extra queries, numeric ranges, f
   t.same(range.hits.map((x) => x.objectID).sort(), ['lap2', 'ph1', 'w1']);
   t.same(range.facets_stats.price, { min: 25, max: 5200 }, 'stats ignore the price filter itself (disjunctive, like the helper asks)');
   t.same((await one({ query: '', numericFilters: 'price:300 TO 450' })).hits.map((x) => x.objectID).sort(), ['h1', 'h2']);
-  t.same((await one({ query: '', numericFilters: ['price>300', 'price<=450'] })).hits.map((x) => x.objectID), ['h1'], 'strict bounds');
+  t.same(
+    (await one({ query: '', numericFilters: ['price>300', 'price<=450'] })).hits.map((x) => x.objectID),
+    ['h1'],
+    'strict bounds',
+  );
 });
 
 t.test('the helper: hierarchical facets (categories.lvlN, separator >) and conjunctive facets', async (t) => {
   const helper = algoliasearchHelper(spied as never, 'products', {
-    hierarchicalFacets: [{ name: 'categories.lvl0', attributes: ['categories.lvl0', 'categories.lvl1'], separator: '>' }], facets: ['in_stock', 'color'],
+    hierarchicalFacets: [{ name: 'categories.lvl0', attributes: ['categories.lvl0', 'categories.lvl1'], separator: '>' }],
+    facets: ['in_stock', 'color'],
   });
   helper.toggleFacetRefinement('categories.lvl0', 'electronics>laptops').addFacetRefinement('color', 'Silver');
   const { content } = await helper.searchOnce({});
   t.same(content.hits.map((x: { objectID: string }) => x.objectID).sort(), ['lap2', 'lap3']);
-  const tree = content.getFacetValues('categories.lvl0', {}) as { data: Array<{ name: string; path: string; isRefined: boolean; data: Array<{ path: string; count: number }> | null }> };
+  const tree = content.getFacetValues('categories.lvl0', {}) as {
+    data: Array<{ name: string; path: string; isRefined: boolean; data: Array<{ path: string; count: number }> | null }>;
+  };
   const electronics = tree.data.find((x) => x.path === 'electronics')!;
   t.ok(electronics.isRefined);
-  t.ok(electronics.data!.find((x) => x.path === 'electronics>laptops' && x.count === 2), 'children under the refined parent');
-  t.equal((content as unknown as { categoryLabels: Record<string, string> }).categoryLabels['electronics>laptops'], 'Laptops', 'display labels beside the keys');
-  t.same(Object.keys((content.getFacetValues('in_stock', {}) as Array<{ name: string; count: number }>).reduce((o: Record<string, number>, v: { name: string; count: number }) => ({ ...o, [v.name]: v.count }), {})).sort(), ['false', 'true']);
+  t.ok(
+    electronics.data!.find((x) => x.path === 'electronics>laptops' && x.count === 2),
+    'children under the refined parent',
+  );
+  t.equal(
+    (content as unknown as { categoryLabels: Record<string, string> }).categoryLabels['electronics>laptops'],
+    'Laptops',
+    'display labels beside the keys',
+  );
+  t.same(
+    Object.keys(
+      (content.getFacetValues('in_stock', {}) as Array<{ name: string; count: number }>).reduce(
+        (o: Record<string, number>, v: { name: string; count: number }) => ({ ...o, [v.name]: v.count }),
+        {},
+      ),
+    ).sort(),
+    ['false', 'true'],
+  );
 });
 
 t.test('filters: the documented subset', async (t) => {
@@ -131,10 +179,12 @@ t.test('filters: the documented subset', async (t) => {
 });
 
 t.test('query and product suggestions indices, backed by suggest; single-index route; v4 params string; facet values', async (t) => {
-  const { results } = await c.search({ requests: [
-    { indexName: 'products_query_suggestions', query: 'app', hitsPerPage: 5 },
-    { indexName: 'products_product_suggestions', query: 'smart', hitsPerPage: 3 },
-  ] }) as unknown as { results: Result[] };
+  const { results } = (await c.search({
+    requests: [
+      { indexName: 'products_query_suggestions', query: 'app', hitsPerPage: 5 },
+      { indexName: 'products_product_suggestions', query: 'smart', hitsPerPage: 3 },
+    ],
+  })) as unknown as { results: Result[] };
   t.ok(results[0].hits.length > 0, 'completions');
   t.ok(results[0].hits.every((x) => typeof x.query === 'string' && ['query', 'category', 'brand'].includes(x.kind)));
   t.ok(results[0].hits.some((x) => /<em>app<\/em>/i.test(x._highlightResult.query.value)));
@@ -142,11 +192,17 @@ t.test('query and product suggestions indices, backed by suggest; single-index r
   t.ok(results[1].hits.every((x) => /smart/i.test(x.name)));
   t.notOk(results[0].queryID, 'suggestions are not logged searches');
 
-  const single = await h.api.call('POST', `/algolia/1/indexes/products_price_desc/query?x-algolia-api-key=${pk}&x-algolia-application-id=${tenantId}`,
-    { body: { params: 'query=laptop&hitsPerPage=2&facets=%5B%22brand%22%5D' }, headers: { origin: ORIGIN } });
+  const single = await h.api.call('POST', `/algolia/1/indexes/products_price_desc/query?x-algolia-api-key=${pk}&x-algolia-application-id=${tenantId}`, {
+    body: { params: 'query=laptop&hitsPerPage=2&facets=%5B%22brand%22%5D' },
+    headers: { origin: ORIGIN },
+  });
   t.equal(single.status, 200);
   const v1 = await h.api.call('GET', '/v1/search?q=laptop&sort=price_desc&per_page=2', { key });
-  t.same(single.body.hits.map((x: { objectID: string }) => x.objectID), v1.body.ids, 'the _price_desc replica sorts as /v1/search sort=price_desc');
+  t.same(
+    single.body.hits.map((x: { objectID: string }) => x.objectID),
+    v1.body.ids,
+    'the _price_desc replica sorts as /v1/search sort=price_desc',
+  );
   t.same(v1.body.ids, ['lap1', 'lap2'], 'in stock first, then by price');
   t.ok(single.body.facets.brand.Lenovo, 'facets from the params string');
   t.equal(single.body.index, 'products_price_desc');
@@ -155,8 +211,12 @@ t.test('query and product suggestions indices, backed by suggest; single-index r
   t.same((fv.results[0] as unknown as { facetHits: unknown[] }).facetHits, [{ value: 'Samsung', count: 1, highlighted: '<em>Samsung</em>' }]);
 });
 
-t.test('errors come back as the client\'s ApiError with a message and status', async (t) => {
-  const failure = async (p: Promise<unknown>) => p.then(() => null, (e: { message: string; status: number }) => e);
+t.test("errors come back as the client's ApiError with a message and status", async (t) => {
+  const failure = async (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: { message: string; status: number }) => e,
+    );
   const badKey = await failure(client(tenantId, 'pk_live_nope').search({ requests: [{ indexName: 'products', query: 'x' }] }));
   t.equal(badKey?.status, 401);
   t.match(badKey?.message, /key/i);
@@ -175,23 +235,34 @@ t.test('errors come back as the client\'s ApiError with a message and status', a
   t.match(badType?.message, /hitsPerPage/);
   const unknownFilter = await failure(c.search({ requests: [{ indexName: 'products', facetFilters: ['weight:3'] }] }));
   t.equal(unknownFilter?.status, 400);
-  const raw = await h.api.call('POST', '/algolia/1/indexes/*/queries', { body: { requests: [] }, headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN } });
+  const raw = await h.api.call('POST', '/algolia/1/indexes/*/queries', {
+    body: { requests: [] },
+    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
+  });
   t.equal(raw.status, 400);
   t.equal(raw.body.status, 400);
   t.type(raw.body.message, 'string');
-  t.equal(raw.body.error.code, 'validation_failed', 'the service\'s own error body beside it');
+  t.equal(raw.body.error.code, 'validation_failed', "the service's own error body beside it");
 });
 
 t.test('billing: one billed search per shopper search; facet-only, later pages and suggestions are free and facet queries unlogged', async (t) => {
-  const q = (requests: unknown[]) => h.api.call('POST', '/algolia/1/indexes/*/queries', {
-    body: { requests }, headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN, 'content-type': 'text/plain' },
-  });
+  const q = (requests: unknown[]) =>
+    h.api.call('POST', '/algolia/1/indexes/*/queries', {
+      body: { requests },
+      headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN, 'content-type': 'text/plain' },
+    });
   const billed = (res: { headers: Headers }) => /billed=(\d+)/.exec(res.headers.get('x-service-usage') ?? '')?.[1];
-  t.equal(billed(await q([
-    { indexName: 'products', query: 'tablet', facets: ['brand'] },
-    { indexName: 'products', query: 'tablet', hitsPerPage: 0, analytics: false, facets: ['brand'], page: 0 },
-    { indexName: 'products_query_suggestions', query: 'tab' },
-  ])), '1', 'the helper\'s main query only (text/plain body, as browsers send)');
+  t.equal(
+    billed(
+      await q([
+        { indexName: 'products', query: 'tablet', facets: ['brand'] },
+        { indexName: 'products', query: 'tablet', hitsPerPage: 0, analytics: false, facets: ['brand'], page: 0 },
+        { indexName: 'products_query_suggestions', query: 'tab' },
+      ]),
+    ),
+    '1',
+    "the helper's main query only (text/plain body, as browsers send)",
+  );
   t.equal(billed(await q([{ indexName: 'products', query: 'tablet', page: 1 }])), '0', 'page 2');
   const rows = await eventually(async () => {
     const r = await h.api.deps.db('search_log').where({ tenant_id: tenantId, query: 'tablet' });

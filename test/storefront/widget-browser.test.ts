@@ -16,7 +16,16 @@ import { buildWidget } from '../../scripts/widget/build.js';
  * same in Arabic, right to left. Screenshots of every step go to test-artifacts/widget/.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'widget');
 mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -29,10 +38,16 @@ const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'd
 
 const profile = mkdtempSync(join(tmpdir(), 'pss-chromium-'));
 const browser: BrowserContext = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 },
+  executablePath: CHROMIUM,
+  headless: true,
+  args: FLAGS,
+  viewport: { width: 1280, height: 900 },
 });
 // The machine's network is closed: anything but the service (product images of the samples) is refused at once.
-await browser.route((url) => !url.href.startsWith(h.api.url), (route) => route.abort());
+await browser.route(
+  (url) => !url.href.startsWith(h.api.url),
+  (route) => route.abort(),
+);
 t.teardown(async () => {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });
@@ -59,7 +74,12 @@ async function journey(t: Test, lang: 'en' | 'ar', typed: string, hitsPerPage: n
 async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hitsPerPage: number) {
   page.on('pageerror', (e) => t.comment(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && t.comment(`console: ${m.text()}`));
-  page.on('response', async (r) => r.status() >= 400 && t.comment(`${r.status()} ${r.url().slice(0, 120)} ${(await r.text().catch(() => '')).slice(0, 300)} ${r.request().postData()?.slice(0, 400)}`));
+  page.on(
+    'response',
+    async (r) =>
+      r.status() >= 400 &&
+      t.comment(`${r.status()} ${r.url().slice(0, 120)} ${(await r.text().catch(() => '')).slice(0, 300)} ${r.request().postData()?.slice(0, 400)}`),
+  );
   const shot = (step: string) => page.screenshot({ path: join(ARTIFACTS, `${lang}-${step}.png`), fullPage: false });
   const opened = Date.now();
   await page.goto(`${h.api.url}/demo?app=${tenantId}&key=${pk}&lang=${lang}&hits=${hitsPerPage}`);
@@ -81,7 +101,9 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   });
   await page.click('.aa-Input');
   // The suggestions for the whole word, so the keyboard choice below is made on a settled panel.
-  const lastSuggestions = page.waitForResponse((r) => r.url().includes('/queries') && (r.request().postData() ?? '').includes(`"query":${JSON.stringify(typed)}`));
+  const lastSuggestions = page.waitForResponse(
+    (r) => r.url().includes('/queries') && (r.request().postData() ?? '').includes(`"query":${JSON.stringify(typed)}`),
+  );
   await page.keyboard.type(typed, { delay: 90 });
   await lastSuggestions;
   await page.waitForSelector('.aa-Panel .aa-Item');
@@ -93,7 +115,7 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   });
   const suggestions = await page.locator('.aa-Panel .aa-Item').allInnerTexts();
   t.ok(suggestions.length > 0, `${suggestions.length} suggestions for "${typed}"`);
-  t.ok(await page.locator('[data-autocomplete-source-id="products"] .aa-Item').count() > 0, 'product previews in the panel');
+  t.ok((await page.locator('[data-autocomplete-source-id="products"] .aa-Item').count()) > 0, 'product previews in the panel');
   await shot('2-suggestions');
 
   // Choose a query or category suggestion with the keyboard (arrow down until one is selected, then Enter).
@@ -118,7 +140,7 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   await brand.locator('input').check();
   await changed(page, '.pss-stats', afterChoice);
   const refined = await text(page, '.pss-stats');
-  t.ok(await page.locator('.pss-brands .ais-RefinementList-item--selected').count() === 1, `brand "${brandName}" refined: ${refined}`);
+  t.ok((await page.locator('.pss-brands .ais-RefinementList-item--selected').count()) === 1, `brand "${brandName}" refined: ${refined}`);
   const names = await page.locator('.pss-hits .pss-brand').allInnerTexts();
   t.ok(names.length > 0 && names.every((n) => n === brandName), 'every hit is of that brand');
   await shot('4-refined');
@@ -126,10 +148,14 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   // Page 2.
   const firstIds = await page.locator('.pss-hit').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id));
   await page.locator('.ais-Pagination-item--page:not(.ais-Pagination-item--selected) a').first().click();
-  await page.waitForFunction((ids) => {
-    const now = [...document.querySelectorAll<HTMLElement>('.pss-hit')].map((e) => e.dataset.id);
-    return now.length > 0 && now.every((id) => !ids.includes(id));
-  }, firstIds, { timeout: 15_000 });
+  await page.waitForFunction(
+    (ids) => {
+      const now = [...document.querySelectorAll<HTMLElement>('.pss-hit')].map((e) => e.dataset.id);
+      return now.length > 0 && now.every((id) => !ids.includes(id));
+    },
+    firstIds,
+    { timeout: 15_000 },
+  );
   t.match(await text(page, '.ais-Pagination-item--selected'), /^[2٢]$/, 'page 2 is selected');
   await shot('5-page2');
 
@@ -147,7 +173,10 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   t.match(clicked.queryID, /^srch_/, 'the hit carries the search id');
   t.equal(clicked.position, hitsPerPage + 1, 'its position counts the first page');
   await shot('6-clicked');
-  const row = await eventually(async () => h.api.deps.db('events').where({ tenant_id: tenantId, type: 'search_click', product_id: clicked.objectID, search_id: clicked.queryID }).first(), 10_000);
+  const row = await eventually(
+    async () => h.api.deps.db('events').where({ tenant_id: tenantId, type: 'search_click', product_id: clicked.objectID, search_id: clicked.queryID }).first(),
+    10_000,
+  );
   t.equal(row.position, hitsPerPage + 1, 'the click is stored with its search id and position');
   const logged = await eventually(async () => h.api.deps.db('search_log').where({ id: clicked.queryID }).first(), 10_000);
   t.equal(logged.session, row.session, 'the search it follows is logged under the same session');

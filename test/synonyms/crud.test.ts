@@ -13,7 +13,8 @@ t.teardown(async () => {
 });
 const a = await h.tenant('Store A');
 const b = await h.tenant('Store B');
-const call = (method: string, path: string, body?: unknown, key = a.key, headers: Record<string, string> = {}) => h.api.call(method, path, { key, body, headers });
+const call = (method: string, path: string, body?: unknown, key = a.key, headers: Record<string, string> = {}) =>
+  h.api.call(method, path, { key, body, headers });
 const create = (body: unknown, key = a.key) => call('POST', '/v1/synonyms', body, key);
 const waitFor = async (check: () => boolean) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
@@ -23,16 +24,43 @@ const waitFor = async (check: () => boolean) => {
 t.test('create, get, replace and delete a rule', async (t) => {
   const made = await create({ kind: 'equivalent', terms: [' tv ', 'television', 'telly'] });
   t.equal(made.status, 201);
-  t.match(made.body, { kind: 'equivalent', terms: ['tv', 'television', 'telly'], input: null, outputs: [], conditions: null, locale: null, set_key: 'default', enabled: true, source: 'manual' });
+  t.match(made.body, {
+    kind: 'equivalent',
+    terms: ['tv', 'television', 'telly'],
+    input: null,
+    outputs: [],
+    conditions: null,
+    locale: null,
+    set_key: 'default',
+    enabled: true,
+    source: 'manual',
+  });
   t.match(made.body.id, /^syn_/);
   const got = await call('GET', `/v1/synonyms/${made.body.id}`);
   t.same(got.body, made.body);
 
   const put = await call('PUT', `/v1/synonyms/${made.body.id}`, {
-    kind: 'one_way', input: 'tv', outputs: ['television'], conditions: { unless_terms: ['stand'] }, locale: 'en', set_key: 'electronics', enabled: false,
+    kind: 'one_way',
+    input: 'tv',
+    outputs: ['television'],
+    conditions: { unless_terms: ['stand'] },
+    locale: 'en',
+    set_key: 'electronics',
+    enabled: false,
   });
   t.equal(put.status, 200);
-  t.match(put.body, { id: made.body.id, kind: 'one_way', terms: [], input: 'tv', outputs: ['television'], conditions: { unless_terms: ['stand'] }, locale: 'en', set_key: 'electronics', enabled: false, source: 'manual' });
+  t.match(put.body, {
+    id: made.body.id,
+    kind: 'one_way',
+    terms: [],
+    input: 'tv',
+    outputs: ['television'],
+    conditions: { unless_terms: ['stand'] },
+    locale: 'en',
+    set_key: 'electronics',
+    enabled: false,
+    source: 'manual',
+  });
   t.ok(Date.parse(put.body.updated_at) >= Date.parse(made.body.updated_at));
   const full = await call('PUT', `/v1/synonyms/${made.body.id}`, { kind: 'one_way', input: 'tv', outputs: ['telly'] });
   t.match(full.body, { conditions: null, locale: null, set_key: 'default', enabled: true }, 'omitted fields take their defaults');
@@ -92,13 +120,23 @@ t.test('duplicates are 409 synonym_duplicate naming the existing rule', async (t
   const other = await create({ kind: 'equivalent', terms: ['sofa', 'couch'] });
   const clash = await call('PUT', `/v1/synonyms/${other.body.id}`, { kind: 'equivalent', terms: ['red', 'أحمر'] });
   t.same([clash.status, clash.body.error.code, clash.body.error.details.existing_id], [409, 'synonym_duplicate', first.body.id]);
-  t.equal((await call('PUT', `/v1/synonyms/${first.body.id}`, { kind: 'equivalent', terms: ['red', 'أحمر', 'rouge'] })).status, 200, 'a rule may keep its own identity');
+  t.equal(
+    (await call('PUT', `/v1/synonyms/${first.body.id}`, { kind: 'equivalent', terms: ['red', 'أحمر', 'rouge'] })).status,
+    200,
+    'a rule may keep its own identity',
+  );
 });
 
 t.test('list: cursor pages in creation order, q and set_key filters', async (t) => {
   const c = await h.tenant('Store C');
   const ids: string[] = [];
-  for (const terms of [['laptop', 'notebook'], ['tv', 'Television'], ['أحمر', 'red'], ['sofa', 'couch'], ['phone', 'mobile']]) {
+  for (const terms of [
+    ['laptop', 'notebook'],
+    ['tv', 'Television'],
+    ['أحمر', 'red'],
+    ['sofa', 'couch'],
+    ['phone', 'mobile'],
+  ]) {
     ids.push((await create({ kind: 'equivalent', terms, set_key: terms[0] === 'sofa' ? 'home' : 'default' }, c.key)).body.id);
   }
   const seen: string[] = [];
@@ -113,14 +151,21 @@ t.test('list: cursor pages in creation order, q and set_key filters', async (t) 
   } while (cursor);
   t.same(sizes, [2, 2, 1]);
   t.same(seen, ids, 'every rule once, oldest first');
-  const q = async (text: string, extra = '') => (await call('GET', `/v1/synonyms?q=${encodeURIComponent(text)}${extra}`, undefined, c.key)).body.data.map((r: { id: string }) => r.id);
+  const q = async (text: string, extra = '') =>
+    (await call('GET', `/v1/synonyms?q=${encodeURIComponent(text)}${extra}`, undefined, c.key)).body.data.map((r: { id: string }) => r.id);
   t.same(await q('TELEV'), [ids[1]], 'case-insensitive substring');
   t.same(await q('احمر'), [ids[2]], 'compared after normalization');
   t.same(await q('o', '&set_key=home'), [ids[3]]);
   t.same(await q('zzz'), []);
-  t.same((await call('GET', '/v1/synonyms?set_key=home', undefined, c.key)).body.data.map((r: { id: string }) => r.id), [ids[3]]);
+  t.same(
+    (await call('GET', '/v1/synonyms?set_key=home', undefined, c.key)).body.data.map((r: { id: string }) => r.id),
+    [ids[3]],
+  );
   const bad: Array<[string, string, string]> = [
-    ['limit=0', 'limit', 'too_small'], ['limit=201', 'limit', 'too_large'], [`q=${'x'.repeat(101)}`, 'q', 'too_long'], ['cursor=abc', 'cursor', 'invalid_cursor'],
+    ['limit=0', 'limit', 'too_small'],
+    ['limit=201', 'limit', 'too_large'],
+    [`q=${'x'.repeat(101)}`, 'q', 'too_long'],
+    ['cursor=abc', 'cursor', 'invalid_cursor'],
   ];
   for (const [qs, field, code] of bad) {
     const res = await call('GET', `/v1/synonyms?${qs}`, undefined, c.key);
@@ -130,7 +175,7 @@ t.test('list: cursor pages in creation order, q and set_key filters', async (t) 
   t.equal((await call('GET', '/v1/synonyms', undefined, c.key)).body.data.length, 5, 'default limit 100');
 });
 
-t.test('tenants never see or change each other\'s rules', async (t) => {
+t.test("tenants never see or change each other's rules", async (t) => {
   const mine = await create({ kind: 'equivalent', terms: ['jumper', 'sweater'] });
   t.equal((await call('GET', `/v1/synonyms/${mine.body.id}`, undefined, b.key)).status, 404);
   t.equal((await call('PUT', `/v1/synonyms/${mine.body.id}`, { kind: 'equivalent', terms: ['x', 'y'] }, b.key)).status, 404);

@@ -33,10 +33,13 @@ const tv = await service.create(null, { kind: 'equivalent', terms: ['tv', 'telev
 const phone = await service.create(null, { kind: 'one_way', input: 'phone', outputs: ['mobile'], conditions: { unless_terms: ['case'] }, locale: 'en' });
 const off = await service.create(null, { kind: 'equivalent', terms: ['old', 'vintage'], enabled: false });
 
-t.test('global rules are listed read-only and are not the tenant\'s own rules', async (t) => {
+t.test("global rules are listed read-only and are not the tenant's own rules", async (t) => {
   const res = await call('GET', '/v1/synonyms/global');
   t.equal(res.status, 200);
-  t.same(res.body.data.map((r: { id: string }) => r.id), [tv.id, phone.id, off.id]);
+  t.same(
+    res.body.data.map((r: { id: string }) => r.id),
+    [tv.id, phone.id, off.id],
+  );
   t.match(res.body.data[1], { kind: 'one_way', input: 'phone', outputs: ['mobile'], conditions: { unless_terms: ['case'] }, source: 'manual' });
   const page = await call('GET', '/v1/synonyms/global?limit=1&q=mobile');
   t.same([page.body.data.map((r: { id: string }) => r.id), page.body.next_cursor], [[phone.id], null]);
@@ -51,7 +54,16 @@ t.test('a tenant copies a global rule into its own set', async (t) => {
   notices.length = 0;
   const copy = await call('POST', `/v1/synonyms/global/${phone.id}/copy`, {});
   t.equal(copy.status, 201);
-  t.match(copy.body, { kind: 'one_way', input: 'phone', outputs: ['mobile'], conditions: { unless_terms: ['case'] }, locale: 'en', set_key: 'default', enabled: true, source: 'global_copy' });
+  t.match(copy.body, {
+    kind: 'one_way',
+    input: 'phone',
+    outputs: ['mobile'],
+    conditions: { unless_terms: ['case'] },
+    locale: 'en',
+    set_key: 'default',
+    enabled: true,
+    source: 'global_copy',
+  });
   t.not(copy.body.id, phone.id);
   t.same((await call('GET', `/v1/synonyms/${copy.body.id}`)).body, copy.body);
   const again = await call('POST', `/v1/synonyms/global/${phone.id}/copy`);
@@ -67,17 +79,24 @@ t.test('a tenant copies a global rule into its own set', async (t) => {
 });
 
 const cli = promisify(execFile);
-const run = (...args: string[]) => cli(process.execPath, ['--import', 'tsx', 'scripts/synonyms-global.ts', ...args], {
-  cwd: process.cwd(),
-  env: { ...process.env, DATABASE_URL: h.config.databaseUrl, REDIS_URL: h.config.redisUrl, QUEUE_PREFIX: h.config.queuePrefix, LOG_LEVEL: 'silent' },
-});
+const run = (...args: string[]) =>
+  cli(process.execPath, ['--import', 'tsx', 'scripts/synonyms-global.ts', ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: h.config.databaseUrl, REDIS_URL: h.config.redisUrl, QUEUE_PREFIX: h.config.queuePrefix, LOG_LEVEL: 'silent' },
+  });
 
 t.test('operator CLI: add, list, import, export, remove; each write announces "*"', async (t) => {
   notices.length = 0;
   const added = JSON.parse((await run('add', '{"kind":"equivalent","terms":["sofa","couch"]}')).stdout);
   t.match(added, { id: /^syn_/, tenant_id: null, terms: ['sofa', 'couch'] });
-  const listed = (await run('list', '--q', 'couch')).stdout.trim().split('\n').map((l) => JSON.parse(l));
-  t.same(listed.map((r) => r.id), [added.id]);
+  const listed = (await run('list', '--q', 'couch')).stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  t.same(
+    listed.map((r) => r.id),
+    [added.id],
+  );
   const file = join(dir, 'global.txt');
   await writeFile(file, '# platform rules\nsneakers, trainers\nlaptop => notebook\nsofa, couch\nbroken =>\n');
   const imported = JSON.parse((await run('import', file)).stdout);
@@ -88,7 +107,7 @@ t.test('operator CLI: add, list, import, export, remove; each write announces "*
   t.equal(failed.code, 1, 'removing twice fails');
   t.equal((await run('add', '{"kind":"equivalent","terms":["solo"]}').catch((e) => e)).code, 1, 'invalid rule');
   const ids = (await call('GET', '/v1/synonyms/global?limit=200')).body.data.map((r: { input: string | null; terms: string[] }) => r.input ?? r.terms[0]);
-  t.same(ids, ['tv', 'phone', 'old', 'sneakers', 'laptop'], 'the API sees the CLI\'s changes');
+  t.same(ids, ['tv', 'phone', 'old', 'sneakers', 'laptop'], "the API sees the CLI's changes");
   t.ok(await waitFor(() => notices.length >= 3));
   t.same(notices, ['*', '*', '*']);
 });

@@ -41,37 +41,55 @@ for (const format of ['json', 'csv', 'solr']) {
     const copy = await h.tenant(`Copy ${format}`);
     t.match((await importFile(copy, { format, content })).body, { created: 5, updated: 0, skipped: 0, errors: [] });
     t.equal(await exportFile(copy, format), content, 'same file from the copy');
-    t.same((await rules(copy)).map((r) => r.source), ['import', 'import', 'import', 'import', 'import']);
+    t.same(
+      (await rules(copy)).map((r) => r.source),
+      ['import', 'import', 'import', 'import', 'import'],
+    );
   });
 }
 
 t.test('solr: comments, escapes, `a, b => c` as one one_way rule per left-hand term, optional set_key', async (t) => {
   const s = await h.tenant('Solr');
   const content = [
-    '# a comment', '', 'ipod, i-pod, i pod', 'sea biscuit, sea biscit => seabiscuit', 'dvd\\, blu-ray, disc player', 'c\\=>d => e\\,f, g',
-    '#@ {"set_key":"x","enabled":false}', 'foo => bar',
+    '# a comment',
+    '',
+    'ipod, i-pod, i pod',
+    'sea biscuit, sea biscit => seabiscuit',
+    'dvd\\, blu-ray, disc player',
+    'c\\=>d => e\\,f, g',
+    '#@ {"set_key":"x","enabled":false}',
+    'foo => bar',
   ].join('\n');
   const res = await importFile(s, { format: 'solr', content, set_key: 'media' });
   t.same(res.body, { created: 6, updated: 0, skipped: 0, deleted: 0, errors: [] });
   const got = await rules(s);
-  t.same(got.map((r) => [r.kind, brief(r), r.set_key, r.enabled]), [
-    ['equivalent', 'ipod,i-pod,i pod', 'media', true],
-    ['one_way', 'sea biscuit=>seabiscuit', 'media', true],
-    ['one_way', 'sea biscit=>seabiscuit', 'media', true],
-    ['equivalent', 'dvd, blu-ray,disc player', 'media', true],
-    ['one_way', 'c=>d=>e,f,g', 'media', true],
-    ['one_way', 'foo=>bar', 'x', false],
-  ]);
-  t.same(got.map((r) => r.source), Array(6).fill('import'));
+  t.same(
+    got.map((r) => [r.kind, brief(r), r.set_key, r.enabled]),
+    [
+      ['equivalent', 'ipod,i-pod,i pod', 'media', true],
+      ['one_way', 'sea biscuit=>seabiscuit', 'media', true],
+      ['one_way', 'sea biscit=>seabiscuit', 'media', true],
+      ['equivalent', 'dvd, blu-ray,disc player', 'media', true],
+      ['one_way', 'c=>d=>e,f,g', 'media', true],
+      ['one_way', 'foo=>bar', 'x', false],
+    ],
+  );
+  t.same(
+    got.map((r) => r.source),
+    Array(6).fill('import'),
+  );
 });
 
-t.test('merge updates matching rules and creates the rest; replace makes the file\'s sets exact', async (t) => {
+t.test("merge updates matching rules and creates the rest; replace makes the file's sets exact", async (t) => {
   const m = await h.tenant('Modes');
-  const seed = '[\n{"kind":"equivalent","terms":["sofa","couch"]},\n{"kind":"equivalent","terms":["tv","telly"]},\n{"kind":"one_way","input":"jog","outputs":["run"],"set_key":"sport"}\n]';
+  const seed =
+    '[\n{"kind":"equivalent","terms":["sofa","couch"]},\n{"kind":"equivalent","terms":["tv","telly"]},\n{"kind":"one_way","input":"jog","outputs":["run"],"set_key":"sport"}\n]';
   t.match((await importFile(m, { content: seed })).body, { created: 3 });
   const [sofa] = await rules(m, '&q=sofa');
 
-  const merge = await importFile(m, { content: '[{"kind":"equivalent","terms":["Couch","sofa"],"enabled":false},{"kind":"equivalent","terms":["cap","hat"]}]' });
+  const merge = await importFile(m, {
+    content: '[{"kind":"equivalent","terms":["Couch","sofa"],"enabled":false},{"kind":"equivalent","terms":["cap","hat"]}]',
+  });
   t.same(merge.body, { created: 1, updated: 1, skipped: 0, deleted: 0, errors: [] });
   const [updated] = await rules(m, '&q=sofa');
   t.match(updated, { id: sofa.id, terms: ['Couch', 'sofa'], enabled: false, source: 'import' }, 'same rule, new fields');
@@ -82,7 +100,11 @@ t.test('merge updates matching rules and creates the rest; replace makes the fil
   t.same((await rules(m)).map(brief).sort(), ['cap,hat', 'jog=>run', 'shoe,sneaker'], 'other sets untouched');
 
   const onlyErrors = await importFile(m, { format: 'solr', mode: 'replace', content: 'lonely\n' });
-  t.match(onlyErrors.body, { created: 0, deleted: 0, errors: ['line 1: terms: an equivalent rule needs at least two different terms (compared after normalization)'] });
+  t.match(onlyErrors.body, {
+    created: 0,
+    deleted: 0,
+    errors: ['line 1: terms: an equivalent rule needs at least two different terms (compared after normalization)'],
+  });
   t.equal((await rules(m)).length, 3, 'a file with only bad lines deletes nothing');
 
   const empty = await importFile(m, { format: 'solr', mode: 'replace', content: '# nothing\n' });
@@ -110,18 +132,40 @@ t.test('bad lines are reported by number while the valid lines apply', async (t)
   const res = await importFile(e, { format: 'csv', content: csv });
   t.equal(res.status, 200);
   t.match(res.body, { created: 2, updated: 0, skipped: 0 });
-  t.same(res.body.errors.map((m: string) => m.split(':')[0]), ['line 3', 'line 4', 'line 5', 'line 7', 'line 8', 'line 9', 'line 10', 'line 12']);
-  t.match(res.body.errors, [/terms: an equivalent rule needs at least two/, /locale/, /enabled/, /set_key/, /the same rule as line 2/, /outputs: a one_way rule needs/, /10 cells but the header has 9 columns/, /the same rule as line 11/]);
+  t.same(
+    res.body.errors.map((m: string) => m.split(':')[0]),
+    ['line 3', 'line 4', 'line 5', 'line 7', 'line 8', 'line 9', 'line 10', 'line 12'],
+  );
+  t.match(res.body.errors, [
+    /terms: an equivalent rule needs at least two/,
+    /locale/,
+    /enabled/,
+    /set_key/,
+    /the same rule as line 2/,
+    /outputs: a one_way rule needs/,
+    /10 cells but the header has 9 columns/,
+    /the same rule as line 11/,
+  ]);
   t.same((await rules(e)).map(brief), ['tv,television', 'red,أحمر']);
 
-  const json = '[\n{"kind":"equivalent","terms":["a","b"]},\n  "text",\n{"kind":"one_way","input":"x",\n "outputs":[]},\n{"kind":"equivalent","terms":["c","d"],"id":"syn_x","source":"manual"}\n]';
+  const json =
+    '[\n{"kind":"equivalent","terms":["a","b"]},\n  "text",\n{"kind":"one_way","input":"x",\n "outputs":[]},\n{"kind":"equivalent","terms":["c","d"],"id":"syn_x","source":"manual"}\n]';
   const j = await importFile(e, { content: json });
-  t.same(j.body, { created: 2, updated: 0, skipped: 0, deleted: 0, errors: ['line 3: each item is a synonym rule object', 'line 4: outputs: a one_way rule needs at least one output'] });
+  t.same(j.body, {
+    created: 2,
+    updated: 0,
+    skipped: 0,
+    deleted: 0,
+    errors: ['line 3: each item is a synonym rule object', 'line 4: outputs: a one_way rule needs at least one output'],
+  });
 
   const solr = 'a, b\nx => y => z\n=> q\n#@ {"color":"red"}\nm, n\n#@ not json\nk => l\n';
   const s = await importFile(e, { format: 'solr', content: solr });
   t.match(s.body, { created: 0, skipped: 1 });
-  t.same(s.body.errors.map((m: string) => m.split(':')[0]), ['line 2', 'line 3', 'line 4', 'line 5', 'line 6', 'line 7']);
+  t.same(
+    s.body.errors.map((m: string) => m.split(':')[0]),
+    ['line 2', 'line 3', 'line 4', 'line 5', 'line 6', 'line 7'],
+  );
 });
 
 t.test('a file that cannot be read at all is a 400 and nothing applies', async (t) => {
@@ -139,7 +183,11 @@ t.test('a file that cannot be read at all is a 400 and nothing applies', async (
     t.equal(res.body.error.code, 'invalid_import_content', code);
     t.match(res.body.error.details, [{ field: 'content', code, message: /^line \d+: / }], code);
   }
-  t.match((await importFile(u, { format: 'json', content: '[\n1,\n{"a":\n]' })).body.error.details[0].message, /^line 3: Unexpected token/, 'the broken element');
+  t.match(
+    (await importFile(u, { format: 'json', content: '[\n1,\n{"a":\n]' })).body.error.details[0].message,
+    /^line 3: Unexpected token/,
+    'the broken element',
+  );
   t.same(await rules(u), []);
 });
 

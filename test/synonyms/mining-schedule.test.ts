@@ -10,13 +10,27 @@ const deps = h.api.deps;
 const active = await h.tenant('active store');
 const stale = await h.tenant('stale store');
 const silent = await h.tenant('silent store');
-const search = (tenantId: string, hoursAgo: number) => deps.repos.searchLog.insertMany([{
-  id: newId('srch'), tenant_id: tenantId, session: 's', query: 'q', normalized: 'q', lang: 'en', filters: {}, sort: null, total: 1, page: 1, took_ms: 1,
-  zero_result: false, created_at: new Date(Date.now() - hoursAgo * 3600_000),
-}]);
+const search = (tenantId: string, hoursAgo: number) =>
+  deps.repos.searchLog.insertMany([
+    {
+      id: newId('srch'),
+      tenant_id: tenantId,
+      session: 's',
+      query: 'q',
+      normalized: 'q',
+      lang: 'en',
+      filters: {},
+      sort: null,
+      total: 1,
+      page: 1,
+      took_ms: 1,
+      zero_result: false,
+      created_at: new Date(Date.now() - hoursAgo * 3600_000),
+    },
+  ]);
 await search(active.id, 2);
 await search(stale.id, 48);
-const miningJobs = async (tenantId: string) => (await deps.repos.jobs.list(tenantId, { kind: 'synonym_mining', limit: 50 }));
+const miningJobs = async (tenantId: string) => await deps.repos.jobs.list(tenantId, { kind: 'synonym_mining', limit: 50 });
 const queue = deps.queues.get('mining');
 /** The daily schedule as the workers set it, with MINING_CRON = `cron` (default 03:00). */
 const ensureMiningSchedule = (cron = '0 3 * * *') => ensureSchedules(deps.queues, schedules({ ...h.config, mining: { cron } }));
@@ -44,7 +58,7 @@ t.test('the fan-out starts a mining job for each tenant that searched in the las
   t.same(await miningJobs(silent.id), []);
 });
 
-t.test('the scheduler\'s own job template runs the fan-out', async (t) => {
+t.test("the scheduler's own job template runs the fan-out", async (t) => {
   const before = (await miningJobs(active.id)).length;
   await ensureMiningSchedule('* * * * * *'); // every second
   await eventually(async () => (await miningJobs(active.id)).length > before, 8000);

@@ -31,19 +31,53 @@ async function session(tenantId: string, name: string, steps: Array<[string, num
   steps.forEach(([query, total, clicks], i) => {
     const at = new Date(clock + i * 30_000);
     const id = newId('srch');
-    searches.push({ id, tenant_id: tenantId, session: name, query, normalized: query, lang: 'en', filters: {}, sort: 'relevance', total, page: 1, took_ms: 3, zero_result: total === 0, created_at: at });
-    clicks.forEach((product, position) => events.push({
-      id: newId('evt'), tenant_id: tenantId, client_event_id: null, type: 'search_click', session: name, search_id: id, product_id: product,
-      position: position + 1, quantity: null, value: null, currency: null, occurred_at: new Date(at.getTime() + 5000).toISOString(),
-    }));
+    searches.push({
+      id,
+      tenant_id: tenantId,
+      session: name,
+      query,
+      normalized: query,
+      lang: 'en',
+      filters: {},
+      sort: 'relevance',
+      total,
+      page: 1,
+      took_ms: 3,
+      zero_result: total === 0,
+      created_at: at,
+    });
+    clicks.forEach((product, position) =>
+      events.push({
+        id: newId('evt'),
+        tenant_id: tenantId,
+        client_event_id: null,
+        type: 'search_click',
+        session: name,
+        search_id: id,
+        product_id: product,
+        position: position + 1,
+        quantity: null,
+        value: null,
+        currency: null,
+        occurred_at: new Date(at.getTime() + 5000).toISOString(),
+      }),
+    );
   });
   await deps.repos.searchLog.insertMany(searches);
   await deps.repos.events.insertMany(events);
   return searches.map((s) => s.id);
 }
 
-for (let i = 1; i <= 4; i++) await session(a.id, `labtop-${i}`, [['labtop', 0, []], ['laptop', 12, [i % 2 ? 'lap-1' : 'lap-2']]]);
-for (let i = 1; i <= 2; i++) await session(a.id, `nootbook-${i}`, [['nootbook', 0, []], ['notebook', 8, ['nb-1']]]);
+for (let i = 1; i <= 4; i++)
+  await session(a.id, `labtop-${i}`, [
+    ['labtop', 0, []],
+    ['laptop', 12, [i % 2 ? 'lap-1' : 'lap-2']],
+  ]);
+for (let i = 1; i <= 2; i++)
+  await session(a.id, `nootbook-${i}`, [
+    ['nootbook', 0, []],
+    ['notebook', 8, ['nb-1']],
+  ]);
 for (let i = 1; i <= 3; i++) {
   await session(a.id, `mobile-${i}`, [['mobile', 20, ['ph-1', 'ph-2']]]);
   await session(a.id, `smartphone-${i}`, [['smartphone', 20, [i === 2 ? 'ph-2' : 'ph-1']]]);
@@ -51,7 +85,22 @@ for (let i = 1; i <= 3; i++) {
 // Tenant b's clicks point at tenant a's searches: never attributed across tenants.
 const foreign = await session(a.id, 'foreign', [['tablet', 3, []]]);
 for (let i = 1; i <= 3; i++) {
-  await deps.repos.events.insertMany([{ id: newId('evt'), tenant_id: b.id, client_event_id: null, type: 'search_click', session: `b-${i}`, search_id: foreign[0], product_id: 'ph-1', position: 1, quantity: null, value: null, currency: null, occurred_at: new Date().toISOString() }]);
+  await deps.repos.events.insertMany([
+    {
+      id: newId('evt'),
+      tenant_id: b.id,
+      client_event_id: null,
+      type: 'search_click',
+      session: `b-${i}`,
+      search_id: foreign[0],
+      product_id: 'ph-1',
+      position: 1,
+      quantity: null,
+      value: null,
+      currency: null,
+      occurred_at: new Date().toISOString(),
+    },
+  ]);
 }
 await session(b.id, 'b-search', [['mobile', 4, []]]);
 
@@ -98,7 +147,10 @@ t.test('a run proposes labtop => laptop and mobile = smartphone with evidence; t
   t.ok(ow.score > 0 && ow.score <= 1);
   t.match(eq, { terms: ['mobile', 'smartphone'], status: 'pending' });
   t.match(eq.evidence, { sessions: 6, sessions_by_query: { mobile: 3, smartphone: 3 }, shared_products: 2 });
-  t.notOk(page.data.some((s: any) => JSON.stringify(s).includes('nootbook')), 'two sessions are too thin');
+  t.notOk(
+    page.data.some((s: any) => JSON.stringify(s).includes('nootbook')),
+    'two sessions are too thin',
+  );
   t.same((await suggestions('pending', b.key)).data, [], 'the other tenant sees none');
 });
 
@@ -115,7 +167,10 @@ t.test('pages are newest first with a cursor; bad input is refused', async (t) =
 });
 
 t.test('a re-run refreshes pending suggestions in place', async (t) => {
-  await session(a.id, 'labtop-5', [['labtop', 0, []], ['laptop', 12, ['lap-1']]]);
+  await session(a.id, 'labtop-5', [
+    ['labtop', 0, []],
+    ['laptop', 12, ['lap-1']],
+  ]);
   const before = (await suggestions()).data.find((s: any) => s.kind === 'one_way');
   const { job } = await mine();
   t.match(job.result, { created: 0, refreshed: 2 });

@@ -25,7 +25,11 @@ async function seed(name: string, n: number) {
   await call('POST', '/v1/products/batch', { upsert: ids.map((id, i) => ({ id, name: { en: `${name} lamp ${i}` }, price: 5 + i, currency: 'USD' })) });
   await call('POST', '/v1/synonyms', { kind: 'equivalent', terms: [`${name}tv`, 'television'] });
   await call('POST', '/v1/synonyms', { kind: 'one_way', input: `${name}phone`, outputs: ['mobile'] });
-  await call('POST', '/v1/rules', { name: `${name} rule`, conditions: { patterns: [{ match: 'is', text: 'lamp' }] }, consequences: { banners: [{ html: name }] } });
+  await call('POST', '/v1/rules', {
+    name: `${name} rule`,
+    conditions: { patterns: [{ match: 'is', text: 'lamp' }] },
+    consequences: { banners: [{ html: name }] },
+  });
   await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: `${name} resistant`, target_term: 'مقاوم' });
   await call('POST', '/v1/events', { events: [{ type: 'search_click', session: `${name}-s`, search_id: 'srch_abc', product_id: ids[0], position: 1 }] });
   await call('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/x', kinds: ['job.failed'] });
@@ -41,11 +45,16 @@ async function seed(name: string, n: number) {
 const a = await seed('alpha', 40);
 const b = await seed('beta', 25);
 
-const waitJob = (key: string, id: string) => eventually(async () => {
-  const job = (await h.api.call('GET', `/v1/jobs/${id}`, { key })).body;
-  return ['succeeded', 'failed', 'canceled'].includes(job.status) ? job : null;
-}, 30_000);
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const waitJob = (key: string, id: string) =>
+  eventually(async () => {
+    const job = (await h.api.call('GET', `/v1/jobs/${id}`, { key })).body;
+    return ['succeeded', 'failed', 'canceled'].includes(job.status) ? job : null;
+  }, 30_000);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 async function download(url: string): Promise<string> {
   const res = await fetch(`${h.api.url}${url}`);
   if (res.status !== 200) throw new Error(`download: ${res.status}`);
@@ -78,14 +87,29 @@ t.test('data_export: admin only, confirmed; the archive holds everything the sto
 
   const dir = await download(job.result.download_url);
   const files = readdirSync(dir);
-  for (const f of ['manifest.json', 'products.jsonl', 'synonyms.jsonl', 'merch_rules.jsonl', 'translation_glossary.jsonl', 'events.jsonl', 'search_log.jsonl', 'usage.json', 'webhook_receivers.jsonl']) {
+  for (const f of [
+    'manifest.json',
+    'products.jsonl',
+    'synonyms.jsonl',
+    'merch_rules.jsonl',
+    'translation_glossary.jsonl',
+    'events.jsonl',
+    'search_log.jsonl',
+    'usage.json',
+    'webhook_receivers.jsonl',
+  ]) {
     t.ok(files.includes(f), `${f} in the archive`);
   }
   t.notOk(files.includes('api_keys.jsonl'), 'no credentials');
   const products = lines(join(dir, 'products.jsonl'));
   t.same(products.map((p) => p.id).sort(), [...a.ids].sort(), 'every product, none of another store');
   t.ok(products.every((p) => p.tenant_id === a.id));
-  t.same(lines(join(dir, 'synonyms.jsonl')).map((s) => s.input ?? s.terms?.[0]).filter(Boolean).length, 2);
+  t.same(
+    lines(join(dir, 'synonyms.jsonl'))
+      .map((s) => s.input ?? s.terms?.[0])
+      .filter(Boolean).length,
+    2,
+  );
   t.equal(lines(join(dir, 'merch_rules.jsonl'))[0].name, 'alpha rule');
   t.equal(lines(join(dir, 'translation_glossary.jsonl'))[0].source_term, 'alpha resistant');
   t.equal(lines(join(dir, 'events.jsonl'))[0].product_id, 'alpha-p0');
@@ -97,13 +121,15 @@ t.test('data_export: admin only, confirmed; the archive holds everything the sto
   const month = new Date().toISOString().slice(0, 7);
   const counted = Number(await redis.get(`${prefix}:usage:search:${a.id}:${month}`));
   t.ok(counted > 0);
-  t.equal(usage[`search:${month}`], counted, 'the month\'s search counter, as Redis holds it');
+  t.equal(usage[`search:${month}`], counted, "the month's search counter, as Redis holds it");
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   t.equal(manifest.files['products.jsonl'], 40);
 
   const bad = job.result.download_url.replace(/token=.*/, 'token=wrongwrongwrongwrong');
   t.equal((await fetch(`${h.api.url}${bad}`)).status, 404);
-  await db('data_exports').where({ id: job.result.export_id }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+  await db('data_exports')
+    .where({ id: job.result.export_id })
+    .update({ expires_at: db.raw(`now() - interval '1 second'`) });
   const expired = await fetch(`${h.api.url}${job.result.download_url}`);
   t.equal(expired.status, 410);
   t.equal((await expired.json()).error.code, 'link_expired');
@@ -116,18 +142,29 @@ t.test('export: the catalog as JSON lines', async (t) => {
   const job = await waitJob(b.key, started.body.job.id);
   t.equal(job.status, 'succeeded', job.error ?? '');
   const dir = await download(job.result.download_url);
-  t.same(readdirSync(dir).filter((f) => f !== 'a.tar.gz'), ['products.jsonl']);
-  t.same(lines(join(dir, 'products.jsonl')).map((p) => p.id).sort(), [...b.ids].sort());
+  t.same(
+    readdirSync(dir).filter((f) => f !== 'a.tar.gz'),
+    ['products.jsonl'],
+  );
+  t.same(
+    lines(join(dir, 'products.jsonl'))
+      .map((p) => p.id)
+      .sort(),
+    [...b.ids].sort(),
+  );
 });
 
 t.test('data_delete: no row of the store left in any table, other stores intact', async (t) => {
-  t.equal((await h.api.call('POST', '/v1/data/delete', { key: a.key, body: { confirm: b.id } })).status, 400, 'confirmation must be the store\'s own id');
+  t.equal((await h.api.call('POST', '/v1/data/delete', { key: a.key, body: { confirm: b.id } })).status, 400, "confirmation must be the store's own id");
   t.equal((await h.api.call('POST', '/v1/data/delete', { key: a.key, body: {} })).status, 400);
   const beforeA = await rowsPerTable(a.id);
   const beforeB = await rowsPerTable(b.id);
   t.ok(beforeA.products === 40 && beforeA.search_docs > 0 && beforeA.jobs > 0 && beforeA.api_keys > 0, 'the store had rows to delete');
   const redisBefore = await redis.keys(`${prefix}:*${a.id}*`);
-  t.ok(redisBefore.some((k) => k.includes(':usage:')), 'and Redis keys');
+  t.ok(
+    redisBefore.some((k) => k.includes(':usage:')),
+    'and Redis keys',
+  );
 
   const started = await h.api.call('POST', '/v1/data/delete', { key: a.key, body: { confirm: a.id } });
   t.equal(started.status, 202);
@@ -139,17 +176,29 @@ t.test('data_delete: no row of the store left in any table, other stores intact'
   t.ok(audit.other_deleted.queued_jobs >= 1, 'queued jobs removed');
 
   const afterA = await rowsPerTable(a.id);
-  t.same(Object.entries(afterA).filter(([, n]) => n > 0), [], 'no row of the store in any table with a tenant column');
+  t.same(
+    Object.entries(afterA).filter(([, n]) => n > 0),
+    [],
+    'no row of the store in any table with a tenant column',
+  );
   t.same(await rowsPerTable(b.id), beforeB, 'the other store is intact, table by table');
   // What remains of it in Redis is the deleting job's own queue entry (gone with its retention).
   const left = (await redis.keys(`${prefix}:*${a.id}*`)).filter((k) => !k.includes(`delete-data-${a.id}-`));
   t.same(left, [], 'no Redis key of the store');
   const queued = await h.api.deps.queues.get('tenant-data').getJobs(['delayed']);
-  t.same(queued.map((j) => j.data.input.tenantId), [b.id], 'its queued jobs are gone, the other store\'s stay');
+  t.same(
+    queued.map((j) => j.data.input.tenantId),
+    [b.id],
+    "its queued jobs are gone, the other store's stay",
+  );
   t.equal((await h.api.deps.engine.search({ tenantId: a.id, tokens: ['lamp'], offset: 0, limit: 5 })).total, 0, 'nothing in the engine');
   t.equal((await h.api.deps.engine.search({ tenantId: b.id, tokens: ['lamp'], offset: 0, limit: 5 })).total, 25);
   await eventually(async () => (await h.api.call('GET', '/v1/keys', { key: a.key })).status === 401, 5_000);
   t.pass('its keys no longer authenticate');
   t.equal((await h.api.call('GET', '/v1/search?q=lamp', { key: b.key })).body.total, 25);
-  t.same(readdirSync(exportDir).filter((d) => d === a.id), [], 'its export files are gone');
+  t.same(
+    readdirSync(exportDir).filter((d) => d === a.id),
+    [],
+    'its export files are gone',
+  );
 });

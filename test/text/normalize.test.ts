@@ -1,13 +1,5 @@
 import t from 'tap';
-import {
-  normalizeText,
-  tokenize,
-  splitCompound,
-  expandCompounds,
-  isCodeLike,
-  scriptOf,
-  isArabic,
-} from '../../shared/text/normalize.js';
+import { normalizeText, tokenize, splitCompound, expandCompounds, isCodeLike, scriptOf, isArabic } from '../../shared/text/normalize.js';
 
 // [input, expected] pairs; each rule gets real product/query text.
 type Equal = { equal: (found: string, wanted: string, message: string) => boolean };

@@ -1,7 +1,17 @@
 import t from 'tap';
 import { TypoIndex } from '../../shared/text/typo-index.js';
 
-const vocab = new Map([['laptop', 40], ['laptops', 12], ['headphones', 30], ['headphone', 8], ['lamp', 5], ['camera', 25], ['cameras', 9], ['tablet', 20], ['table', 3]]);
+const vocab = new Map([
+  ['laptop', 40],
+  ['laptops', 12],
+  ['headphones', 30],
+  ['headphone', 8],
+  ['lamp', 5],
+  ['camera', 25],
+  ['cameras', 9],
+  ['tablet', 20],
+  ['table', 3],
+]);
 const index = new TypoIndex(vocab);
 const terms = (word: string) => index.candidates(word).map((c) => c.term);
 

@@ -11,8 +11,19 @@ const call = caller(h, shop.key);
 const db = h.api.deps.db;
 
 const item = (id: string, product_id: string, field: string, translated_text: string, extra: Record<string, unknown> = {}) => ({
-  tenant_id: shop.id, id, product_id, field, field_key: '', source_locale: 'en', target_locale: 'ar', source_text: `source of ${id}`, source_hash: `h-${id}`,
-  translated_text, ai_translated: true, status: 'approved', ...extra,
+  tenant_id: shop.id,
+  id,
+  product_id,
+  field,
+  field_key: '',
+  source_locale: 'en',
+  target_locale: 'ar',
+  source_text: `source of ${id}`,
+  source_hash: `h-${id}`,
+  translated_text,
+  ai_translated: true,
+  status: 'approved',
+  ...extra,
 });
 const tricky = `حامل "أصلي" O'Neil \\ مائل\nسطر ثان 😀`;
 await db('translation_items').insert([
@@ -33,19 +44,36 @@ t.test('csv: a header, every approved row quoted, formulas defused', async (t) =
   const lines = (res.body as string).split('\r\n');
   t.equal(lines[0], 'id,product_id,field,field_key,source_locale,target_locale,source_text,translated_text,status,source_hash,updated_at');
   t.equal(lines.length - 2, 8, 'eight approved rows (the machine one is not approved)');
-  t.ok((res.body as string).includes('"tr_1","42","name","","en","ar","source of tr_1","حامل ""أصلي"" O\'Neil \\ مائل\nسطر ثان 😀","approved"'), 'quotes doubled, newline kept inside quotes');
+  t.ok(
+    (res.body as string).includes('"tr_1","42","name","","en","ar","source of tr_1","حامل ""أصلي"" O\'Neil \\ مائل\nسطر ثان 😀","approved"'),
+    'quotes doubled, newline kept inside quotes',
+  );
   t.ok((res.body as string).includes(`"'=HYPERLINK(""x"")"`), 'a leading = is prefixed');
 });
 
 t.test('json: TranslationWriteItem rows', async (t) => {
   const rows = JSON.parse((await call('GET', '/v1/translate/export?format=json')).body);
   t.equal(rows.length, 8);
-  t.match(rows.find((r: { id: string }) => r.id === 'tr_5'), { product_id: '42', field: 'category', field_key: '20', locale: 'ar', text: 'ساعات', source_hash: 'h-tr_5', status: 'approved' });
+  t.match(
+    rows.find((r: { id: string }) => r.id === 'tr_5'),
+    { product_id: '42', field: 'category', field_key: '20', locale: 'ar', text: 'ساعات', source_hash: 'h-tr_5', status: 'approved' },
+  );
 });
 
 /** The mariadb client against the server .ci/run makes sure of (MARIADB_HOST/PORT/USER to point elsewhere). */
 function maria(sql: string, database?: string): string {
-  const args = ['-h', process.env.MARIADB_HOST ?? '127.0.0.1', '-P', process.env.MARIADB_PORT ?? '3306', '-u', process.env.MARIADB_USER ?? 'root', '--default-character-set=utf8mb4', '-N', '-B', '--raw'];
+  const args = [
+    '-h',
+    process.env.MARIADB_HOST ?? '127.0.0.1',
+    '-P',
+    process.env.MARIADB_PORT ?? '3306',
+    '-u',
+    process.env.MARIADB_USER ?? 'root',
+    '--default-character-set=utf8mb4',
+    '-N',
+    '-B',
+    '--raw',
+  ];
   if (database) args.push(database);
   return execFileSync('mariadb', args, { input: sql, encoding: 'utf8' });
 }
@@ -76,11 +104,13 @@ CREATE TABLE \`oc_category_description\` (
   KEY \`name\` (\`name\`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;`;
 
-t.test('sql_opencart loads into OpenCart\'s tables in a real MariaDB and the rows read back', async (t) => {
+t.test("sql_opencart loads into OpenCart's tables in a real MariaDB and the rows read back", async (t) => {
   try {
     maria('SELECT 1');
   } catch (err) {
-    t.fail(`MariaDB does not answer on ${process.env.MARIADB_HOST ?? '127.0.0.1'}:${process.env.MARIADB_PORT ?? '3306'} (.ci/run installs and starts it): ${(err as Error).message}`);
+    t.fail(
+      `MariaDB does not answer on ${process.env.MARIADB_HOST ?? '127.0.0.1'}:${process.env.MARIADB_PORT ?? '3306'} (.ci/run installs and starts it): ${(err as Error).message}`,
+    );
     return;
   }
   const database = `pss_oc_${randomBytes(4).toString('hex')}`;
@@ -99,18 +129,31 @@ t.test('sql_opencart loads into OpenCart\'s tables in a real MariaDB and the row
   maria(sql, database);
   maria(sql, database); // loading it twice changes nothing (upserts)
 
-  const rows = JSON.parse(maria(`SELECT JSON_ARRAYAGG(JSON_OBJECT('id', product_id, 'lang', language_id, 'name', name, 'description', description, 'tag', tag, 'meta_title', meta_title) ORDER BY product_id) FROM oc_product_description`, database));
-  t.same(rows.map((r: { id: number }) => r.id), [42, 43, 44, 46], 'sku-abc skipped; 45 has only an attribute value');
+  const rows = JSON.parse(
+    maria(
+      `SELECT JSON_ARRAYAGG(JSON_OBJECT('id', product_id, 'lang', language_id, 'name', name, 'description', description, 'tag', tag, 'meta_title', meta_title) ORDER BY product_id) FROM oc_product_description`,
+      database,
+    ),
+  );
+  t.same(
+    rows.map((r: { id: number }) => r.id),
+    [42, 43, 44, 46],
+    'sku-abc skipped; 45 has only an attribute value',
+  );
   const byId = Object.fromEntries(rows.map((r: { id: number }) => [r.id, r]));
   t.match(byId[42], { lang: 2, name: tricky, description: '<p>وصف</p>', tag: '', meta_title: tricky }, 'quotes, backslash, newline, Arabic and emoji survive');
   t.match(byId[43], { name: 'اسم قديم', description: 'وصف فقط', tag: 'وسوم', meta_title: 'عنوان' }, 'an existing row changes only in the translated column');
   t.equal([...byId[44].name].length, 255, 'names clipped to varchar(255)');
   t.equal(byId[46].name, '=HYPERLINK("x")');
-  const cats = JSON.parse(maria(`SELECT JSON_ARRAYAGG(JSON_OBJECT('id', category_id, 'lang', language_id, 'name', name)) FROM oc_category_description`, database));
+  const cats = JSON.parse(
+    maria(`SELECT JSON_ARRAYAGG(JSON_OBJECT('id', category_id, 'lang', language_id, 'name', name)) FROM oc_category_description`, database),
+  );
   t.same(cats, [{ id: 20, lang: 2, name: 'ساعات' }]);
 
   const prefixed = (await call('GET', '/v1/translate/export?format=sql_opencart&language_id=3&table_prefix=shop_')).body as string;
   t.match(prefixed, /INSERT INTO `shop_product_description` \(product_id, language_id, [^)]*\) VALUES \(42, 3,/);
-  t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=2&table_prefix=x;drop')).body.error, { details: [{ field: 'table_prefix' }] });
+  t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=2&table_prefix=x;drop')).body.error, {
+    details: [{ field: 'table_prefix' }],
+  });
   t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=0')).body.error, { details: [{ field: 'language_id' }] });
 });

@@ -13,8 +13,19 @@ const db = h.api.deps.db;
 /** Machine-translated items as the pipeline leaves them. */
 async function machineItems(tenantId: string, n: number, prefix: string, field = 'name', base = 100): Promise<string[]> {
   const rows = Array.from({ length: n }, (_, i) => ({
-    tenant_id: tenantId, id: `tr_${prefix}${String(i).padStart(3, '0')}`, product_id: `${base + i}`, field, field_key: '', source_locale: 'en', target_locale: 'ar',
-    source_text: `Chair ${i}`, source_hash: `h${i}`, translated_text: `كرسي ${i}`, ai_translated: true, status: 'machine', quality_score: 1,
+    tenant_id: tenantId,
+    id: `tr_${prefix}${String(i).padStart(3, '0')}`,
+    product_id: `${base + i}`,
+    field,
+    field_key: '',
+    source_locale: 'en',
+    target_locale: 'ar',
+    source_text: `Chair ${i}`,
+    source_hash: `h${i}`,
+    translated_text: `كرسي ${i}`,
+    ai_translated: true,
+    status: 'machine',
+    quality_score: 1,
   }));
   await db('translation_items').insert(rows);
   return rows.map((r) => r.id);
@@ -52,7 +63,10 @@ t.test('concurrent approvals: a reader paging all along sees every approved row 
   const bulks = [];
   for (let i = 60; i < 120; i += 10) bulks.push(call('POST', '/v1/translate/review/bulk', { ids: ids.slice(i, i + 10), action: 'approve' }));
   const answers = await Promise.all([...singles, ...bulks]);
-  t.ok(answers.every((a) => a.status === 200), 'every approval answered 200');
+  t.ok(
+    answers.every((a) => a.status === 200),
+    'every approval answered 200',
+  );
   approving = false;
   await reader;
   t.equal(new Set(seen).size, seen.length, 'no row repeated');
@@ -66,7 +80,9 @@ t.test('an approval in flight holds back later ones, so a reader never passes a 
   const release = deferred();
   const inFlight = db.transaction(async (trx) => {
     await lockFeed(trx, shop.id);
-    await trx('translation_items').where({ tenant_id: shop.id, id: slow }).update({ status: 'approved', feed_seq: trx.raw(NEXT_SEQ) });
+    await trx('translation_items')
+      .where({ tenant_id: shop.id, id: slow })
+      .update({ status: 'approved', feed_seq: trx.raw(NEXT_SEQ) });
     await release.promise;
   });
   const later = call('POST', `/v1/translate/review/${fast}`, { action: 'approve' });
@@ -76,7 +92,11 @@ t.test('an approval in flight holds back later ones, so a reader never passes a 
   release.resolve();
   await inFlight;
   t.equal((await later).status, 200);
-  t.same((await readFeed(meanwhile.cursor, 500)).rows.map((r) => r.id), [slow, fast], 'both arrive, in commit order');
+  t.same(
+    (await readFeed(meanwhile.cursor, 500)).rows.map((r) => r.id),
+    [slow, fast],
+    'both arrive, in commit order',
+  );
 });
 
 t.test('the feed: oldest approval first, write-back fields only, re-approval moves a row to the end, ack sets written_back_at', async (t) => {
@@ -85,26 +105,46 @@ t.test('the feed: oldest approval first, write-back fields only, re-approval mov
   const start = (await readFeed(null, 500)).cursor;
   for (const id of [b, a, attr]) await call('POST', `/v1/translate/review/${id}`, { action: 'approve' });
   const page = await call('GET', `/v1/translate/approved?locale=ar&since=${start}`);
-  t.same(page.body.data.map((r: { id: string }) => r.id), [b, a], 'attribute values are not written back');
+  t.same(
+    page.body.data.map((r: { id: string }) => r.id),
+    [b, a],
+    'attribute values are not written back',
+  );
   t.match(page.body.data[0], { product_id: '501', field: 'name', field_key: null, locale: 'ar', text: 'كرسي 1', source_hash: 'h1', status: 'approved' });
   t.equal((await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`)).body.data.length, 0);
-  t.equal((await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`)).body.next_cursor, page.body.next_cursor, 'an empty page keeps the position');
+  t.equal(
+    (await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`)).body.next_cursor,
+    page.body.next_cursor,
+    'an empty page keeps the position',
+  );
 
   const ack = await call('POST', '/v1/translate/ack', { ids: [a, b, 'tr_unknown', a] });
   t.same(ack.body, { updated: 2 });
   const rows = await db('translation_items').whereIn('id', [a, b]);
-  t.ok(rows.every((r) => r.written_back_at instanceof Date), 'written_back_at set');
+  t.ok(
+    rows.every((r) => r.written_back_at instanceof Date),
+    'written_back_at set',
+  );
   const edited = await call('POST', `/v1/translate/review/${b}`, { action: 'edit', text: 'كرسي مريح' });
   t.match(edited.body, { status: 'human_edited', written_back_at: null }, 'a new text waits to be written back again');
   const again = await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`);
-  t.same(again.body.data.map((r: { id: string; status: string }) => [r.id, r.status]), [[b, 'human_edited']]);
+  t.same(
+    again.body.data.map((r: { id: string; status: string }) => [r.id, r.status]),
+    [[b, 'human_edited']],
+  );
   await call('POST', `/v1/translate/review/${a}`, { action: 'reject' });
-  t.notOk((await readFeed(null, 500)).rows.some((r) => r.id === a), 'a rejected row leaves the feed');
+  t.notOk(
+    (await readFeed(null, 500)).rows.some((r) => r.id === a),
+    'a rejected row leaves the feed',
+  );
 });
 
 t.test('feed and ack limits', async (t) => {
   t.equal((await call('GET', '/v1/translate/approved?locale=ar&limit=500')).status, 200);
-  t.match((await call('GET', '/v1/translate/approved?locale=ar&limit=501')).body.error, { code: 'validation_failed', details: [{ field: 'limit', code: 'too_large' }] });
+  t.match((await call('GET', '/v1/translate/approved?locale=ar&limit=501')).body.error, {
+    code: 'validation_failed',
+    details: [{ field: 'limit', code: 'too_large' }],
+  });
   t.match((await call('GET', '/v1/translate/approved?limit=5')).body.error, { details: [{ field: 'locale', code: 'required' }] });
   t.match((await call('GET', '/v1/translate/approved?locale=arabic')).body.error, { details: [{ field: 'locale' }] });
   t.match((await call('GET', `/v1/translate/approved?locale=ar&since=${'x'.repeat(201)}`)).body.error, { details: [{ field: 'since', code: 'too_long' }] });

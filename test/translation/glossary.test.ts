@@ -7,7 +7,13 @@ const h = await setup();
 t.teardown(() => h.close());
 const shop = await h.tenant();
 const call = caller(h, shop.key);
-const term = (over: Record<string, unknown> = {}) => ({ source_locale: 'en', target_locale: 'ar', source_term: 'water resistant', target_term: 'مقاوم للماء', ...over });
+const term = (over: Record<string, unknown> = {}) => ({
+  source_locale: 'en',
+  target_locale: 'ar',
+  source_term: 'water resistant',
+  target_term: 'مقاوم للماء',
+  ...over,
+});
 
 t.test('create, read a page, replace and delete a term', async (t) => {
   const created = await call('POST', '/v1/translate/glossary', term({ note: 'watch specs' }));
@@ -45,7 +51,11 @@ t.test('limits of section 8 and the term rules', async (t) => {
   t.match(await field(term({ source_term: 'w', target_term: null })), { field: 'target_term', code: 'required' });
   t.match(await field(term({ source_term: 'v', target_locale: 'en' })), { field: 'target_locale', code: 'invalid_value' });
   t.match(await field({ ...term({ source_term: 'u' }), extra: 1 }), { field: 'extra', code: 'unknown_field' });
-  t.equal((await call('POST', '/v1/translate/glossary', term({ source_term: 'x'.repeat(300), target_term: 'y'.repeat(300), note: 'n'.repeat(1000) }))).status, 201, 'at the limits');
+  t.equal(
+    (await call('POST', '/v1/translate/glossary', term({ source_term: 'x'.repeat(300), target_term: 'y'.repeat(300), note: 'n'.repeat(1000) }))).status,
+    201,
+    'at the limits',
+  );
   t.equal((await call('GET', '/v1/translate/glossary?limit=200')).status, 200);
   t.match((await call('GET', '/v1/translate/glossary?limit=201')).body.error, { details: [{ field: 'limit', code: 'too_large' }] });
   t.match((await call('GET', '/v1/translate/glossary?limit=0')).body.error, { details: [{ field: 'limit', code: 'too_small' }] });
@@ -56,9 +66,16 @@ t.test('limits of section 8 and the term rules', async (t) => {
 t.test(`a glossary holds at most ${MAX_GLOSSARY_TERMS} terms`, async (t) => {
   const db = h.api.deps.db;
   const [{ n }] = await db('translation_glossary').where({ tenant_id: shop.id }).count({ n: '*' });
-  await db('translation_glossary').insert(Array.from({ length: MAX_GLOSSARY_TERMS - Number(n) }, (_, i) => ({
-    tenant_id: shop.id, id: `gt_fill${i}`, source_locale: 'en', target_locale: 'fr', source_term: `term ${i}`, do_not_translate: true,
-  })));
+  await db('translation_glossary').insert(
+    Array.from({ length: MAX_GLOSSARY_TERMS - Number(n) }, (_, i) => ({
+      tenant_id: shop.id,
+      id: `gt_fill${i}`,
+      source_locale: 'en',
+      target_locale: 'fr',
+      source_term: `term ${i}`,
+      do_not_translate: true,
+    })),
+  );
   const res = await call('POST', '/v1/translate/glossary', term({ source_term: 'one more' }));
   t.equal(res.status, 409);
   t.equal(res.body.error.code, 'glossary_full');

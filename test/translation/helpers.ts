@@ -8,10 +8,14 @@ export function caller(h: Harness, key: string) {
 
 /** Polls a job until it is terminal and returns it. */
 export async function jobDone(call: ReturnType<typeof caller>, id: string, timeoutMs = 30_000) {
-  return waitFor(async () => {
-    const j = (await call('GET', `/v1/jobs/${id}`)).body;
-    return ['succeeded', 'failed', 'canceled'].includes(j.status) && j;
-  }, timeoutMs, `job ${id} finished`);
+  return waitFor(
+    async () => {
+      const j = (await call('GET', `/v1/jobs/${id}`)).body;
+      return ['succeeded', 'failed', 'canceled'].includes(j.status) && j;
+    },
+    timeoutMs,
+    `job ${id} finished`,
+  );
 }
 
 /** Items of a tenant by product and field (all statuses), straight from the review list. */

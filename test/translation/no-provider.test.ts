@@ -23,8 +23,14 @@ t.test('without a provider: status says so, a backfill creates pending items for
   t.equal(job!.status, 'succeeded');
   t.match(job!.result, { fields: 2, pending_created: 2, chunks: 0, provider: null, note: /no translation provider/ });
   const pending = await itemsByStatus(call, 'pending');
-  t.same(pending.map((i) => [i.product_id, i.field, i.translated_text, i.ai_translated]).sort(), [['42', 'description', null, false], ['42', 'name', null, false]],
-    'the product with its own Arabic name needs nothing');
+  t.same(
+    pending.map((i) => [i.product_id, i.field, i.translated_text, i.ai_translated]).sort(),
+    [
+      ['42', 'description', null, false],
+      ['42', 'name', null, false],
+    ],
+    'the product with its own Arabic name needs nothing',
+  );
   t.match((await call('GET', '/v1/translate/status')).body, { total_fields: 2, by_status: { pending: 2 }, cost_month_usd: '0.000000' });
   t.equal(await translatedProducts(h.api.deps.db, shop.id), 0);
 });
@@ -33,12 +39,19 @@ t.test('a person translates a pending item: it is served in search and enters th
   const [name] = (await itemsByStatus(call, 'pending')).filter((i) => i.field === 'name');
   const edited = await call('POST', `/v1/translate/review/${name.id}`, { action: 'edit', text: 'كرسي مطبخ' });
   t.match(edited.body, { status: 'human_edited', human_edited: true, translated_text: 'كرسي مطبخ' });
-  const hits = await waitFor(async () => {
-    const r = (await call('GET', `/v1/search?q=${encodeURIComponent('كرسي')}`)).body;
-    return r.ids.length && r;
-  }, 15_000, 'edited text searchable');
+  const hits = await waitFor(
+    async () => {
+      const r = (await call('GET', `/v1/search?q=${encodeURIComponent('كرسي')}`)).body;
+      return r.ids.length && r;
+    },
+    15_000,
+    'edited text searchable',
+  );
   t.same(hits.ids, ['42']);
-  t.same((await call('GET', '/v1/translate/approved?locale=ar')).body.data.map((r: { id: string }) => r.id), [name.id]);
+  t.same(
+    (await call('GET', '/v1/translate/approved?locale=ar')).body.data.map((r: { id: string }) => r.id),
+    [name.id],
+  );
 });
 
 t.test('backfill limits and validation', async (t) => {
@@ -54,13 +67,19 @@ t.test('backfill limits and validation', async (t) => {
   t.match(await bad({ product_ids: ['x'.repeat(129)] }), { field: 'product_ids.0', code: 'too_long' });
   t.match(await bad({ product_ids: Array.from({ length: 20_001 }, (_, i) => `p${i}`) }), { field: 'product_ids', code: 'too_long' });
   t.match(await bad({ dry_run: 'yes' }), { field: 'dry_run' });
-  t.match((await call('POST', '/v1/translate/backfill', { review_top_n: 5000, dry_run: true })).body, { products: 1, fields: 1, job: null }, 'the description still pending is missing');
+  t.match(
+    (await call('POST', '/v1/translate/backfill', { review_top_n: 5000, dry_run: true })).body,
+    { products: 1, fields: 1, job: null },
+    'the description still pending is missing',
+  );
   const once = await call('POST', '/v1/translate/backfill', { dry_run: true }, { 'idempotency-key': 'backfill-key-1' });
   const again = await call('POST', '/v1/translate/backfill', { dry_run: true }, { 'idempotency-key': 'backfill-key-1' });
   t.equal(again.headers.get('idempotent-replayed'), 'true');
   t.same(again.body, once.body);
   t.match((await call('GET', '/v1/translate/status?target_locale=arabic')).body.error, { details: [{ field: 'target_locale' }] });
-  t.match((await call('PUT', '/v1/translate/settings', { auto_approve_min_score: 1.5 })).body.error, { details: [{ field: 'auto_approve_min_score', code: 'too_large' }] });
+  t.match((await call('PUT', '/v1/translate/settings', { auto_approve_min_score: 1.5 })).body.error, {
+    details: [{ field: 'auto_approve_min_score', code: 'too_large' }],
+  });
   t.match((await call('GET', '/v1/translate/export?format=xml')).body.error, { details: [{ field: 'format' }] });
   t.match((await call('GET', '/v1/translate/export?format=sql_opencart')).body.error, { details: [{ field: 'language_id', code: 'required' }] });
 });
@@ -73,12 +92,20 @@ t.test("tenants never see each other's translations, glossary, settings, feed or
   for (const status of ['pending', 'human_edited']) t.same(await itemsByStatus(otherCall, status), [], `no ${status} items of shop A`);
   t.equal((await otherCall('POST', `/v1/translate/review/${mine[0].id}`, { action: 'edit', text: 'x' })).status, 404);
   t.equal((await otherCall('POST', `/v1/translate/review/${edited.id}`, { action: 'reject' })).status, 404);
-  t.same((await otherCall('POST', '/v1/translate/review/bulk', { ids: [edited.id], action: 'reject' })).body, { updated: 0, skipped: 1, skipped_ids: [edited.id] });
+  t.same((await otherCall('POST', '/v1/translate/review/bulk', { ids: [edited.id], action: 'reject' })).body, {
+    updated: 0,
+    skipped: 1,
+    skipped_ids: [edited.id],
+  });
   t.same((await otherCall('GET', '/v1/translate/approved?locale=ar')).body.data, []);
   t.same((await otherCall('POST', '/v1/translate/ack', { ids: [edited.id] })).body, { updated: 0 });
   t.match((await otherCall('GET', '/v1/translate/export?format=json')).body, '[]');
   t.same((await otherCall('GET', '/v1/translate/glossary')).body.data, []);
-  t.equal((await otherCall('PUT', `/v1/translate/glossary/${term.body.id}`, { source_locale: 'en', target_locale: 'ar', source_term: 'x', do_not_translate: true })).status, 404);
+  t.equal(
+    (await otherCall('PUT', `/v1/translate/glossary/${term.body.id}`, { source_locale: 'en', target_locale: 'ar', source_term: 'x', do_not_translate: true }))
+      .status,
+    404,
+  );
   t.equal((await otherCall('DELETE', `/v1/translate/glossary/${term.body.id}`)).status, 404);
   t.match((await otherCall('GET', '/v1/translate/settings')).body, { watch_enabled: false, auto_approve: false });
   t.match((await otherCall('GET', '/v1/translate/status')).body, { total_fields: 0, human_edited: 0, watch_enabled: false, cost_month_usd: '0.000000' });

@@ -9,12 +9,24 @@ import { reconcileJobs } from '../../pipelines/jobs/reconcile-jobs.stage.js';
 
 const fake = await startFakeOpenAi();
 t.teardown(() => fake.close());
-const { h } = await setupWithWorkers({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', VOCAB_DEBOUNCE_MS: '200', TRANSLATION_CHUNK_FIELDS: '3', TRANSLATION_BATCH_FIELDS: '2' });
+const { h } = await setupWithWorkers({
+  OPENAI_BASE_URL: fake.url,
+  OPENAI_API_KEY: 'sk-test',
+  VOCAB_DEBOUNCE_MS: '200',
+  TRANSLATION_CHUNK_FIELDS: '3',
+  TRANSLATION_BATCH_FIELDS: '2',
+});
 const shop = await h.tenant();
 const call = caller(h, shop.key);
 const products = Array.from({ length: 6 }, (_, i) => ({
-  id: `p${i}`, name: { en: `Black leather strap ${i + 1}` }, description: { en: `Classic black strap, ${20 + i} mm wide` }, brand: 'Casio',
-  price: 10, currency: 'USD', popularity: i, categories: [{ id: 'c9', path: [{ en: 'Watches' }, { en: 'Straps' }] }],
+  id: `p${i}`,
+  name: { en: `Black leather strap ${i + 1}` },
+  description: { en: `Classic black strap, ${20 + i} mm wide` },
+  brand: 'Casio',
+  price: 10,
+  currency: 'USD',
+  popularity: i,
+  categories: [{ id: 'c9', path: [{ en: 'Watches' }, { en: 'Straps' }] }],
 }));
 await loadProducts(h, shop.key, shop.id, products);
 
@@ -36,17 +48,35 @@ t.test('a backfill translates every field through the whole pipeline, in chunks,
   t.match(job!.result, { chunks: 6, fields: 18, translated: 18, machine: 15, review: 3 });
   // Six name texts, six descriptions and one category label (identical texts go once per chunk).
   const sent = fake.requests.flatMap((r) => JSON.parse(r.messages[1].content).items);
-  t.ok(sent.every((i: { text: string }) => !i.text.includes('Casio') && !/\d+ mm/.test(i.text)), 'brand and numbers with units are masked');
+  t.ok(
+    sent.every((i: { text: string }) => !i.text.includes('Casio') && !/\d+ mm/.test(i.text)),
+    'brand and numbers with units are masked',
+  );
   const machine = await itemsByStatus(call, 'machine');
   t.equal(machine.length, 15);
   const name = machine.find((i) => i.product_id === 'p0' && i.field === 'name')!;
-  t.match(name, { source_locale: 'en', target_locale: 'ar', source_text: 'Black leather strap 1', ai_translated: true, human_edited: false, quality_score: 1, provider: 'openai:gpt-4o-mini' });
+  t.match(name, {
+    source_locale: 'en',
+    target_locale: 'ar',
+    source_text: 'Black leather strap 1',
+    ai_translated: true,
+    human_edited: false,
+    quality_score: 1,
+    provider: 'openai:gpt-4o-mini',
+  });
   t.match(name.translated_text, /أسود جلد حزام 1/);
   const review = await itemsByStatus(call, 'review');
   t.same([...new Set(review.map((i) => i.product_id))], ['p5'], 'review_top_n: the most popular product goes to review whatever its score');
   t.equal(review[0].quality_score, 1);
   const status = (await call('GET', '/v1/translate/status')).body;
-  t.match(status, { target_locale: 'ar', total_fields: 18, human_edited: 0, watch_enabled: false, running_job: null, provider: { configured: true, message: null } });
+  t.match(status, {
+    target_locale: 'ar',
+    total_fields: 18,
+    human_edited: 0,
+    watch_enabled: false,
+    running_job: null,
+    provider: { configured: true, message: null },
+  });
   t.match(status.by_status, { pending: 0, machine: 15, review: 3, approved: 0, rejected: 0, human_edited: 0, stale: 0 });
   t.ok(Number(status.cost_month_usd) > 0, 'cost_month_usd');
   t.equal(await translatedProducts(h.api.deps.db, shop.id, usageMonth()), 6, 'translated_product');
@@ -65,11 +95,20 @@ t.test('scope missing skips what is translated; a product counts once a month', 
 
 t.test('glossary terms reach the provider masked and come back as the glossary says', async (t) => {
   await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: 'leather strap', target_term: 'سوار جلدي' });
-  await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: 'Classic', do_not_translate: true, case_sensitive: true });
+  await call('POST', '/v1/translate/glossary', {
+    source_locale: 'en',
+    target_locale: 'ar',
+    source_term: 'Classic',
+    do_not_translate: true,
+    case_sensitive: true,
+  });
   const sent = fake.requests.length;
   await backfill(call, { target_locale: 'ar', scope: 'all', product_ids: ['p1'] });
   const texts = fake.requests.slice(sent).flatMap((r) => JSON.parse(r.messages[1].content).items.map((i: { text: string }) => i.text));
-  t.ok(texts.every((x: string) => !/leather strap|Classic/.test(x)), JSON.stringify(texts));
+  t.ok(
+    texts.every((x: string) => !/leather strap|Classic/.test(x)),
+    JSON.stringify(texts),
+  );
   const p1 = (await itemsByStatus(call, 'machine')).filter((i) => i.product_id === 'p1');
   const name = p1.find((i) => i.field === 'name')!;
   const description = p1.find((i) => i.field === 'description')!;
@@ -85,7 +124,10 @@ t.test('auto-approve: a store policy sends clean machine translations straight t
   await loadProducts(h, shop.key, shop.id, [{ id: 'p9', name: { en: 'Red dress' }, price: 5, currency: 'USD' }]);
   await backfill(call, { target_locale: 'ar', fields: ['name'], product_ids: ['p9'] });
   const approved = await itemsByStatus(call, 'approved');
-  t.same(approved.map((i) => [i.product_id, i.translated_text]), [['p9', 'أحمر فستان']]);
+  t.same(
+    approved.map((i) => [i.product_id, i.translated_text]),
+    [['p9', 'أحمر فستان']],
+  );
   t.ok(approved[0].approved_at);
   await call('PUT', '/v1/translate/settings', { target_locale: 'ar', auto_approve: false });
 });
@@ -107,11 +149,23 @@ t.test('a backfill whose queued work was lost (Redis restarted empty) starts ove
   const { deps } = h.api;
   const reconcile = async (run: string) => {
     const jobId = await deps.queues.enqueue(reconcileJobs, { graceMs: 0, run });
-    return waitFor(async () => { const j = await deps.queues.get('maintenance').getJob(jobId); return j?.finishedOn ? j.returnvalue : null; }, 20_000, 'reconcile-jobs');
+    return waitFor(
+      async () => {
+        const j = await deps.queues.get('maintenance').getJob(jobId);
+        return j?.finishedOn ? j.returnvalue : null;
+      },
+      20_000,
+      'reconcile-jobs',
+    );
   };
   await loadProducts(h, shop.key, shop.id, [{ id: 'lost1', name: { en: 'Blue bag' }, price: 1, currency: 'USD' }]);
   // The row written, its collect job never queued.
-  const { job } = await deps.repos.jobs.create(shop.id, 'translate_backfill', { target_locale: 'ar', fields: ['name'], scope: 'missing', product_ids: ['lost1'], review_top_n: 0 }, 'translate_backfill-ar');
+  const { job } = await deps.repos.jobs.create(
+    shop.id,
+    'translate_backfill',
+    { target_locale: 'ar', fields: ['name'], scope: 'missing', product_ids: ['lost1'], review_top_n: 0 },
+    'translate_backfill-ar',
+  );
   t.match(await reconcile('lost-backfill'), { restarted: 1, failed: 0 });
   const done = await jobDone(call, job.id);
   t.equal(done.status, 'succeeded', done.error ?? '');

@@ -2,19 +2,40 @@ import t from 'tap';
 import { protect, restore } from '../../shared/translation/protect.js';
 import { findTerms, type GlossaryRule } from '../../shared/translation/glossary-match.js';
 
-const term = (source_term: string, extra: Partial<GlossaryRule> = {}): GlossaryRule => ({ source_term, target_term: null, do_not_translate: true, case_sensitive: false, ...extra });
+const term = (source_term: string, extra: Partial<GlossaryRule> = {}): GlossaryRule => ({
+  source_term,
+  target_term: null,
+  do_not_translate: true,
+  case_sensitive: false,
+  ...extra,
+});
 
 t.test('glossary terms match whole tokens, case-insensitively unless case_sensitive', async (t) => {
   const rules = [term('Galaxy'), term('Pro', { case_sensitive: true })];
-  t.same(findTerms('galaxy S24 and GALAXY', rules).map((s) => s.start), [0, 15], 'any case');
+  t.same(
+    findTerms('galaxy S24 and GALAXY', rules).map((s) => s.start),
+    [0, 15],
+    'any case',
+  );
   t.same(findTerms('Galaxys and MegaGalaxy', rules), [], 'never inside a word');
-  t.same(findTerms('pro PRO Pro', rules).map((s) => s.start), [8], 'case_sensitive matches only the exact case');
-  t.same(findTerms('Galaxy-Tab', rules).map((s) => s.start), [0], 'punctuation is a boundary');
+  t.same(
+    findTerms('pro PRO Pro', rules).map((s) => s.start),
+    [8],
+    'case_sensitive matches only the exact case',
+  );
+  t.same(
+    findTerms('Galaxy-Tab', rules).map((s) => s.start),
+    [0],
+    'punctuation is a boundary',
+  );
 });
 
 t.test('longer terms win over the shorter ones inside them', async (t) => {
   const spans = findTerms('Apple Watch Ultra', [term('Apple'), term('Apple Watch')]);
-  t.same(spans.map((s) => s.rule.source_term), ['Apple Watch']);
+  t.same(
+    spans.map((s) => s.rule.source_term),
+    ['Apple Watch'],
+  );
 });
 
 t.test('protect masks tags, links, glossary terms, product codes and numbers with units; restore puts them back', async (t) => {
@@ -23,9 +44,18 @@ t.test('protect masks tags, links, glossary terms, product codes and numbers wit
     glossary: [term('Ultra Pack', { do_not_translate: false, target_term: 'الحزمة الفائقة' })],
     codes: ['Samsung', 'SM-S928B', null],
   });
-  t.same(p.tokens.map((x) => [x.kind, x.original]), [
-    ['html', '<p>'], ['code', 'Samsung'], ['number', '256 GB'], ['number', '6.8"'], ['url', 'https://shop.example/s24'], ['glossary', 'Ultra Pack'], ['html', '</p>'],
-  ]);
+  t.same(
+    p.tokens.map((x) => [x.kind, x.original]),
+    [
+      ['html', '<p>'],
+      ['code', 'Samsung'],
+      ['number', '256 GB'],
+      ['number', '6.8"'],
+      ['url', 'https://shop.example/s24'],
+      ['glossary', 'Ultra Pack'],
+      ['html', '</p>'],
+    ],
+  );
   t.equal(p.masked, '{{P0}}{{P1}} Galaxy S24 Ultra {{P2}}, {{P3}} screen, see {{P4}} for the {{P5}}{{P6}}');
   const r = restore('{{P0}}{{P1}} جالكسي S24 {{P2}}، شاشة {{P3}}، انظر {{P4}} {{P5}}{{P6}}', p.tokens);
   t.equal(r.text, '<p>Samsung جالكسي S24 256 GB، شاشة 6.8"، انظر https://shop.example/s24 الحزمة الفائقة</p>', 'forced glossary target restored');

@@ -6,7 +6,13 @@ import { backfill, caller, itemsByStatus } from './helpers.js';
 
 const fake = await startFakeOpenAi();
 t.teardown(() => fake.close());
-const { h } = await setupWithWorkers({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', TRANSLATION_TIMEOUT_MS: '300', TRANSLATION_MAX_RETRIES: '1', VOCAB_DEBOUNCE_MS: '200' });
+const { h } = await setupWithWorkers({
+  OPENAI_BASE_URL: fake.url,
+  OPENAI_API_KEY: 'sk-test',
+  TRANSLATION_TIMEOUT_MS: '300',
+  TRANSLATION_MAX_RETRIES: '1',
+  VOCAB_DEBOUNCE_MS: '200',
+});
 const shop = await h.tenant();
 const call = caller(h, shop.key);
 await call('POST', '/v1/translate/glossary', { source_locale: 'en', target_locale: 'ar', source_term: 'water resistant', target_term: 'مقاوم للماء' });

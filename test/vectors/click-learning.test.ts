@@ -12,7 +12,10 @@ const products = familyProducts();
 const res = await h.api.call('POST', '/v1/products/batch', { key: a.key, body: { upsert: products } });
 if (res.status !== 200) throw new Error('load failed');
 await eventually(async () => (await deps.repos.products.countUnindexed(a.id)) === 0, 20_000);
-await deps.db('tenants').where({ id: b.id }).update({ settings: JSON.stringify({ ranking: { click_learning: false } }) });
+await deps
+  .db('tenants')
+  .where({ id: b.id })
+  .update({ settings: JSON.stringify({ ranking: { click_learning: false } }) });
 
 const search = async (key: string, q: string) => (await h.api.call('POST', '/v1/search', { key, body: { q, per_page: 10, debug: true } })).body;
 
@@ -22,9 +25,36 @@ async function shoppers(tenantId: string, q: string, n: number, clicks: (i: numb
   const events = [];
   for (let i = 0; i < n; i++) {
     const id = newId('srch');
-    searches.push({ id, tenant_id: tenantId, session: `s${i}`, query: q, normalized: q, lang: 'en', filters: {}, sort: 'relevance', total: 10, page: 1, took_ms: 1, zero_result: false, created_at: new Date() });
+    searches.push({
+      id,
+      tenant_id: tenantId,
+      session: `s${i}`,
+      query: q,
+      normalized: q,
+      lang: 'en',
+      filters: {},
+      sort: 'relevance',
+      total: 10,
+      page: 1,
+      took_ms: 1,
+      zero_result: false,
+      created_at: new Date(),
+    });
     for (const [product, position] of clicks(i)) {
-      events.push({ id: newId('evt'), tenant_id: tenantId, client_event_id: null, type: 'search_click' as const, session: `s${i}`, search_id: id, product_id: product, position, quantity: null, value: null, currency: null, occurred_at: new Date().toISOString() });
+      events.push({
+        id: newId('evt'),
+        tenant_id: tenantId,
+        client_event_id: null,
+        type: 'search_click' as const,
+        session: `s${i}`,
+        search_id: id,
+        product_id: product,
+        position,
+        quantity: null,
+        value: null,
+        currency: null,
+        occurred_at: new Date().toISOString(),
+      });
     }
   }
   await deps.repos.searchLog.insertMany(searches);
@@ -33,9 +63,27 @@ async function shoppers(tenantId: string, q: string, n: number, clicks: (i: numb
 
 t.test('the click order is bounded: a factor of at most 5 on the rank score', async (t) => {
   const ranked = Array.from({ length: 10 }, (_, i) => ({ id: `p${i}` }));
-  t.same(clickOrder(ranked, new Map([['p9', 1]])).map((x) => x.id).indexOf('p9'), 0, 'a product every searcher clicks goes first');
-  t.equal(clickOrder(ranked, new Map([['p9', 0.05]])).map((x) => x.id).indexOf('p9'), 9, 'a rarely clicked one stays');
-  t.equal(clickOrder(ranked, new Map([['p9', 0.3]])).map((x) => x.id).indexOf('p9'), 2, 'a = 0.3: a factor of 1.66 over 1/(10 + rank), between ranks 2 and 3');
+  t.same(
+    clickOrder(ranked, new Map([['p9', 1]]))
+      .map((x) => x.id)
+      .indexOf('p9'),
+    0,
+    'a product every searcher clicks goes first',
+  );
+  t.equal(
+    clickOrder(ranked, new Map([['p9', 0.05]]))
+      .map((x) => x.id)
+      .indexOf('p9'),
+    9,
+    'a rarely clicked one stays',
+  );
+  t.equal(
+    clickOrder(ranked, new Map([['p9', 0.3]]))
+      .map((x) => x.id)
+      .indexOf('p9'),
+    2,
+    'a = 0.3: a factor of 1.66 over 1/(10 + rank), between ranks 2 and 3',
+  );
   t.equal(MAX_CLICK_FACTOR, 5);
 });
 
@@ -51,7 +99,10 @@ t.test('position-bias-corrected statistics, a bounded boost, never a non-matchin
   const n2 = await deps.repos.signals.recomputeClicks(a.id);
   t.equal(n1, n2, 'a recompute from the same events gives the same rows');
   const stats = await deps.repos.signals.clickStats(a.id);
-  t.notOk(stats.some((s) => s.query === 'rare'), 'a query searched fewer than 10 times is left out');
+  t.notOk(
+    stats.some((s) => s.query === 'rare'),
+    'a query searched fewer than 10 times is left out',
+  );
   const top = stats.find((s) => s.product_id === last)!;
   t.equal(top.attractiveness, 1, `clicked at position ${before.ids.length} by every searcher: capped at 1`);
   await deps.notices.publish('vectors', a.id);
@@ -78,6 +129,12 @@ t.test('a store can turn it off', async (t) => {
   const after = await search(b.key, 'laptop');
   t.same(after.ids, before.ids, 'order unchanged');
   t.equal(after.debug.steps.find((s: { step: string }) => s.step === 'rerank').clicked, 0);
-  t.ok((await deps.repos.signals.clickStats(b.id)).every((s) => s.query === 'laptop'), 'statistics stay per store');
-  t.notOk((await deps.repos.signals.clickStats(a.id)).some((s) => s.product_id === last && s.searches === 60), 'never mixed with another store');
+  t.ok(
+    (await deps.repos.signals.clickStats(b.id)).every((s) => s.query === 'laptop'),
+    'statistics stay per store',
+  );
+  t.notOk(
+    (await deps.repos.signals.clickStats(a.id)).some((s) => s.product_id === last && s.searches === 60),
+    'never mixed with another store',
+  );
 });

@@ -3,10 +3,17 @@ import { startFakeOpenAi, fakeEmbedding, EMBEDDING_DIMS } from '../helpers/opena
 import { OpenAiEmbedderSource } from '../../shared/engines/embedder/openai.embedder.js';
 
 const costs: Array<[string, number]> = [];
-const source = (url: string, batch = 3) => new OpenAiEmbedderSource({
-  baseUrl: url, apiKey: 'sk-test', model: 'text-embedding-3-small', batch, maxRetries: 3, timeoutMs: 5000, pricePerMtok: 0.02,
-  onCost: async (tenant, micros) => void costs.push([tenant, micros]),
-});
+const source = (url: string, batch = 3) =>
+  new OpenAiEmbedderSource({
+    baseUrl: url,
+    apiKey: 'sk-test',
+    model: 'text-embedding-3-small',
+    batch,
+    maxRetries: 3,
+    timeoutMs: 5000,
+    pricePerMtok: 0.02,
+    onCost: async (tenant, micros) => void costs.push([tenant, micros]),
+  });
 
 t.test('batches, order, unit vectors and cost per store', async (t) => {
   const fake = await startFakeOpenAi();
@@ -21,7 +28,11 @@ t.test('batches, order, unit vectors and cost per store', async (t) => {
   const texts = ['red dress', 'blue shirt', 'red dress long', 'usb cable', 'فستان أحمر', '', 'tv'];
   const vectors = await e.embed(texts);
   t.equal(vectors.length, texts.length);
-  t.same(fake.requests.map((r) => r.input.length), [3, 3, 1], 'three texts per call');
+  t.same(
+    fake.requests.map((r) => r.input.length),
+    [3, 3, 1],
+    'three texts per call',
+  );
   t.ok(fake.requests.every((r) => r.model === 'text-embedding-3-small' && r.encoding_format === 'float'));
   t.ok(vectors.every((v) => v.length === EMBEDDING_DIMS && (Math.abs(Math.hypot(...v) - 1) < 1e-5 || Math.hypot(...v) === 0)));
   const expected = texts.map((x) => {
@@ -29,9 +40,15 @@ t.test('batches, order, unit vectors and cost per store', async (t) => {
     const n = Math.hypot(...v) || 1;
     return v.map((y) => y / n);
   });
-  t.ok(vectors.every((v, i) => v.every((x, j) => Math.abs(x - expected[i][j]) < 1e-6)), 'each vector is its own text\'s, in input order');
+  t.ok(
+    vectors.every((v, i) => v.every((x, j) => Math.abs(x - expected[i][j]) < 1e-6)),
+    "each vector is its own text's, in input order",
+  );
   t.equal(costs.length, 3);
-  t.ok(costs.every(([tenant, micros]) => tenant === 'shop-a' && micros > 0), 'each call costed to the store');
+  t.ok(
+    costs.every(([tenant, micros]) => tenant === 'shop-a' && micros > 0),
+    'each call costed to the store',
+  );
 });
 
 t.test('429s are retried with backoff and still counted once per answered call', async (t) => {

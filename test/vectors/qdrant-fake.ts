@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from '../engines/openapi-check.js';
 
-interface Point { id: string; vector: number[]; payload: Record<string, unknown> }
+interface Point {
+  id: string;
+  vector: number[];
+  payload: Record<string, unknown>;
+}
 type Cond = { key: string; match?: { value?: unknown; any?: unknown[] }; range?: { gte?: number; lte?: number } };
 
 /** A Qdrant condition on one payload field (arrays match when any element does, as Qdrant does). */
@@ -80,14 +84,24 @@ export async function startQdrantFake(apiKey: string) {
       return answer(res, 200, { operation_id: 2, status: 'completed' });
     }
     if (rest === '/points' && req.method === 'POST') {
-      return answer(res, 200, data.ids.map((id: string) => col.points.get(String(id))).filter(Boolean).map((p: Point) => ({ id: p.id, payload: { product_id: p.payload.product_id }, vector: data.with_vector ? p.vector : undefined })));
+      return answer(
+        res,
+        200,
+        data.ids
+          .map((id: string) => col.points.get(String(id)))
+          .filter(Boolean)
+          .map((p: Point) => ({ id: p.id, payload: { product_id: p.payload.product_id }, vector: data.with_vector ? p.vector : undefined })),
+      );
     }
     if (rest === '/points/count') return answer(res, 200, { count: col.points.size });
     if (rest === '/points/query') {
       const f = data.filter ?? {};
       const pass = (p: Point) => (f.must ?? []).every((c: Cond) => holds(c, p.payload)) && !(f.must_not ?? []).some((c: Cond) => holds(c, p.payload));
-      const points = [...col.points.values()].filter(pass).map((p) => ({ id: p.id, version: 1, score: cosine(p.vector, data.query), payload: { product_id: p.payload.product_id } }))
-        .sort((a, b) => b.score - a.score).slice(0, data.limit ?? 10);
+      const points = [...col.points.values()]
+        .filter(pass)
+        .map((p) => ({ id: p.id, version: 1, score: cosine(p.vector, data.query), payload: { product_id: p.payload.product_id } }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, data.limit ?? 10);
       return answer(res, 200, { points });
     }
     return answer(res, 404, `the fake does not answer ${req.method} ${url.pathname}`);
@@ -107,7 +121,9 @@ export async function startQdrantFake(apiKey: string) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests, collections, aliases,
+    requests,
+    collections,
+    aliases,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -8,7 +8,10 @@ const deps = h.api.deps;
 const a = await h.tenant('recommend a');
 const b = await h.tenant('recommend b');
 const products = familyProducts();
-for (const [key, id, items] of [[a.key, a.id, products], [b.key, b.id, familyProducts('b-').slice(0, 12)]] as const) {
+for (const [key, id, items] of [
+  [a.key, a.id, products],
+  [b.key, b.id, familyProducts('b-').slice(0, 12)],
+] as const) {
   const res = await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: items } });
   if (res.status !== 200) throw new Error('load failed');
   await eventually(async () => (await deps.vectors.count(id)) === items.length, 30_000, 100);
@@ -37,7 +40,10 @@ t.test('a public key may call it; it is not billed as a search', async (t) => {
 t.test('similar: vectors, then attributes when a product has no vector', async (t) => {
   const v = await rec('type=similar&product_id=laptops-0-0&limit=4');
   t.equal(v.body.source, 'vectors');
-  t.ok(v.body.ids.every((id: string) => id.startsWith('laptops-')), `${v.body.ids}`);
+  t.ok(
+    v.body.ids.every((id: string) => id.startsWith('laptops-')),
+    `${v.body.ids}`,
+  );
   // Without the vector (removed from the store only), the same category answers.
   await deps.vectors.remove(a.id, ['coffee-0-0']);
   await deps.notices.publish('vectors', a.id);
@@ -46,7 +52,10 @@ t.test('similar: vectors, then attributes when a product has no vector', async (
     const r = await rec('type=similar&product_id=coffee-0-0&limit=4');
     return r.body.source === 'attributes' ? r : null;
   });
-  t.ok(attr.body.ids.every((id: string) => id.startsWith('coffee-')), `${attr.body.ids}`);
+  t.ok(
+    attr.body.ids.every((id: string) => id.startsWith('coffee-')),
+    `${attr.body.ids}`,
+  );
   t.notOk(attr.body.ids.includes('coffee-0-0'));
   const unknown = await rec('type=similar&product_id=nope&limit=3');
   t.equal(unknown.body.source, 'popularity', 'unknown product: never empty');
@@ -104,7 +113,10 @@ t.test('recently_viewed reads no database', async (t) => {
 
 t.test('tenant isolation and deletes', async (t) => {
   const other = await rec('type=also_viewed&product_id=phones-0-0&limit=5', b.key);
-  t.ok(other.body.ids.every((id: string) => id.startsWith('b-')), `${other.body.ids}`);
+  t.ok(
+    other.body.ids.every((id: string) => id.startsWith('b-')),
+    `${other.body.ids}`,
+  );
   const otherRecent = await rec('type=recently_viewed&session=s1&limit=5', b.key);
   t.not(otherRecent.body.source, 'session', "another store's sessions are not shared");
   await h.api.call('DELETE', '/v1/products/cables-0-0', { key: a.key });

@@ -5,7 +5,14 @@ const unit = (xs: number[]) => {
   const n = Math.hypot(...xs);
   return Float32Array.from(xs.map((x) => x / n));
 };
-const payload = (cat: string, price: number, extra: Partial<VectorPayload> = {}): VectorPayload => ({ categoryIds: [cat], brand: 'B', price, inStock: true, visible: true, ...extra });
+const payload = (cat: string, price: number, extra: Partial<VectorPayload> = {}): VectorPayload => ({
+  categoryIds: [cat],
+  brand: 'B',
+  price,
+  inStock: true,
+  visible: true,
+  ...extra,
+});
 
 /** The behaviour every VectorStore adapter must have; `refresh` lets in-memory adapters see writes. */
 export async function storeSuite(t: Test, store: VectorStore, a: string, b: string, refresh: (tenantId: string) => Promise<void>) {
@@ -23,11 +30,31 @@ export async function storeSuite(t: Test, store: VectorStore, a: string, b: stri
   await refresh(b);
   await t.rejects(store.upsert(a, g1, [{ id: 'bad', vector: unit([1, 0]), payload: payload('c1', 1) }]), 'dimensions checked');
 
-  t.same((await store.nearest(a, unit([1, 0, 0]), 10)).map((h) => h.id), ['p1', 'p2', 'p3'], 'cosine order, hidden products left out');
-  t.same((await store.nearest(a, unit([1, 0, 0]), 10, { categoryIds: ['c2'] })).map((h) => h.id), ['p3'], 'category filter first');
-  t.same((await store.nearest(a, unit([1, 0, 0]), 10, { price: { gte: 20 } })).map((h) => h.id), ['p2'], 'price filter');
-  t.same((await store.nearest(a, unit([1, 0, 0]), 1, { exclude: ['p1'] })).map((h) => h.id), ['p2'], 'exclude');
-  t.same((await store.nearest(b, unit([1, 0, 0]), 10)).map((h) => h.id), ['q1'], 'tenant isolation');
+  t.same(
+    (await store.nearest(a, unit([1, 0, 0]), 10)).map((h) => h.id),
+    ['p1', 'p2', 'p3'],
+    'cosine order, hidden products left out',
+  );
+  t.same(
+    (await store.nearest(a, unit([1, 0, 0]), 10, { categoryIds: ['c2'] })).map((h) => h.id),
+    ['p3'],
+    'category filter first',
+  );
+  t.same(
+    (await store.nearest(a, unit([1, 0, 0]), 10, { price: { gte: 20 } })).map((h) => h.id),
+    ['p2'],
+    'price filter',
+  );
+  t.same(
+    (await store.nearest(a, unit([1, 0, 0]), 1, { exclude: ['p1'] })).map((h) => h.id),
+    ['p2'],
+    'exclude',
+  );
+  t.same(
+    (await store.nearest(b, unit([1, 0, 0]), 10)).map((h) => h.id),
+    ['q1'],
+    'tenant isolation',
+  );
   t.equal(await store.count(a), 4);
   const v = await store.vectorsOf(a, ['p3', 'nope']);
   t.same([...v.keys()], ['p3']);
@@ -36,7 +63,10 @@ export async function storeSuite(t: Test, store: VectorStore, a: string, b: stri
   const g2 = await store.beginGeneration(a, 'catalog-v2', 2);
   t.equal(g2, 2);
   t.equal((await store.generations(a)).building?.embedderId, 'catalog-v2');
-  await store.upsert(a, g2, [{ id: 'p1', vector: unit([1, 0]), payload: payload('c1', 10) }, { id: 'p3', vector: unit([0, 1]), payload: payload('c2', 10) }]);
+  await store.upsert(a, g2, [
+    { id: 'p1', vector: unit([1, 0]), payload: payload('c1', 10) },
+    { id: 'p3', vector: unit([0, 1]), payload: payload('c2', 10) },
+  ]);
   t.same((await store.nearest(a, unit([1, 0, 0]), 10)).map((h) => h.id).length, 3, 'the old generation serves while the new one builds');
   await store.remove(a, ['p3']);
   await store.activate(a, g2);
@@ -44,9 +74,17 @@ export async function storeSuite(t: Test, store: VectorStore, a: string, b: stri
   const gens = await store.generations(a);
   t.same(gens.active, { generation: 2, embedderId: 'catalog-v2', dims: 2 });
   t.equal(gens.building, null);
-  t.same((await store.nearest(a, unit([0, 1]), 10)).map((h) => h.id), ['p1'], 'new generation serves; a delete reached it');
+  t.same(
+    (await store.nearest(a, unit([0, 1]), 10)).map((h) => h.id),
+    ['p1'],
+    'new generation serves; a delete reached it',
+  );
   t.equal(await store.count(a), 1);
-  t.same((await store.nearest(b, unit([1, 0, 0]), 10)).map((h) => h.id), ['q1'], 'the other store untouched');
+  t.same(
+    (await store.nearest(b, unit([1, 0, 0]), 10)).map((h) => h.id),
+    ['q1'],
+    'the other store untouched',
+  );
   await store.dropTenant(a);
   t.equal((await store.generations(a)).active, null);
 }

@@ -35,10 +35,20 @@ t.test('Qdrant adapter against a server answering as Qdrant does; requests check
   t.teardown(() => fake.close());
   const store = new QdrantVectorStore(db, { url: fake.url, apiKey: 'secret' });
   await storeSuite(t, store, 'qa', 'qb', async () => undefined);
-  t.ok(fake.requests.some((r) => r.path.endsWith('/points/query')), 'nearest through points/query');
+  t.ok(
+    fake.requests.some((r) => r.path.endsWith('/points/query')),
+    'nearest through points/query',
+  );
   t.ok([...fake.aliases.keys()].includes('pss_qb'), 'a store is served through its alias');
-  t.notOk([...fake.collections.keys()].some((c) => c.startsWith('pss_qa')), 'a dropped store leaves no collection');
+  t.notOk(
+    [...fake.collections.keys()].some((c) => c.startsWith('pss_qa')),
+    'a dropped store leaves no collection',
+  );
   const spec = JSON.parse(readFileSync(new URL('../../../shared/spec/vendor/qdrant-openapi.json', import.meta.url), 'utf8')) as OpenApiDoc;
   const checker = createOpenApiChecker(spec, { apiKeyHeader: 'api-key' });
-  t.same(fake.requests.flatMap((r) => checker.problems(r)), [], 'every request valid for the vendor schema');
+  t.same(
+    fake.requests.flatMap((r) => checker.problems(r)),
+    [],
+    'every request valid for the vendor schema',
+  );
 });

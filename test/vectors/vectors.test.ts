@@ -20,10 +20,16 @@ await load(b.key, b.id, familyProducts('b-').slice(0, 20));
 t.test('an embed job trained the catalog embedder and filled the first generation', async (t) => {
   const jobs = await h.api.call('GET', '/v1/jobs?kind=embed', { key: a.key });
   t.equal(jobs.status, 200);
-  t.ok(jobs.body.data.some((j: { status: string }) => j.status === 'succeeded'), 'embed job succeeded');
+  t.ok(
+    jobs.body.data.some((j: { status: string }) => j.status === 'succeeded'),
+    'embed job succeeded',
+  );
   const rows = await deps.db('product_vectors').where({ tenant_id: a.id }).select('embedder_id', 'dims', 'generation');
   t.equal(rows.length, products.length);
-  t.ok(rows.every((r) => r.embedder_id === 'catalog-v1' && r.dims === 64 && r.generation === 1), 'embedder id and dims on every vector');
+  t.ok(
+    rows.every((r) => r.embedder_id === 'catalog-v1' && r.dims === 64 && r.generation === 1),
+    'embedder id and dims on every vector',
+  );
   t.same(jobs.body.vector_lag, { pending: 0, oldest_s: null }, 'no lag once embedded');
 });
 
@@ -43,14 +49,25 @@ t.test('tenant isolation: another store never sees these vectors', async (t) => 
   const res = await h.api.call('GET', '/v1/recommend?type=similar&product_id=phones-0-0&limit=10', { key: b.key });
   t.equal(res.status, 200);
   t.ok(res.body.ids.length > 0);
-  t.ok(res.body.ids.every((id: string) => id.startsWith('b-')), 'only its own products');
+  t.ok(
+    res.body.ids.every((id: string) => id.startsWith('b-')),
+    'only its own products',
+  );
   t.not(res.body.source, 'vectors', 'no vector for a foreign id: fallback chain');
 });
 
 t.test('deletes reach the vector store', async (t) => {
   const del = await h.api.call('DELETE', '/v1/products/phones-1-0', { key: a.key });
   t.equal(del.status, 200);
-  t.equal(await deps.db('product_vectors').where({ tenant_id: a.id, product_id: 'phones-1-0' }).count().first().then((r: any) => Number(r.count)), 0);
+  t.equal(
+    await deps
+      .db('product_vectors')
+      .where({ tenant_id: a.id, product_id: 'phones-1-0' })
+      .count()
+      .first()
+      .then((r: any) => Number(r.count)),
+    0,
+  );
   const batch = await h.api.call('POST', '/v1/products/batch', { key: a.key, body: { delete: ['phones-2-0'] } });
   t.equal(batch.status, 200);
   await eventually(async () => (await deps.vectors.count(a.id)) === products.length - 2, 20_000, 100);
@@ -61,10 +78,14 @@ t.test('deletes reach the vector store', async (t) => {
 
 t.test('a rebuild fills a new generation with a new model version and drops the old one', async (t) => {
   const { job } = await startEmbed(deps, a.id, 'test');
-  const done = await eventually(async () => {
-    const r = await h.api.call('GET', `/v1/jobs/${job.id}`, { key: a.key });
-    return r.body.status === 'succeeded' ? r.body : null;
-  }, 30_000, 100);
+  const done = await eventually(
+    async () => {
+      const r = await h.api.call('GET', `/v1/jobs/${job.id}`, { key: a.key });
+      return r.body.status === 'succeeded' ? r.body : null;
+    },
+    30_000,
+    100,
+  );
   t.equal(done.progress, 1);
   const gens = await deps.vectors.generations(a.id);
   t.equal(gens.active?.generation, 2);
@@ -86,18 +107,31 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
   t.ok(steps.includes('hybrid') && steps.includes('rerank'), `${steps}`);
   const hy = on.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
   if (off.body.total === 0) t.ok(hy.rescued, 'zero-result query rescued by vectors');
-  for (const [q, family] of [['espressomachines', 'coffee-1-'], ['coffeegrinderz', 'coffee-2-'], ['smartphonez 5gg', 'phones-']]) {
+  for (const [q, family] of [
+    ['espressomachines', 'coffee-1-'],
+    ['coffeegrinderz', 'coffee-2-'],
+    ['smartphonez 5gg', 'phones-'],
+  ]) {
     const o = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true } });
     const n = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true, config_override: { hybrid_search: true } } });
     t.equal(o.body.total, 0, `${q}: no lexical match`);
     t.ok(n.body.debug.steps.find((x: { step: string }) => x.step === 'hybrid').rescued, `${q}: rescued by the vector side`);
     t.ok(n.body.ids.length > 0 && n.body.ids.every((id: string) => id.startsWith(family)), `${q}: ${n.body.ids}`);
   }
-  t.ok(on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')), `coffee first: ${on.body.ids}`);
+  t.ok(
+    on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')),
+    `coffee first: ${on.body.ids}`,
+  );
   const fused = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone', debug: true, config_override: { hybrid_search: true } } });
   const step = fused.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
   t.ok(step.candidates > 0 && step.fused > 0, JSON.stringify(step));
   t.ok(fused.body.ids.every((id: string) => !id.startsWith('b-')));
-  const filtered = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'espreso machin', filters: { brand: ['Philips'] }, config_override: { hybrid_search: true } } });
-  t.ok(filtered.body.hits.every((x: { product: { brand: string } }) => x.product.brand === 'Philips'), 'filters apply to vector candidates');
+  const filtered = await h.api.call('POST', '/v1/search', {
+    key: ses,
+    body: { q: 'espreso machin', filters: { brand: ['Philips'] }, config_override: { hybrid_search: true } },
+  });
+  t.ok(
+    filtered.body.hits.every((x: { product: { brand: string } }) => x.product.brand === 'Philips'),
+    'filters apply to vector candidates',
+  );
 });

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 
-const ALLOW_HEADERS = 'Authorization, X-API-Key, Content-Type, Idempotency-Key, X-Request-Id, X-Algolia-API-Key, X-Algolia-Application-Id, X-Algolia-Agent, X-Algolia-UserToken';
+const ALLOW_HEADERS =
+  'Authorization, X-API-Key, Content-Type, Idempotency-Key, X-Request-Id, X-Algolia-API-Key, X-Algolia-Application-Id, X-Algolia-Agent, X-Algolia-UserToken';
 const EXPOSE_HEADERS = 'X-Request-Id, X-Service-Usage, Retry-After, Idempotent-Replayed';
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 

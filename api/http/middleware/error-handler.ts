@@ -29,7 +29,12 @@ export function errorHandler(logger: Logger) {
       } else if (!err) {
         logger.error('unhandled error', { err: thrown, request_id: ctx.state.requestId, path: ctx.path, method: ctx.method });
       } else if (err.code === 'query_timeout') {
-        logger.warn('statement timeout on a request path', { request_id: ctx.state.requestId, path: ctx.path, method: ctx.method, query: ctx.querystring.slice(0, 300) });
+        logger.warn('statement timeout on a request path', {
+          request_id: ctx.state.requestId,
+          path: ctx.path,
+          method: ctx.method,
+          query: ctx.querystring.slice(0, 300),
+        });
       }
       const known = err ?? new AppError('internal_error', 500, 'internal error');
       ctx.status = known.status;
@@ -54,7 +59,13 @@ function fromKoa(err: unknown): AppError | null {
 function fromDb(err: unknown): AppError | null {
   const code = (err as { code?: unknown })?.code;
   if (code === '57014') {
-    return new AppError('query_timeout', 503, 'the query took longer than the request path allows and was stopped; try again, or ask for less (fewer words, filters or facets)', undefined, { 'Retry-After': '1' });
+    return new AppError(
+      'query_timeout',
+      503,
+      'the query took longer than the request path allows and was stopped; try again, or ask for less (fewer words, filters or facets)',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   if (code === '22021' || code === '22P05') {
     return new AppError('invalid_text', 400, 'the request contains text that cannot be stored (a lone surrogate such as \\ud800, or \\u0000)');

@@ -32,11 +32,15 @@ export function jsonBody(limit: number, plainTextPrefixes: string[] = [], rawPre
       }
       const text = decodeUtf8(raw);
       if (text === null) {
-        throw new AppError('invalid_text', 400, 'request body is not valid UTF-8', [{ in: 'body', field: '(root)', code: 'invalid_text', message: 'JSON must be encoded as UTF-8' }]);
+        throw new AppError('invalid_text', 400, 'request body is not valid UTF-8', [
+          { in: 'body', field: '(root)', code: 'invalid_text', message: 'JSON must be encoded as UTF-8' },
+        ]);
       }
       const deepAt = jsonTooDeepAt(text);
       if (deepAt >= 0) {
-        throw new AppError('json_too_deep', 400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${deepAt})`, { max_depth: MAX_JSON_DEPTH });
+        throw new AppError('json_too_deep', 400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${deepAt})`, {
+          max_depth: MAX_JSON_DEPTH,
+        });
       }
       try {
         (ctx.request as { body?: unknown }).body = JSON.parse(text);

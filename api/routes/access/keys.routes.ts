@@ -11,9 +11,17 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toKeyOut(row: ApiKeyRow) {
   return {
-    id: row.id, name: row.name, kind: row.kind, prefix: row.prefix, last4: row.last4,
-    scopes: row.scopes, allowed_origins: row.allowed_origins, created_at: row.created_at.toISOString(),
-    last_used_at: iso(row.last_used_at), expires_at: iso(row.expires_at), revoked_at: iso(row.revoked_at),
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    prefix: row.prefix,
+    last4: row.last4,
+    scopes: row.scopes,
+    allowed_origins: row.allowed_origins,
+    created_at: row.created_at.toISOString(),
+    last_used_at: iso(row.last_used_at),
+    expires_at: iso(row.expires_at),
+    revoked_at: iso(row.revoked_at),
   };
 }
 
@@ -23,7 +31,11 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
   const load = async (tenantId: string, id: string) => (await keys.find(tenantId, id)) ?? Promise.reject(notFound('key'));
   return [
     defineRoute({
-      method: 'get', path: '/v1/keys', tag: 'keys', summary: 'List API keys (never the keys themselves)', auth: ADMIN,
+      method: 'get',
+      path: '/v1/keys',
+      tag: 'keys',
+      summary: 'List API keys (never the keys themselves)',
+      auth: ADMIN,
       responses: { 200: { description: 'keys', schema: ApiKeyOut.array() } },
       async handle(ctx) {
         ctx.body = (await keys.list(ctx.state.principal.tenantId)).map(toKeyOut);
@@ -31,8 +43,14 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Creates a key; the full key is in this response only. Idempotency-Key honoured (the kept answer, key included, is sealed). */
     defineRoute({
-      method: 'post', path: '/v1/keys', tag: 'keys', summary: 'Create an API key', auth: ADMIN, idempotent: true,
-      body: CreateKey, responses: { 201: { description: 'created; `key` is shown only now', schema: ApiKeyCreated } },
+      method: 'post',
+      path: '/v1/keys',
+      tag: 'keys',
+      summary: 'Create an API key',
+      auth: ADMIN,
+      idempotent: true,
+      body: CreateKey,
+      responses: { 201: { description: 'created; `key` is shown only now', schema: ApiKeyCreated } },
       async handle(ctx, { body }) {
         const scopes = resolveScopes(body.kind, body.scopes);
         const allowedOrigins = resolveOrigins(body.kind, body.allowed_origins);
@@ -46,8 +64,14 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Changes name, scopes or origins; every API process drops its cached copy at once. */
     defineRoute({
-      method: 'patch', path: '/v1/keys/{key_id}', tag: 'keys', summary: 'Update an API key', auth: ADMIN,
-      params: KeyParams, body: PatchKey, responses: { 200: { description: 'updated key', schema: ApiKeyOut } },
+      method: 'patch',
+      path: '/v1/keys/{key_id}',
+      tag: 'keys',
+      summary: 'Update an API key',
+      auth: ADMIN,
+      params: KeyParams,
+      body: PatchKey,
+      responses: { 200: { description: 'updated key', schema: ApiKeyOut } },
       async handle(ctx, { params, body }) {
         const tenantId = ctx.state.principal.tenantId;
         const row = await load(tenantId, params.key_id);
@@ -63,8 +87,13 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Revokes a key now, on every API process, with every dashboard session it minted (and theirs); revoking twice answers the same. */
     defineRoute({
-      method: 'delete', path: '/v1/keys/{key_id}', tag: 'keys', summary: 'Revoke an API key', auth: ADMIN,
-      params: KeyParams, responses: { 200: { description: 'revoked', schema: Deleted } },
+      method: 'delete',
+      path: '/v1/keys/{key_id}',
+      tag: 'keys',
+      summary: 'Revoke an API key',
+      auth: ADMIN,
+      params: KeyParams,
+      responses: { 200: { description: 'revoked', schema: Deleted } },
       async handle(ctx, { params }) {
         const revoked = await keys.revoke(ctx.state.principal.tenantId, params.key_id);
         if (!revoked) throw notFound('key');
@@ -74,8 +103,15 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Issues a successor key; the old one keeps working for grace_hours, then stops. Idempotency-Key honoured (the kept answer, new key included, is sealed). */
     defineRoute({
-      method: 'post', path: '/v1/keys/{key_id}/rotate', tag: 'keys', summary: 'Rotate an API key', auth: ADMIN, idempotent: true,
-      params: KeyParams, body: RotateKey, responses: { 200: { description: 'the new key, shown only now', schema: ApiKeyCreated } },
+      method: 'post',
+      path: '/v1/keys/{key_id}/rotate',
+      tag: 'keys',
+      summary: 'Rotate an API key',
+      auth: ADMIN,
+      idempotent: true,
+      params: KeyParams,
+      body: RotateKey,
+      responses: { 200: { description: 'the new key, shown only now', schema: ApiKeyCreated } },
       async handle(ctx, { params, body }) {
         const row = await load(ctx.state.principal.tenantId, params.key_id);
         assertLive(row);

@@ -2,19 +2,43 @@ import { z } from 'zod';
 import { STATUSES, PROVIDERS } from '../../../shared/billing/index.js';
 
 export const PlanOut = z.object({
-  code: z.string(), name: z.string(), price_month_cents: z.number().int().nullable(), price_year_cents: z.number().int().nullable(),
-  currency: z.string(), products_limit: z.number().int().nullable(), searches_limit: z.number().int().nullable(),
-  features: z.record(z.string(), z.unknown()), overage: z.record(z.string(), z.unknown()), trial_days: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  price_month_cents: z.number().int().nullable(),
+  price_year_cents: z.number().int().nullable(),
+  currency: z.string(),
+  products_limit: z.number().int().nullable(),
+  searches_limit: z.number().int().nullable(),
+  features: z.record(z.string(), z.unknown()),
+  overage: z.record(z.string(), z.unknown()),
+  trial_days: z.number().int(),
 });
 export const AddonOut = z.object({
-  code: z.string(), name: z.string(), kind: z.enum(['assistant_conversations']), bundle_size: z.number().int(), price_cents: z.number().int().nullable(),
-  currency: z.string(), plans: z.array(z.string()), expires: z.enum(['period_end', 'never']),
+  code: z.string(),
+  name: z.string(),
+  kind: z.enum(['assistant_conversations']),
+  bundle_size: z.number().int(),
+  price_cents: z.number().int().nullable(),
+  currency: z.string(),
+  plans: z.array(z.string()),
+  expires: z.enum(['period_end', 'never']),
 });
-export const AddonBalance = z.object({ units: z.number().int(), used: z.number().int(), remaining: z.number().int(), period_end: z.string().nullable().optional() });
+export const AddonBalance = z.object({
+  units: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  period_end: z.string().nullable().optional(),
+});
 export const SubscriptionOut = z.object({
-  plan_code: z.string(), interval: z.enum(['month', 'year']), status: z.enum(STATUSES), provider: z.enum(PROVIDERS),
-  trial_ends_at: z.string().nullable().optional(), current_period_start: z.string().nullable().optional(), current_period_end: z.string().nullable().optional(),
-  cancel_at_period_end: z.boolean().optional(), addons: z.record(z.string(), AddonBalance).optional(),
+  plan_code: z.string(),
+  interval: z.enum(['month', 'year']),
+  status: z.enum(STATUSES),
+  provider: z.enum(PROVIDERS),
+  trial_ends_at: z.string().nullable().optional(),
+  current_period_start: z.string().nullable().optional(),
+  current_period_end: z.string().nullable().optional(),
+  cancel_at_period_end: z.boolean().optional(),
+  addons: z.record(z.string(), AddonBalance).optional(),
 });
 export const AddonQuantity = z.strictObject({ code: z.string().max(48), quantity: z.number().int().min(1).max(100) });
 const Interval = z.enum(['month', 'year']).default('month');
@@ -24,8 +48,15 @@ export const PurchaseBody = z.strictObject({ code: z.string().max(48), quantity:
 export const CancelBody = z.strictObject({ at_period_end: z.boolean().default(true), reason: z.string().max(500).nullable().optional() });
 export const RedirectUrl = z.object({ url: z.string() });
 export const InvoiceOut = z.object({
-  id: z.string(), status: z.string(), currency: z.string(), total_minor: z.number().int(), tax_minor: z.number().int(), issued_at: z.string(),
-  hosted_url: z.string().nullable().optional(), pdf_url: z.string().nullable().optional(), paid_at: z.string().nullable().optional(),
+  id: z.string(),
+  status: z.string(),
+  currency: z.string(),
+  total_minor: z.number().int(),
+  tax_minor: z.number().int(),
+  issued_at: z.string(),
+  hosted_url: z.string().nullable().optional(),
+  pdf_url: z.string().nullable().optional(),
+  paid_at: z.string().nullable().optional(),
 });
 export const ProviderParam = z.object({ provider: z.enum(['paddle', 'stripe', 'mock']) });
 export const WebhookAnswer = z.record(z.string(), z.boolean());

@@ -36,24 +36,50 @@ export function mockPageRoutes(deps: Deps): RouteSpec[] {
   return [
     /** The mock checkout page; read-only. */
     defineRoute({
-      method: 'get', path: '/billing/mock/checkout/{checkout_id}', tag: 'billing', summary: 'Mock provider: checkout page', auth: null,
-      params: CheckoutParams, responses: HTML,
+      method: 'get',
+      path: '/billing/mock/checkout/{checkout_id}',
+      tag: 'billing',
+      summary: 'Mock provider: checkout page',
+      auth: null,
+      params: CheckoutParams,
+      responses: HTML,
       async handle(ctx, { params }) {
         const found = await mock().findCheckout(params.checkout_id);
         if (!found) throw new AppError('not_found', 404, 'no such checkout');
         const plan = findPlan(found.data.plan_code);
         const price = plan ? planPrice(plan, found.data.interval) : null;
-        const actions = found.data.status !== 'open' ? [] : [['pay', 'Pay now'], ...(plan?.trial_days ? [['trial', `Start ${plan.trial_days}-day trial`]] : []), ['fail', 'Fail the payment'], ['cancel', 'Cancel']];
-        html(ctx, page(`Checkout: ${plan?.name ?? found.data.plan_code}`, [
-          `${((price ?? 0) / 100).toFixed(2)} ${plan?.currency ?? 'USD'} per ${found.data.interval}`,
-          ...found.data.addons.map((a) => `+ ${a.quantity} x ${a.code}`), `status: ${found.data.status}`,
-        ], actions.map(([a, label]) => [`/billing/mock/checkout/${params.checkout_id}/${a}`, label])));
+        const actions =
+          found.data.status !== 'open'
+            ? []
+            : [
+                ['pay', 'Pay now'],
+                ...(plan?.trial_days ? [['trial', `Start ${plan.trial_days}-day trial`]] : []),
+                ['fail', 'Fail the payment'],
+                ['cancel', 'Cancel'],
+              ];
+        html(
+          ctx,
+          page(
+            `Checkout: ${plan?.name ?? found.data.plan_code}`,
+            [
+              `${((price ?? 0) / 100).toFixed(2)} ${plan?.currency ?? 'USD'} per ${found.data.interval}`,
+              ...found.data.addons.map((a) => `+ ${a.quantity} x ${a.code}`),
+              `status: ${found.data.status}`,
+            ],
+            actions.map(([a, label]) => [`/billing/mock/checkout/${params.checkout_id}/${a}`, label]),
+          ),
+        );
       },
     }),
     /** A checkout action: stores the outcome, sends the signed webhook (event id fresh per action). */
     defineRoute({
-      method: 'post', path: '/billing/mock/checkout/{checkout_id}/{action}', tag: 'billing', summary: 'Mock provider: pay, trial, fail or cancel a checkout', auth: null,
-      params: CheckoutAction, responses: HTML,
+      method: 'post',
+      path: '/billing/mock/checkout/{checkout_id}/{action}',
+      tag: 'billing',
+      summary: 'Mock provider: pay, trial, fail or cancel a checkout',
+      auth: null,
+      params: CheckoutAction,
+      responses: HTML,
       async handle(ctx, { params }) {
         const found = await mock().findCheckout(params.checkout_id);
         if (!found) throw new AppError('not_found', 404, 'no such checkout');
@@ -63,24 +89,43 @@ export function mockPageRoutes(deps: Deps): RouteSpec[] {
     }),
     /** The mock customer portal (a signed link from GET /v1/billing/portal); read-only. */
     defineRoute({
-      method: 'get', path: '/billing/mock/portal/{tenant_id}', tag: 'billing', summary: 'Mock provider: customer portal', auth: null,
-      params: PortalParams, query: PortalQuery, responses: HTML,
+      method: 'get',
+      path: '/billing/mock/portal/{tenant_id}',
+      tag: 'billing',
+      summary: 'Mock provider: customer portal',
+      auth: null,
+      params: PortalParams,
+      query: PortalQuery,
+      responses: HTML,
       async handle(ctx, { params, query }) {
         portalCheck(params.tenant_id, query);
         const sub = await mock().subscriptionOf(params.tenant_id);
         const invoices = await mock().invoices({ tenantId: params.tenant_id });
         const qs = `?expires=${query.expires}&token=${query.token}`;
         const actions = sub ? PortalAction.shape.action.options.map((a) => [`/billing/mock/portal/${params.tenant_id}/${a}${qs}`, a]) : [];
-        html(ctx, page('Customer portal', [
-          sub ? `${sub.plan_code} (${sub.interval}): ${sub.status}${sub.cancel_at_period_end ? ', cancels at period end' : ''}` : 'no subscription',
-          ...invoices.map((i) => `invoice ${i.id}: ${(i.total_minor / 100).toFixed(2)} ${i.currency} ${i.status}`),
-        ], actions as Array<[string, string]>));
+        html(
+          ctx,
+          page(
+            'Customer portal',
+            [
+              sub ? `${sub.plan_code} (${sub.interval}): ${sub.status}${sub.cancel_at_period_end ? ', cancels at period end' : ''}` : 'no subscription',
+              ...invoices.map((i) => `invoice ${i.id}: ${(i.total_minor / 100).toFixed(2)} ${i.currency} ${i.status}`),
+            ],
+            actions as Array<[string, string]>,
+          ),
+        );
       },
     }),
     /** A portal action on the tenant's mock subscription; sends the signed webhook. */
     defineRoute({
-      method: 'post', path: '/billing/mock/portal/{tenant_id}/{action}', tag: 'billing', summary: 'Mock provider: renew, fail a renewal, cancel, pause or resume', auth: null,
-      params: PortalAction, query: PortalQuery, responses: HTML,
+      method: 'post',
+      path: '/billing/mock/portal/{tenant_id}/{action}',
+      tag: 'billing',
+      summary: 'Mock provider: renew, fail a renewal, cancel, pause or resume',
+      auth: null,
+      params: PortalAction,
+      query: PortalQuery,
+      responses: HTML,
       async handle(ctx, { params, query }) {
         portalCheck(params.tenant_id, query);
         const m = mock();

@@ -8,7 +8,11 @@ export function planRoutes(): RouteSpec[] {
   return [
     /** Plans as sold now (shared/billing/plans.ts); read-only. */
     defineRoute({
-      method: 'get', path: '/v1/billing/plans', tag: 'billing', summary: 'List plans', auth: null,
+      method: 'get',
+      path: '/v1/billing/plans',
+      tag: 'billing',
+      summary: 'List plans',
+      auth: null,
       responses: { 200: { description: 'plans', schema: z.array(PlanOut) } },
       handle(ctx) {
         ctx.body = PLANS;
@@ -16,7 +20,11 @@ export function planRoutes(): RouteSpec[] {
     }),
     /** Add-ons and the plans that may buy them; read-only. */
     defineRoute({
-      method: 'get', path: '/v1/billing/addons', tag: 'billing', summary: 'List add-ons', auth: null,
+      method: 'get',
+      path: '/v1/billing/addons',
+      tag: 'billing',
+      summary: 'List add-ons',
+      auth: null,
       responses: { 200: { description: 'add-ons', schema: z.array(AddonOut) } },
       handle(ctx) {
         ctx.body = ADDONS;

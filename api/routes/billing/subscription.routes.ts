@@ -17,7 +17,9 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     const now = new Date();
     const { start, end } = monthBounds(now);
     const [row, units, days] = await Promise.all([
-      repos.subscriptions.get(tenantId), repos.addonPurchases.units(tenantId, now), repos.usage.days(tenantId, start, end),
+      repos.subscriptions.get(tenantId),
+      repos.addonPurchases.units(tenantId, now),
+      repos.usage.days(tenantId, start, end),
     ]);
     const conversations = days.filter((d) => d.metric === 'assistant_conversation').reduce((s, d) => s + d.value, 0);
     return toSubscriptionOut(row, units, conversations, deps.config.billing.defaultPlan);
@@ -27,7 +29,11 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
   return [
     /** The subscription with add-on balances; read-only. */
     defineRoute({
-      method: 'get', path: '/v1/billing/subscription', tag: 'billing', summary: 'Current subscription', auth: BILLING,
+      method: 'get',
+      path: '/v1/billing/subscription',
+      tag: 'billing',
+      summary: 'Current subscription',
+      auth: BILLING,
       responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
       async handle(ctx) {
         ctx.body = await out(tenantOf(ctx));
@@ -35,16 +41,28 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Starts a provider checkout; the subscription appears when the provider's webhook is applied. Idempotency-Key. */
     defineRoute({
-      method: 'post', path: '/v1/billing/checkout', tag: 'billing', summary: 'Start checkout', auth: BILLING, idempotent: true,
-      body: CheckoutBody, responses: { 200: { description: 'where to send the customer', schema: RedirectUrl } },
+      method: 'post',
+      path: '/v1/billing/checkout',
+      tag: 'billing',
+      summary: 'Start checkout',
+      auth: BILLING,
+      idempotent: true,
+      body: CheckoutBody,
+      responses: { 200: { description: 'where to send the customer', schema: RedirectUrl } },
       async handle(ctx, { body }) {
         ctx.body = await billing.checkout(tenantOf(ctx), body, baseUrl(deps, ctx));
       },
     }),
     /** Upgrade now with a prorated charge, or downgrade at the period end; bundles bought with it. Idempotency-Key. */
     defineRoute({
-      method: 'post', path: '/v1/billing/change-plan', tag: 'billing', summary: 'Change plan (prorated)', auth: BILLING, idempotent: true,
-      body: ChangePlanBody, responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
+      method: 'post',
+      path: '/v1/billing/change-plan',
+      tag: 'billing',
+      summary: 'Change plan (prorated)',
+      auth: BILLING,
+      idempotent: true,
+      body: ChangePlanBody,
+      responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
       async handle(ctx, { body }) {
         await billing.changePlan(tenantOf(ctx), body, baseUrl(deps, ctx));
         ctx.body = await out(tenantOf(ctx));
@@ -52,8 +70,14 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     }),
     /** One-time charge for add-on bundles (409 without a live subscription on a plan allowing it). Idempotency-Key. */
     defineRoute({
-      method: 'post', path: '/v1/billing/addons/purchase', tag: 'billing', summary: 'Buy add-on bundles', auth: BILLING, idempotent: true,
-      body: PurchaseBody, responses: { 200: { description: 'subscription with balances', schema: SubscriptionOut } },
+      method: 'post',
+      path: '/v1/billing/addons/purchase',
+      tag: 'billing',
+      summary: 'Buy add-on bundles',
+      auth: BILLING,
+      idempotent: true,
+      body: PurchaseBody,
+      responses: { 200: { description: 'subscription with balances', schema: SubscriptionOut } },
       async handle(ctx, { body }) {
         const key = ctx.get('idempotency-key') || `${ctx.state.requestId ?? ''}${Date.now()}`;
         await billing.purchaseAddon(tenantOf(ctx), body, baseUrl(deps, ctx), key);
@@ -62,8 +86,13 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Cancels now or at the period end (the status stays until then). */
     defineRoute({
-      method: 'post', path: '/v1/billing/cancel', tag: 'billing', summary: 'Cancel subscription', auth: BILLING,
-      body: CancelBody, responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
+      method: 'post',
+      path: '/v1/billing/cancel',
+      tag: 'billing',
+      summary: 'Cancel subscription',
+      auth: BILLING,
+      body: CancelBody,
+      responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
       async handle(ctx, { body }) {
         await billing.cancel(tenantOf(ctx), body, baseUrl(deps, ctx));
         ctx.body = await out(tenantOf(ctx));
@@ -71,7 +100,11 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Invoices from the provider; read-only. */
     defineRoute({
-      method: 'get', path: '/v1/billing/invoices', tag: 'billing', summary: 'List invoices', auth: BILLING,
+      method: 'get',
+      path: '/v1/billing/invoices',
+      tag: 'billing',
+      summary: 'List invoices',
+      auth: BILLING,
       responses: { 200: { description: 'invoices, newest first', schema: z.array(InvoiceOut) } },
       async handle(ctx) {
         const sub = await repos.subscriptions.get(tenantOf(ctx));
@@ -80,7 +113,11 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
     }),
     /** The provider's customer portal (card, invoices); read-only. */
     defineRoute({
-      method: 'get', path: '/v1/billing/portal', tag: 'billing', summary: 'Customer portal URL', auth: BILLING,
+      method: 'get',
+      path: '/v1/billing/portal',
+      tag: 'billing',
+      summary: 'Customer portal URL',
+      auth: BILLING,
       responses: { 200: { description: 'portal URL', schema: RedirectUrl } },
       async handle(ctx) {
         const sub = await repos.subscriptions.get(tenantOf(ctx));

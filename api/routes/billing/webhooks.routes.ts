@@ -4,7 +4,13 @@ import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import { applyBillingEventJob } from '../../../shared/billing/index.js';
 import {
-  parseMockEvent, parsePaddleEvent, parseStripeEvent, SignatureError, verifyPaddle, verifyStripeStyle, type BillingEvent,
+  parseMockEvent,
+  parsePaddleEvent,
+  parseStripeEvent,
+  SignatureError,
+  verifyPaddle,
+  verifyStripeStyle,
+  type BillingEvent,
 } from '../../../shared/engines/payments/index.js';
 import { ProviderParam, WebhookAnswer } from './billing.schema.js';
 
@@ -17,11 +23,18 @@ function verifier(deps: Deps, provider: Provider): ((ctx: Context, raw: Buffer) 
   const b = deps.config.billing;
   if (provider === 'stripe') {
     const secret = b.stripe.webhookSecret;
-    return secret ? (ctx, raw) => (verifyStripeStyle(ctx.get('stripe-signature') || undefined, raw, secret, new Date(), 300), parseStripeEvent(raw, b.stripe.prices)) : null;
+    return secret
+      ? (ctx, raw) => (verifyStripeStyle(ctx.get('stripe-signature') || undefined, raw, secret, new Date(), 300), parseStripeEvent(raw, b.stripe.prices))
+      : null;
   }
   if (provider === 'paddle') {
     const secret = b.paddle.webhookSecret;
-    return secret ? (ctx, raw) => (verifyPaddle(ctx.get('paddle-signature') || undefined, raw, secret, new Date(), b.paddle.toleranceS), parsePaddleEvent(raw, b.paddle.prices)) : null;
+    return secret
+      ? (ctx, raw) => (
+          verifyPaddle(ctx.get('paddle-signature') || undefined, raw, secret, new Date(), b.paddle.toleranceS),
+          parsePaddleEvent(raw, b.paddle.prices)
+        )
+      : null;
   }
   return (ctx, raw) => (verifyStripeStyle(ctx.get('mock-signature') || undefined, raw, b.mockWebhookSecret, new Date(), 300), parseMockEvent(raw));
 }
@@ -35,8 +48,13 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
      * stale or missing signature: 400, nothing stored.
      */
     defineRoute({
-      method: 'post', path: '/v1/billing/webhooks/{provider}', tag: 'billing', summary: 'Payment provider webhook (signature checked, no key)', auth: null,
-      params: ProviderParam, responses: { 200: { description: 'acknowledged', schema: WebhookAnswer } },
+      method: 'post',
+      path: '/v1/billing/webhooks/{provider}',
+      tag: 'billing',
+      summary: 'Payment provider webhook (signature checked, no key)',
+      auth: null,
+      params: ProviderParam,
+      responses: { 200: { description: 'acknowledged', schema: WebhookAnswer } },
       async handle(ctx, { params }) {
         const provider = params.provider as Provider;
         const check = verifier(deps, provider);
@@ -52,7 +70,9 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
         const fresh = await deps.repos.billingEvents.insert(provider, event);
         if (fresh) {
           // Stored first: a lost enqueue is found by reconcile-billing (unapplied events), never lost.
-          await deps.queues.enqueue(applyBillingEventJob, { provider, eventId: event.id }).catch((err) => deps.logger.warn('billing event not queued', { err, provider, id: event.id }));
+          await deps.queues
+            .enqueue(applyBillingEventJob, { provider, eventId: event.id })
+            .catch((err) => deps.logger.warn('billing event not queued', { err, provider, id: event.id }));
         }
         ctx.body = { received: true, duplicate: !fresh };
       },

@@ -12,7 +12,11 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
   const mappings = deps.repos.mappings;
   return [
     defineRoute({
-      method: 'get', path: '/v1/attributes', tag: 'catalog', summary: 'Raw attributes found in the catalog', auth: READ,
+      method: 'get',
+      path: '/v1/attributes',
+      tag: 'catalog',
+      summary: 'Raw attributes found in the catalog',
+      auth: READ,
       responses: { 200: { description: 'attributes with counts and samples', schema: AttributeInfo.array() } },
       async handle(ctx) {
         const tenantId = ctx.state.principal.tenantId;
@@ -20,12 +24,16 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
         const byRaw = new Map(mapping.items.map((i) => [i.raw_name.toLowerCase(), i]));
         ctx.body = found.map((a) => {
           const m = byRaw.get(a.raw_name.toLowerCase());
-          return { ...a, canonical_name: m?.canonical_name ?? null, facet: m ? m.facet ?? true : false, unit: m?.unit ?? null };
+          return { ...a, canonical_name: m?.canonical_name ?? null, facet: m ? (m.facet ?? true) : false, unit: m?.unit ?? null };
         });
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/attributes/mapping', tag: 'catalog', summary: 'The attribute mapping', auth: READ,
+      method: 'get',
+      path: '/v1/attributes/mapping',
+      tag: 'catalog',
+      summary: 'The attribute mapping',
+      auth: READ,
       responses: { 200: { description: 'mapping', schema: AttributeMapping } },
       async handle(ctx) {
         const m = await mappings.get(ctx.state.principal.tenantId);
@@ -34,12 +42,20 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Replaces the whole mapping and starts (or joins) a full reindex; its job id is in X-Job-Id. Idempotency-Key honoured. */
     defineRoute({
-      method: 'put', path: '/v1/attributes/mapping', tag: 'catalog', summary: 'Replace the attribute mapping', auth: WRITE, idempotent: true,
-      body: AttributeMappingIn, responses: { 200: { description: 'the new mapping', schema: AttributeMapping } },
+      method: 'put',
+      path: '/v1/attributes/mapping',
+      tag: 'catalog',
+      summary: 'Replace the attribute mapping',
+      auth: WRITE,
+      idempotent: true,
+      body: AttributeMappingIn,
+      responses: { 200: { description: 'the new mapping', schema: AttributeMapping } },
       async handle(ctx, { body }) {
         const dupes = body.items.map((i) => i.raw_name.toLowerCase()).filter((n, i, all) => all.indexOf(n) !== i);
         if (dupes.length) {
-          throw new AppError('validation_failed', 400, `raw_name listed twice: ${dupes[0]}`, [{ in: 'body', field: 'items', code: 'duplicate', message: `raw_name ${dupes[0]} appears twice` }]);
+          throw new AppError('validation_failed', 400, `raw_name listed twice: ${dupes[0]}`, [
+            { in: 'body', field: 'items', code: 'duplicate', message: `raw_name ${dupes[0]} appears twice` },
+          ]);
         }
         const tenantId = ctx.state.principal.tenantId;
         const saved = await mappings.put(tenantId, body.items);

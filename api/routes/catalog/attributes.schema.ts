@@ -12,7 +12,11 @@ export const AttributeInfo = z.object({
 
 export const MappingItemIn = z.strictObject({
   raw_name: z.string().min(1).max(200),
-  canonical_name: z.string().min(1).max(100).regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'letters, digits, _ - and spaces'),
+  canonical_name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'letters, digits, _ - and spaces'),
   unit: z.string().max(20).nullish(),
   value_map: z.record(z.string().max(1000), z.string().max(1000)).optional(),
   facet: z.boolean().default(true),

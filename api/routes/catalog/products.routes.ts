@@ -28,8 +28,15 @@ export function productRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200. Idempotency-Key honoured. */
     defineRoute({
-      method: 'post', path: '/v1/products/batch', tag: 'catalog', summary: 'Batch upsert and delete products', auth: WRITE, idempotent: true, itemFields: ['upsert', 'delete'],
-      body: BatchBody, responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
+      method: 'post',
+      path: '/v1/products/batch',
+      tag: 'catalog',
+      summary: 'Batch upsert and delete products',
+      auth: WRITE,
+      idempotent: true,
+      itemFields: ['upsert', 'delete'],
+      body: BatchBody,
+      responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
       async handle(ctx, { body }) {
         const items = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);
         if (items > MAX_BATCH_ITEMS) {
@@ -38,24 +45,43 @@ export function productRoutes(deps: Deps): RouteSpec[] {
           ]);
         }
         if (body.replace_all && !body.sync_id && !body.sync_complete) {
-          throw new AppError('validation_failed', 400, 'replace_all needs a sync_id (several batches) or sync_complete: true (this batch is the whole catalog)', [
-            { in: 'body', field: 'sync_id', code: 'required', message: 'required with replace_all unless sync_complete is true' },
-          ]);
+          throw new AppError(
+            'validation_failed',
+            400,
+            'replace_all needs a sync_id (several batches) or sync_complete: true (this batch is the whole catalog)',
+            [{ in: 'body', field: 'sync_id', code: 'required', message: 'required with replace_all unless sync_complete is true' }],
+          );
         }
         ctx.body = await applyBatch(deps, ctx.state.principal.tenantId, body);
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/products', tag: 'catalog', summary: 'List products by id (cursor pages)', auth: READ,
-      query: ListProducts, responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
+      method: 'get',
+      path: '/v1/products',
+      tag: 'catalog',
+      summary: 'List products by id (cursor pages)',
+      auth: READ,
+      query: ListProducts,
+      responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
       async handle(ctx, { query }) {
         const after = idCursor.decode(query.cursor)?.after;
-        ctx.body = await cursorPage(idCursor, query.limit, (n) => products.list(ctx.state.principal.tenantId, { after, limit: n, q: query.q }), (last) => ({ after: last.id }), toProductOut);
+        ctx.body = await cursorPage(
+          idCursor,
+          query.limit,
+          (n) => products.list(ctx.state.principal.tenantId, { after, limit: n, q: query.q }),
+          (last) => ({ after: last.id }),
+          toProductOut,
+        );
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/products/{product_id}', tag: 'catalog', summary: 'Get a product', auth: READ,
-      params: ProductParams, responses: { 200: { description: 'the product', schema: ProductOutBody } },
+      method: 'get',
+      path: '/v1/products/{product_id}',
+      tag: 'catalog',
+      summary: 'Get a product',
+      auth: READ,
+      params: ProductParams,
+      responses: { 200: { description: 'the product', schema: ProductOutBody } },
       async handle(ctx, { params }) {
         const row = await products.find(ctx.state.principal.tenantId, params.product_id);
         if (!row) throw notFound('product');
@@ -64,8 +90,14 @@ export function productRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Deletes a product and removes it from search before answering. Idempotency-Key honoured. */
     defineRoute({
-      method: 'delete', path: '/v1/products/{product_id}', tag: 'catalog', summary: 'Delete a product', auth: WRITE, idempotent: true,
-      params: ProductParams, responses: { 200: { description: 'deleted', schema: Deleted } },
+      method: 'delete',
+      path: '/v1/products/{product_id}',
+      tag: 'catalog',
+      summary: 'Delete a product',
+      auth: WRITE,
+      idempotent: true,
+      params: ProductParams,
+      responses: { 200: { description: 'deleted', schema: Deleted } },
       async handle(ctx, { params }) {
         const tenantId = ctx.state.principal.tenantId;
         if (!(await products.remove(tenantId, params.product_id))) throw notFound('product');

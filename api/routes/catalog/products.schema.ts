@@ -7,7 +7,12 @@ export const BatchBody = z.strictObject({
   upsert: z.array(z.unknown()).optional(),
   delete: z.array(z.unknown()).optional(),
   replace_all: z.boolean().default(false),
-  sync_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/).nullish(),
+  sync_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.:-]+$/)
+    .nullish(),
   sync_complete: z.boolean().default(false),
 });
 

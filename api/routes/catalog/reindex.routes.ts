@@ -11,8 +11,14 @@ export function reindexRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Rebuilds the index from stored products with zero downtime; a second request joins the running job. */
     defineRoute({
-      method: 'post', path: '/v1/reindex', tag: 'catalog', summary: 'Rebuild the search index', auth: WRITE, idempotent: true,
-      body: ReindexBody, responses: { 202: { description: 'accepted, with the job to poll', schema: Accepted } },
+      method: 'post',
+      path: '/v1/reindex',
+      tag: 'catalog',
+      summary: 'Rebuild the search index',
+      auth: WRITE,
+      idempotent: true,
+      body: ReindexBody,
+      responses: { 202: { description: 'accepted, with the job to poll', schema: Accepted } },
       async handle(ctx, { body }) {
         const { job } = await startReindex(deps, ctx.state.principal.tenantId, body.mode, body.reason ?? null);
         ctx.status = 202;

@@ -6,9 +6,18 @@ import { EventsAccepted, EventsBody, type EventInput } from './events.schema.js'
 
 function toRow(tenantId: string, e: EventInput, receivedAt: string): EventRow {
   return {
-    id: newId('evt'), tenant_id: tenantId, client_event_id: e.event_id ?? null, type: e.type, session: e.session,
-    search_id: e.search_id ?? null, product_id: e.product_id ?? null, position: e.position ?? null, quantity: e.quantity ?? null,
-    value: e.value ?? null, currency: e.currency ?? null, occurred_at: e.timestamp ? new Date(e.timestamp).toISOString() : receivedAt,
+    id: newId('evt'),
+    tenant_id: tenantId,
+    client_event_id: e.event_id ?? null,
+    type: e.type,
+    session: e.session,
+    search_id: e.search_id ?? null,
+    product_id: e.product_id ?? null,
+    position: e.position ?? null,
+    quantity: e.quantity ?? null,
+    value: e.value ?? null,
+    currency: e.currency ?? null,
+    occurred_at: e.timestamp ? new Date(e.timestamp).toISOString() : receivedAt,
   };
 }
 
@@ -21,8 +30,13 @@ export function eventRoutes(deps: Deps): RouteSpec[] {
      * they are written within about a second. Stored once per (tenant, event_id).
      */
     defineRoute({
-      method: 'post', path: '/v1/events', tag: 'events', summary: 'Send shopper events (public keys allowed)', auth: { scope: 'events' },
-      body: EventsBody, responses: { 202: { description: 'taken for storage', schema: EventsAccepted } },
+      method: 'post',
+      path: '/v1/events',
+      tag: 'events',
+      summary: 'Send shopper events (public keys allowed)',
+      auth: { scope: 'events' },
+      body: EventsBody,
+      responses: { 202: { description: 'taken for storage', schema: EventsAccepted } },
       async handle(ctx, { body }) {
         const receivedAt = new Date().toISOString();
         const rows = body.events.map((e) => toRow(ctx.state.principal.tenantId, e, receivedAt));

@@ -26,13 +26,22 @@ export const EventIn = z
     position: z.number().int().min(1).max(10_000).nullish().describe('1-based rank of the clicked product across pages; required for search_click'),
     quantity: z.number().int().min(1).max(1_000_000).nullish(),
     value: z.number().finite().min(0).nullish().describe('monetary value (add_to_cart, purchase); needs currency'),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"').nullish(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"')
+      .nullish(),
     timestamp: z.iso.datetime({ offset: true }).nullish().describe('when it happened; default now; at most 5 minutes ahead and 7 days back'),
   })
   .superRefine((e, ctx) => {
     for (const field of REQUIRED[e.type]) {
       if (e[field] === undefined || e[field] === null) {
-        ctx.addIssue({ code: 'invalid_type', expected: field === 'position' ? 'number' : 'string', input: undefined, path: [field], message: `required for ${e.type} events` });
+        ctx.addIssue({
+          code: 'invalid_type',
+          expected: field === 'position' ? 'number' : 'string',
+          input: undefined,
+          path: [field],
+          message: `required for ${e.type} events`,
+        });
       }
     }
     if (e.value != null && !e.currency) {
@@ -42,9 +51,25 @@ export const EventIn = z
       const at = Date.parse(e.timestamp);
       const now = Date.now();
       if (at > now + MAX_FUTURE_MS) {
-        ctx.addIssue({ code: 'too_big', origin: 'date', maximum: now + MAX_FUTURE_MS, inclusive: true, input: e.timestamp, path: ['timestamp'], message: 'more than 5 minutes in the future' });
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'date',
+          maximum: now + MAX_FUTURE_MS,
+          inclusive: true,
+          input: e.timestamp,
+          path: ['timestamp'],
+          message: 'more than 5 minutes in the future',
+        });
       } else if (at < now - MAX_AGE_MS) {
-        ctx.addIssue({ code: 'too_small', origin: 'date', minimum: now - MAX_AGE_MS, inclusive: true, input: e.timestamp, path: ['timestamp'], message: 'older than 7 days' });
+        ctx.addIssue({
+          code: 'too_small',
+          origin: 'date',
+          minimum: now - MAX_AGE_MS,
+          inclusive: true,
+          input: e.timestamp,
+          path: ['timestamp'],
+          message: 'older than 7 days',
+        });
       }
     }
   });

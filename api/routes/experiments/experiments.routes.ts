@@ -10,9 +10,16 @@ import { ExperimentIn, ExperimentOut, ExperimentParams, ExperimentResults, ListE
 const READ = { scope: 'experiments:read' as const };
 const WRITE = { scope: 'experiments:write' as const };
 
-type ExperimentBody = { name: string; variants: Array<{ key: string; traffic_percent: number; ranking?: Record<string, unknown> | null; rule_ids: string[] }>; primary_metric: ExperimentFields['primary_metric']; min_sample: number };
+type ExperimentBody = {
+  name: string;
+  variants: Array<{ key: string; traffic_percent: number; ranking?: Record<string, unknown> | null; rule_ids: string[] }>;
+  primary_metric: ExperimentFields['primary_metric'];
+  min_sample: number;
+};
 const fields = (b: ExperimentBody): ExperimentFields => ({
-  name: b.name, primary_metric: b.primary_metric, min_sample: b.min_sample,
+  name: b.name,
+  primary_metric: b.primary_metric,
+  min_sample: b.min_sample,
   variants: b.variants.map((v) => ({ key: v.key, traffic_percent: v.traffic_percent, ranking: v.ranking ?? null, rule_ids: v.rule_ids })),
 });
 
@@ -21,29 +28,51 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.experiments;
   const service = experimentsService({ db: deps.db, notices: deps.notices, repos: deps.repos, existingRules: (t, ids) => deps.repos.rules.existing(t, ids) });
   const tenantOf = (ctx: Context): string => ctx.state.principal.tenantId;
-  const one = (verb: 'start' | 'stop', summary: string) => defineRoute({
-    method: 'post', path: `/v1/experiments/{experiment_id}/${verb}`, tag: 'experiments', summary, auth: WRITE,
-    params: ExperimentParams, responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
-    async handle(ctx, { params }) {
-      ctx.body = toExperimentOut(await service[verb](tenantOf(ctx), params.experiment_id));
-    },
-  });
+  const one = (verb: 'start' | 'stop', summary: string) =>
+    defineRoute({
+      method: 'post',
+      path: `/v1/experiments/{experiment_id}/${verb}`,
+      tag: 'experiments',
+      summary,
+      auth: WRITE,
+      params: ExperimentParams,
+      responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
+      async handle(ctx, { params }) {
+        ctx.body = toExperimentOut(await service[verb](tenantOf(ctx), params.experiment_id));
+      },
+    });
 
   return [
     /** Read-only: the tenant's experiments, oldest first. */
     defineRoute({
-      method: 'get', path: '/v1/experiments', tag: 'experiments', summary: 'List experiments (cursor pages, oldest first)', auth: READ,
-      query: ListExperiments, responses: { 200: { description: 'page of experiments', schema: page(ExperimentOut) } },
+      method: 'get',
+      path: '/v1/experiments',
+      tag: 'experiments',
+      summary: 'List experiments (cursor pages, oldest first)',
+      auth: READ,
+      query: ListExperiments,
+      responses: { 200: { description: 'page of experiments', schema: page(ExperimentOut) } },
       async handle(ctx, { query }) {
         const after = timeIdCursor.decode(query.cursor);
-        ctx.body = await cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantOf(ctx), { after, limit: n, status: query.status }),
-          (last) => ({ at: last.cursor_at, id: last.id }), toExperimentOut);
+        ctx.body = await cursorPage(
+          timeIdCursor,
+          query.limit,
+          (n) => repo.list(tenantOf(ctx), { after, limit: n, status: query.status }),
+          (last) => ({ at: last.cursor_at, id: last.id }),
+          toExperimentOut,
+        );
       },
     }),
     /** Creates a draft (variants checked: 2-5, split adds up to 100, the rules exist). Idempotency-Key honoured. */
     defineRoute({
-      method: 'post', path: '/v1/experiments', tag: 'experiments', summary: 'Create an experiment (draft)', auth: WRITE, idempotent: true,
-      body: ExperimentIn, responses: { 201: { description: 'created', schema: ExperimentOut } },
+      method: 'post',
+      path: '/v1/experiments',
+      tag: 'experiments',
+      summary: 'Create an experiment (draft)',
+      auth: WRITE,
+      idempotent: true,
+      body: ExperimentIn,
+      responses: { 201: { description: 'created', schema: ExperimentOut } },
       async handle(ctx, { body }) {
         const row = await service.create(tenantOf(ctx), fields(body));
         ctx.status = 201;
@@ -52,8 +81,13 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Read-only: one experiment. */
     defineRoute({
-      method: 'get', path: '/v1/experiments/{experiment_id}', tag: 'experiments', summary: 'Get an experiment', auth: READ,
-      params: ExperimentParams, responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
+      method: 'get',
+      path: '/v1/experiments/{experiment_id}',
+      tag: 'experiments',
+      summary: 'Get an experiment',
+      auth: READ,
+      params: ExperimentParams,
+      responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
       async handle(ctx, { params }) {
         const row = await repo.find(tenantOf(ctx), params.experiment_id);
         if (!row) throw notFound('experiment');
@@ -62,16 +96,27 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Replaces a draft (409 experiment_not_draft once started); naturally idempotent. */
     defineRoute({
-      method: 'put', path: '/v1/experiments/{experiment_id}', tag: 'experiments', summary: 'Replace a draft experiment', auth: WRITE,
-      params: ExperimentParams, body: ExperimentIn, responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
+      method: 'put',
+      path: '/v1/experiments/{experiment_id}',
+      tag: 'experiments',
+      summary: 'Replace a draft experiment',
+      auth: WRITE,
+      params: ExperimentParams,
+      body: ExperimentIn,
+      responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
       async handle(ctx, { params, body }) {
         ctx.body = toExperimentOut(await service.replace(tenantOf(ctx), params.experiment_id, fields(body)));
       },
     }),
     /** Deletes a draft or stopped experiment (409 experiment_running while it runs); its search log rows stay. */
     defineRoute({
-      method: 'delete', path: '/v1/experiments/{experiment_id}', tag: 'experiments', summary: 'Delete an experiment', auth: WRITE,
-      params: ExperimentParams, responses: { 200: { description: 'deleted', schema: Deleted } },
+      method: 'delete',
+      path: '/v1/experiments/{experiment_id}',
+      tag: 'experiments',
+      summary: 'Delete an experiment',
+      auth: WRITE,
+      params: ExperimentParams,
+      responses: { 200: { description: 'deleted', schema: Deleted } },
       async handle(ctx, { params }) {
         await service.remove(tenantOf(ctx), params.experiment_id);
         ctx.body = { deleted: true, id: params.experiment_id };
@@ -83,8 +128,13 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
     one('stop', 'Stop an experiment'),
     /** Read-only: per-variant rates from events attributed by search_id, z-tests against the control, the decision. */
     defineRoute({
-      method: 'get', path: '/v1/experiments/{experiment_id}/results', tag: 'experiments', summary: 'Results of an experiment', auth: READ,
-      params: ExperimentParams, responses: { 200: { description: 'results per variant', schema: ExperimentResults } },
+      method: 'get',
+      path: '/v1/experiments/{experiment_id}/results',
+      tag: 'experiments',
+      summary: 'Results of an experiment',
+      auth: READ,
+      params: ExperimentParams,
+      responses: { 200: { description: 'results per variant', schema: ExperimentResults } },
       async handle(ctx, { params }) {
         ctx.body = await service.results(tenantOf(ctx), params.experiment_id);
       },

@@ -8,7 +8,7 @@ export const ExperimentParams = z.object({ experiment_id: z.string().min(1).max(
 const VariantIn = z.strictObject({
   key: VariantKey.describe('shown in SearchResponse.experiment.variant; the first variant is the control'),
   traffic_percent: z.number().min(0).max(100).describe('share of sessions; the variants add up to 100'),
-  ranking: RankingConfig.nullish().describe('RankingConfig fields this variant sets over the store\'s'),
+  ranking: RankingConfig.nullish().describe("RankingConfig fields this variant sets over the store's"),
   rule_ids: z.array(z.string().min(1).max(64)).max(200).default([]).describe('merchandising rules this variant switches on (even disabled ones)'),
 });
 
@@ -23,9 +23,14 @@ export const ExperimentOut = z.object({
   id: z.string(),
   name: z.string(),
   status: z.enum(EXPERIMENT_STATUSES),
-  variants: z.array(z.object({
-    key: z.string(), traffic_percent: z.number(), ranking: z.record(z.string(), z.unknown()).nullable(), rule_ids: z.array(z.string()),
-  })),
+  variants: z.array(
+    z.object({
+      key: z.string(),
+      traffic_percent: z.number(),
+      ranking: z.record(z.string(), z.unknown()).nullable(),
+      rule_ids: z.array(z.string()),
+    }),
+  ),
   primary_metric: z.enum(METRICS),
   min_sample: z.number().int(),
   created_at: Timestamp,
@@ -42,8 +47,11 @@ export const ListExperiments = z.strictObject({
 
 const Comparison = z.object({
   difference: z.number().describe('variant rate minus control rate'),
-  ci_low: z.number(), ci_high: z.number(),
-  z: z.number(), p_value: z.number(), p_adjusted: z.number().describe('Benjamini-Hochberg over the variants (equal to p_value with two variants)'),
+  ci_low: z.number(),
+  ci_high: z.number(),
+  z: z.number(),
+  p_value: z.number(),
+  p_adjusted: z.number().describe('Benjamini-Hochberg over the variants (equal to p_value with two variants)'),
   significant: z.boolean().describe('p_adjusted < alpha'),
 });
 
@@ -55,14 +63,23 @@ export const ExperimentResults = z.object({
   alpha: z.number(),
   confidence: z.number(),
   correction: z.enum(['none', 'benjamini_hochberg']),
-  variants: z.array(z.object({
-    key: z.string(), control: z.boolean(), traffic_percent: z.number(),
-    searches: z.number().int(), clicks: z.number().int().describe('searches with at least one search_click'),
-    add_to_carts: z.number().int().describe('searches with at least one add_to_cart'), purchases: z.number().int().describe('searches with at least one purchase'),
-    revenue: z.number().describe('sum of purchase values attributed to the variant\'s searches'),
-    ctr: z.number(), add_to_cart_rate: z.number(), conversion_rate: z.number(), revenue_per_search: z.number(),
-    vs_control: z.object({ ctr: Comparison, add_to_cart_rate: Comparison, conversion_rate: Comparison }).nullable(),
-  })),
+  variants: z.array(
+    z.object({
+      key: z.string(),
+      control: z.boolean(),
+      traffic_percent: z.number(),
+      searches: z.number().int(),
+      clicks: z.number().int().describe('searches with at least one search_click'),
+      add_to_carts: z.number().int().describe('searches with at least one add_to_cart'),
+      purchases: z.number().int().describe('searches with at least one purchase'),
+      revenue: z.number().describe("sum of purchase values attributed to the variant's searches"),
+      ctr: z.number(),
+      add_to_cart_rate: z.number(),
+      conversion_rate: z.number(),
+      revenue_per_search: z.number(),
+      vs_control: z.object({ ctr: Comparison, add_to_cart_rate: Comparison, conversion_rate: Comparison }).nullable(),
+    }),
+  ),
   winner: z.string().nullable(),
   decision: z.enum(['insufficient_sample', 'winner', 'control_wins', 'no_significant_difference']),
 });

@@ -10,20 +10,34 @@ const Ready = z.object({ status: z.literal('ready'), postgres: z.literal('ok'), 
 export function healthRoutes(deps: Deps): RouteSpec[] {
   return [
     defineRoute({
-      method: 'get', path: '/healthz', tag: 'health', summary: 'Process is up', auth: null,
+      method: 'get',
+      path: '/healthz',
+      tag: 'health',
+      summary: 'Process is up',
+      auth: null,
       responses: { 200: { description: 'up', schema: Health } },
       handle(ctx) {
         ctx.body = { status: 'ok' };
       },
     }),
     defineRoute({
-      method: 'get', path: '/readyz', tag: 'health', summary: 'Postgres and Redis answer', auth: null,
+      method: 'get',
+      path: '/readyz',
+      tag: 'health',
+      summary: 'Postgres and Redis answer',
+      auth: null,
       responses: { 200: { description: 'ready', schema: Ready } },
       async handle(ctx) {
         const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error('timeout')), 2000).unref())]);
         const [pgOk, redisOk] = await Promise.all([
-          within(deps.db.raw('select 1')).then(() => true, () => false),
-          within(deps.redis.ping()).then(() => true, () => false),
+          within(deps.db.raw('select 1')).then(
+            () => true,
+            () => false,
+          ),
+          within(deps.redis.ping()).then(
+            () => true,
+            () => false,
+          ),
         ]);
         if (!pgOk || !redisOk) {
           throw new AppError('not_ready', 503, 'a dependency does not answer', { postgres: pgOk ? 'ok' : 'down', redis: redisOk ? 'ok' : 'down' });

@@ -9,7 +9,10 @@ import { vectorLag } from '../../../shared/vectors/index.js';
 
 /** The list page plus how far the vectors trail the catalog (the embed stages run after lexical indexing). */
 const JobsPage = page(Job).extend({
-  vector_lag: z.object({ pending: z.number().int().describe('products whose latest version has no vector yet'), oldest_s: z.number().nullable().describe('seconds the oldest of them has waited') }),
+  vector_lag: z.object({
+    pending: z.number().int().describe('products whose latest version has no vector yet'),
+    oldest_s: z.number().nullable().describe('seconds the oldest of them has waited'),
+  }),
 });
 
 const JOBS = { scope: 'jobs' as const };
@@ -21,18 +24,33 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
   const jobs = deps.repos.jobs;
   return [
     defineRoute({
-      method: 'get', path: '/v1/jobs', tag: 'jobs', summary: 'List jobs, newest first', auth: JOBS,
-      query: ListJobs, responses: { 200: { description: 'page of jobs', schema: JobsPage } },
+      method: 'get',
+      path: '/v1/jobs',
+      tag: 'jobs',
+      summary: 'List jobs, newest first',
+      auth: JOBS,
+      query: ListJobs,
+      responses: { 200: { description: 'page of jobs', schema: JobsPage } },
       async handle(ctx, { query }) {
         const cursor = jobsCursor.decode(query.cursor);
-        const body = await cursorPage(jobsCursor, query.limit, (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
-          (last) => ({ created_at: last.created_at.toISOString(), id: last.id }), toJobOut);
+        const body = await cursorPage(
+          jobsCursor,
+          query.limit,
+          (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
+          (last) => ({ created_at: last.created_at.toISOString(), id: last.id }),
+          toJobOut,
+        );
         ctx.body = { ...body, vector_lag: await vectorLag(deps.db, ctx.state.principal.tenantId) };
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/jobs/{job_id}', tag: 'jobs', summary: 'Get a job (poll until terminal)', auth: JOBS,
-      params: JobParams, responses: { 200: { description: 'the job', schema: Job } },
+      method: 'get',
+      path: '/v1/jobs/{job_id}',
+      tag: 'jobs',
+      summary: 'Get a job (poll until terminal)',
+      auth: JOBS,
+      params: JobParams,
+      responses: { 200: { description: 'the job', schema: Job } },
       async handle(ctx, { params }) {
         const row = await jobs.find(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');
@@ -41,8 +59,13 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Cancels a queued job at once; a running one stops at its next progress check. */
     defineRoute({
-      method: 'post', path: '/v1/jobs/{job_id}/cancel', tag: 'jobs', summary: 'Cancel a job', auth: JOBS,
-      params: JobParams, responses: { 200: { description: 'the job after the request', schema: Job } },
+      method: 'post',
+      path: '/v1/jobs/{job_id}/cancel',
+      tag: 'jobs',
+      summary: 'Cancel a job',
+      auth: JOBS,
+      params: JobParams,
+      responses: { 200: { description: 'the job after the request', schema: Job } },
       async handle(ctx, { params }) {
         const row = await jobs.requestCancel(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');

@@ -15,7 +15,8 @@ const WRITE = { scope: 'rules:write' as const };
 export function ruleRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.rules;
   const service = rulesService({
-    notices: deps.notices, repos: deps.repos,
+    notices: deps.notices,
+    repos: deps.repos,
     async knownFilters(tenantId) {
       const ctx = await deps.contexts.get(tenantId);
       return new Set([...BUILTIN_FILTERS, ...(ctx?.facetNames ?? [])]);
@@ -26,19 +27,33 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Read-only: the tenant's rules, oldest first; the cursor holds the last row's (created_at, id). */
     defineRoute({
-      method: 'get', path: '/v1/rules', tag: 'merchandising', summary: 'List merchandising rules (cursor pages, oldest first)', auth: READ,
-      query: ListRules, responses: { 200: { description: 'page of rules', schema: page(RuleOut) } },
+      method: 'get',
+      path: '/v1/rules',
+      tag: 'merchandising',
+      summary: 'List merchandising rules (cursor pages, oldest first)',
+      auth: READ,
+      query: ListRules,
+      responses: { 200: { description: 'page of rules', schema: page(RuleOut) } },
       async handle(ctx, { query }) {
         const after = timeIdCursor.decode(query.cursor);
         const enabled = query.enabled === undefined ? null : query.enabled === 'true';
-        const listed = await cursorPage(timeIdCursor, query.limit, (n) => repo.list(tenantOf(ctx), { after, limit: n, q: query.q ?? undefined, enabled }),
-          (last) => ({ at: last.cursor_at, id: last.id }), toRuleOut);
+        const listed = await cursorPage(
+          timeIdCursor,
+          query.limit,
+          (n) => repo.list(tenantOf(ctx), { after, limit: n, q: query.q ?? undefined, enabled }),
+          (last) => ({ at: last.cursor_at, id: last.id }),
+          toRuleOut,
+        );
         ctx.body = { ...listed, total: query.cursor || query.q || enabled !== null ? null : await repo.count(tenantOf(ctx)) };
       },
     }),
     /** Read-only: every rule as one JSON document that /v1/rules/import takes back. */
     defineRoute({
-      method: 'get', path: '/v1/rules/export', tag: 'merchandising', summary: 'Export every merchandising rule as JSON', auth: READ,
+      method: 'get',
+      path: '/v1/rules/export',
+      tag: 'merchandising',
+      summary: 'Export every merchandising rule as JSON',
+      auth: READ,
       responses: { 200: { description: 'all rules', schema: RuleExport } },
       async handle(ctx) {
         ctx.body = await service.export(tenantOf(ctx));
@@ -46,16 +61,32 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
     }),
     /** All or nothing in one transaction (400 names `rules.<i>.<field>`); upserts by id; announces the change when anything changed. Idempotency-Key honoured. */
     defineRoute({
-      method: 'post', path: '/v1/rules/import', tag: 'merchandising', summary: 'Import merchandising rules (merge or replace)', auth: WRITE, idempotent: true,
-      body: RuleImportBody, responses: { 200: { description: 'counts', schema: RuleImportResult } },
+      method: 'post',
+      path: '/v1/rules/import',
+      tag: 'merchandising',
+      summary: 'Import merchandising rules (merge or replace)',
+      auth: WRITE,
+      idempotent: true,
+      body: RuleImportBody,
+      responses: { 200: { description: 'counts', schema: RuleImportResult } },
       async handle(ctx, { body }) {
-        ctx.body = await service.import(tenantOf(ctx), body.rules.map(({ updated_at: _u, ...r }) => r), body.mode);
+        ctx.body = await service.import(
+          tenantOf(ctx),
+          body.rules.map(({ updated_at: _u, ...r }) => r),
+          body.mode,
+        );
       },
     }),
     /** Creates a rule; every API process applies it within a second (rules notice). Idempotency-Key honoured. */
     defineRoute({
-      method: 'post', path: '/v1/rules', tag: 'merchandising', summary: 'Create a merchandising rule', auth: WRITE, idempotent: true,
-      body: RuleIn, responses: { 201: { description: 'created', schema: RuleOut } },
+      method: 'post',
+      path: '/v1/rules',
+      tag: 'merchandising',
+      summary: 'Create a merchandising rule',
+      auth: WRITE,
+      idempotent: true,
+      body: RuleIn,
+      responses: { 201: { description: 'created', schema: RuleOut } },
       async handle(ctx, { body }) {
         const row = await service.create(tenantOf(ctx), body);
         ctx.status = 201;
@@ -64,8 +95,13 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Read-only: one rule (another tenant's id is 404). */
     defineRoute({
-      method: 'get', path: '/v1/rules/{rule_id}', tag: 'merchandising', summary: 'Get a merchandising rule', auth: READ,
-      params: RuleParams, responses: { 200: { description: 'the rule', schema: RuleOut } },
+      method: 'get',
+      path: '/v1/rules/{rule_id}',
+      tag: 'merchandising',
+      summary: 'Get a merchandising rule',
+      auth: READ,
+      params: RuleParams,
+      responses: { 200: { description: 'the rule', schema: RuleOut } },
       async handle(ctx, { params }) {
         const row = await repo.find(tenantOf(ctx), params.rule_id);
         if (!row) throw notFound('rule');
@@ -74,16 +110,27 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Replaces every field of a rule (omitted ones take defaults); naturally idempotent; announces the change. */
     defineRoute({
-      method: 'put', path: '/v1/rules/{rule_id}', tag: 'merchandising', summary: 'Replace a merchandising rule', auth: WRITE,
-      params: RuleParams, body: RuleIn, responses: { 200: { description: 'the rule as stored', schema: RuleOut } },
+      method: 'put',
+      path: '/v1/rules/{rule_id}',
+      tag: 'merchandising',
+      summary: 'Replace a merchandising rule',
+      auth: WRITE,
+      params: RuleParams,
+      body: RuleIn,
+      responses: { 200: { description: 'the rule as stored', schema: RuleOut } },
       async handle(ctx, { params, body }) {
         ctx.body = toRuleOut(await service.replace(tenantOf(ctx), params.rule_id, body));
       },
     }),
     /** Deletes a rule and announces the change; deleting again is a 404. */
     defineRoute({
-      method: 'delete', path: '/v1/rules/{rule_id}', tag: 'merchandising', summary: 'Delete a merchandising rule', auth: WRITE,
-      params: RuleParams, responses: { 200: { description: 'deleted', schema: Deleted } },
+      method: 'delete',
+      path: '/v1/rules/{rule_id}',
+      tag: 'merchandising',
+      summary: 'Delete a merchandising rule',
+      auth: WRITE,
+      params: RuleParams,
+      responses: { 200: { description: 'deleted', schema: Deleted } },
       async handle(ctx, { params }) {
         if (!(await service.remove(tenantOf(ctx), params.rule_id))) throw notFound('rule');
         ctx.body = { deleted: true, id: params.rule_id };

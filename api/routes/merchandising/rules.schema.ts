@@ -30,11 +30,19 @@ export const RuleOut = z.object({
 export const RuleExport = z.object({ rules: z.array(RuleOut).describe('every rule, oldest first; post it to /v1/rules/import as it is') });
 
 export const RuleImportBody = z.strictObject({
-  rules: z.array(RuleIn.extend({
-    id: RuleId.nullish().describe('a stored rule with this id is replaced; a new id is kept; none: a new id is made'),
-    created_at: z.string().max(40).optional().describe('kept for a new rule (exports carry it), so "the older rule first" holds in the new store; else the import time'),
-    updated_at: z.string().max(40).optional().describe('ignored (exports carry it)'),
-  })).max(5000),
+  rules: z
+    .array(
+      RuleIn.extend({
+        id: RuleId.nullish().describe('a stored rule with this id is replaced; a new id is kept; none: a new id is made'),
+        created_at: z
+          .string()
+          .max(40)
+          .optional()
+          .describe('kept for a new rule (exports carry it), so "the older rule first" holds in the new store; else the import time'),
+        updated_at: z.string().max(40).optional().describe('ignored (exports carry it)'),
+      }),
+    )
+    .max(5000),
   mode: z.enum(['merge', 'replace']).default('merge').describe('replace also deletes the stored rules the file does not name'),
 });
 

@@ -6,7 +6,16 @@ import { Sealer } from '../../../shared/platform/sealed.js';
 import { newSigningSecret, TEST_KIND, urlRefusal } from '../../../shared/notifications/index.js';
 import { Deleted } from '../../http/schemas.js';
 import {
-  CreateReceiver, DeliveriesQuery, DeliveryOut, DeliveryPage, ReceiverOut, ReceiverParams, ReceiverWithSecret, toDeliveryOut, toReceiverOut, UpdateReceiver,
+  CreateReceiver,
+  DeliveriesQuery,
+  DeliveryOut,
+  DeliveryPage,
+  ReceiverOut,
+  ReceiverParams,
+  ReceiverWithSecret,
+  toDeliveryOut,
+  toReceiverOut,
+  UpdateReceiver,
 } from './webhooks.schema.js';
 
 const ADMIN = { scope: 'admin' as const, kinds: ['secret' as const, 'session' as const] };
@@ -17,7 +26,8 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.webhookReceivers;
   const checkUrl = async (url: string) => {
     const refused = await urlRefusal(url, deps.config.ops.webhooks.allowPrivate);
-    if (refused) throw new AppError('url_not_allowed', 400, `the receiver URL is refused: ${refused}`, [{ field: 'url', code: 'url_not_allowed', message: refused }]);
+    if (refused)
+      throw new AppError('url_not_allowed', 400, `the receiver URL is refused: ${refused}`, [{ field: 'url', code: 'url_not_allowed', message: refused }]);
   };
   const mint = () => {
     const secret = newSigningSecret();
@@ -27,44 +37,79 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Registers a receiver (the URL must not be private unless WEBHOOK_ALLOW_PRIVATE); its secret is answered once and stored sealed. */
     defineRoute({
-      method: 'post', path: '/v1/webhooks', tag: 'webhooks', summary: 'Register a notification receiver', auth: ADMIN,
-      body: CreateReceiver, responses: { 201: { description: 'the receiver and its signing secret (shown once)', schema: ReceiverWithSecret } },
+      method: 'post',
+      path: '/v1/webhooks',
+      tag: 'webhooks',
+      summary: 'Register a notification receiver',
+      auth: ADMIN,
+      body: CreateReceiver,
+      responses: { 201: { description: 'the receiver and its signing secret (shown once)', schema: ReceiverWithSecret } },
       async handle(ctx, { body }) {
         await checkUrl(body.url);
         const { secret, sealed, last4 } = mint();
-        const row = await repo.create(ctx.state.principal.tenantId, { url: body.url, kinds: [...new Set(body.kinds)], description: body.description ?? '', secret: sealed, secretLast4: last4, enabled: body.enabled ?? true });
+        const row = await repo.create(ctx.state.principal.tenantId, {
+          url: body.url,
+          kinds: [...new Set(body.kinds)],
+          description: body.description ?? '',
+          secret: sealed,
+          secretLast4: last4,
+          enabled: body.enabled ?? true,
+        });
         ctx.status = 201;
         ctx.body = { ...toReceiverOut(row), secret };
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhooks', tag: 'webhooks', summary: 'List notification receivers', auth: ADMIN,
+      method: 'get',
+      path: '/v1/webhooks',
+      tag: 'webhooks',
+      summary: 'List notification receivers',
+      auth: ADMIN,
       responses: { 200: { description: 'receivers (never their secrets)', schema: z.object({ data: z.array(ReceiverOut) }) } },
       async handle(ctx) {
         ctx.body = { data: (await repo.list(ctx.state.principal.tenantId)).map(toReceiverOut) };
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhooks/{receiver_id}', tag: 'webhooks', summary: 'Get a notification receiver', auth: ADMIN,
-      params: ReceiverParams, responses: { 200: { description: 'the receiver', schema: ReceiverOut } },
+      method: 'get',
+      path: '/v1/webhooks/{receiver_id}',
+      tag: 'webhooks',
+      summary: 'Get a notification receiver',
+      auth: ADMIN,
+      params: ReceiverParams,
+      responses: { 200: { description: 'the receiver', schema: ReceiverOut } },
       async handle(ctx, { params }) {
         ctx.body = toReceiverOut(await find(ctx.state.principal.tenantId, params.receiver_id));
       },
     }),
     /** Changes URL, kinds, description; `enabled` turns it off or on (on clears the failure streak). */
     defineRoute({
-      method: 'patch', path: '/v1/webhooks/{receiver_id}', tag: 'webhooks', summary: 'Change, enable or disable a receiver', auth: ADMIN,
-      params: ReceiverParams, body: UpdateReceiver, responses: { 200: { description: 'the receiver', schema: ReceiverOut } },
+      method: 'patch',
+      path: '/v1/webhooks/{receiver_id}',
+      tag: 'webhooks',
+      summary: 'Change, enable or disable a receiver',
+      auth: ADMIN,
+      params: ReceiverParams,
+      body: UpdateReceiver,
+      responses: { 200: { description: 'the receiver', schema: ReceiverOut } },
       async handle(ctx, { params, body }) {
         if (body.url) await checkUrl(body.url);
-        const row = await repo.update(ctx.state.principal.tenantId, params.receiver_id, { ...body, ...(body.kinds ? { kinds: [...new Set(body.kinds)] } : {}) });
+        const row = await repo.update(ctx.state.principal.tenantId, params.receiver_id, {
+          ...body,
+          ...(body.kinds ? { kinds: [...new Set(body.kinds)] } : {}),
+        });
         if (!row) throw notFound('webhook receiver');
         ctx.body = toReceiverOut(row);
       },
     }),
     defineRoute({
-      method: 'delete', path: '/v1/webhooks/{receiver_id}', tag: 'webhooks', summary: 'Remove a receiver and its delivery log', auth: ADMIN,
-      params: ReceiverParams, responses: { 200: { description: 'removed', schema: Deleted } },
+      method: 'delete',
+      path: '/v1/webhooks/{receiver_id}',
+      tag: 'webhooks',
+      summary: 'Remove a receiver and its delivery log',
+      auth: ADMIN,
+      params: ReceiverParams,
+      responses: { 200: { description: 'removed', schema: Deleted } },
       async handle(ctx, { params }) {
         if (!(await repo.remove(ctx.state.principal.tenantId, params.receiver_id))) throw notFound('webhook receiver');
         ctx.body = { deleted: true, id: params.receiver_id };
@@ -72,8 +117,13 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
     }),
     /** A new signing secret (shown once); attempts from now on are signed with it. */
     defineRoute({
-      method: 'post', path: '/v1/webhooks/{receiver_id}/rotate-secret', tag: 'webhooks', summary: 'Rotate a receiver\'s signing secret', auth: ADMIN,
-      params: ReceiverParams, responses: { 200: { description: 'the receiver and its new secret (shown once)', schema: ReceiverWithSecret } },
+      method: 'post',
+      path: '/v1/webhooks/{receiver_id}/rotate-secret',
+      tag: 'webhooks',
+      summary: "Rotate a receiver's signing secret",
+      auth: ADMIN,
+      params: ReceiverParams,
+      responses: { 200: { description: 'the receiver and its new secret (shown once)', schema: ReceiverWithSecret } },
       async handle(ctx, { params }) {
         const { secret, sealed, last4 } = mint();
         const row = await repo.update(ctx.state.principal.tenantId, params.receiver_id, { secret: sealed, secret_last4: last4 });
@@ -82,8 +132,14 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/v1/webhooks/{receiver_id}/deliveries', tag: 'webhooks', summary: 'A receiver\'s delivery log, newest first', auth: ADMIN,
-      params: ReceiverParams, query: DeliveriesQuery, responses: { 200: { description: 'deliveries', schema: DeliveryPage } },
+      method: 'get',
+      path: '/v1/webhooks/{receiver_id}/deliveries',
+      tag: 'webhooks',
+      summary: "A receiver's delivery log, newest first",
+      auth: ADMIN,
+      params: ReceiverParams,
+      query: DeliveriesQuery,
+      responses: { 200: { description: 'deliveries', schema: DeliveryPage } },
       async handle(ctx, { params, query }) {
         const tenantId = ctx.state.principal.tenantId;
         await find(tenantId, params.receiver_id);
@@ -95,8 +151,13 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Queues a `webhook.test` notification to this receiver (signed and retried like any other). */
     defineRoute({
-      method: 'post', path: '/v1/webhooks/{receiver_id}/test', tag: 'webhooks', summary: 'Send a test notification', auth: ADMIN,
-      params: ReceiverParams, responses: { 202: { description: 'the delivery, queued', schema: DeliveryOut } },
+      method: 'post',
+      path: '/v1/webhooks/{receiver_id}/test',
+      tag: 'webhooks',
+      summary: 'Send a test notification',
+      auth: ADMIN,
+      params: ReceiverParams,
+      responses: { 202: { description: 'the delivery, queued', schema: DeliveryOut } },
       async handle(ctx, { params }) {
         const receiver = await find(ctx.state.principal.tenantId, params.receiver_id);
         if (!receiver.enabled) throw new AppError('receiver_disabled', 409, 'the receiver is disabled: enable it first (PATCH enabled: true)');

@@ -10,14 +10,25 @@ export function recommendRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Reads only (vectors and card caches in memory, co-views and trends from Postgres); not billed as a search, not logged. */
     defineRoute({
-      method: 'get', path: '/v1/recommend', tag: 'search', summary: 'Product recommendations', auth: SEARCH,
-      query: RecommendQuery, responses: { 200: { description: 'recommended products', schema: RecommendResponse } },
+      method: 'get',
+      path: '/v1/recommend',
+      tag: 'search',
+      summary: 'Product recommendations',
+      auth: SEARCH,
+      query: RecommendQuery,
+      responses: { 200: { description: 'recommended products', schema: RecommendResponse } },
       async handle(ctx, { query }) {
         if ((query.type === 'similar' || query.type === 'also_viewed') && !query.product_id) {
-          throw new AppError('validation_failed', 400, 'product_id is required for this type', [{ in: 'query', field: 'product_id', code: 'required', message: `required for ${query.type}` }]);
+          throw new AppError('validation_failed', 400, 'product_id is required for this type', [
+            { in: 'query', field: 'product_id', code: 'required', message: `required for ${query.type}` },
+          ]);
         }
         ctx.body = await deps.recommender.recommend(ctx.state.principal.tenantId, {
-          type: query.type, productId: query.product_id ?? null, categoryId: query.category_id ?? null, session: query.session ?? null, limit: query.limit,
+          type: query.type,
+          productId: query.product_id ?? null,
+          categoryId: query.category_id ?? null,
+          session: query.session ?? null,
+          limit: query.limit,
         });
       },
     }),

@@ -14,13 +14,19 @@ export function filtersFromQuery(extra: Record<string, unknown>): Record<string,
     if (bound) {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n)) throw bad(key, 'invalid_type', 'a range bound is a number');
-      const range = (filters[name] && typeof filters[name] === 'object' && !Array.isArray(filters[name]) ? filters[name] : {}) as { gte?: number; lte?: number };
+      const range = (filters[name] && typeof filters[name] === 'object' && !Array.isArray(filters[name]) ? filters[name] : {}) as {
+        gte?: number;
+        lte?: number;
+      };
       range[bound as 'gte' | 'lte'] = n;
       filters[name] = range;
     } else if (value === 'true' || value === 'false') {
       filters[name] = value === 'true';
     } else {
-      filters[name] = value.split(',').map((v) => v.trim()).filter(Boolean);
+      filters[name] = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     }
   }
   return filters;

@@ -8,8 +8,9 @@ import { filtersFromQuery } from './get-filters.js';
 import { SearchBody, SearchQuery, SearchResponse } from './search.schema.js';
 
 const SEARCH = { scope: 'search' as const };
-const USAGE_HEADER_DOC = 'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. '
-  + 'A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store\'s own search).';
+const USAGE_HEADER_DOC =
+  'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. ' +
+  "A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search).";
 const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
 
 /** Shopper-facing search (spec 4.6); public keys allowed from their origins. */
@@ -34,26 +35,57 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Search with filters in the query string. Bills page 1; logs the search off the request path. */
     defineRoute({
-      method: 'get', path: '/v1/search', tag: 'search', summary: 'Search products', auth: SEARCH,
-      query: SearchQuery, responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
+      method: 'get',
+      path: '/v1/search',
+      tag: 'search',
+      summary: 'Search products',
+      auth: SEARCH,
+      query: SearchQuery,
+      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
       async handle(ctx, { query }) {
         const extra = Object.fromEntries(Object.entries(query).filter(([k]) => !KNOWN_GET.has(k)));
         await run(ctx, {
-          q: query.q, lang: query.lang, page: query.page, perPage: query.per_page, filters: filtersFromQuery(extra),
-          sort: query.sort ?? null, facets: query.facets ? query.facets.split(',').map((f) => f.trim()).filter(Boolean) : null,
-          session: query.session ?? null, debug: query.debug === 'true', override: null, ai: query.ai,
+          q: query.q,
+          lang: query.lang,
+          page: query.page,
+          perPage: query.per_page,
+          filters: filtersFromQuery(extra),
+          sort: query.sort ?? null,
+          facets: query.facets
+            ? query.facets
+                .split(',')
+                .map((f) => f.trim())
+                .filter(Boolean)
+            : null,
+          session: query.session ?? null,
+          debug: query.debug === 'true',
+          override: null,
+          ai: query.ai,
         });
       },
     }),
     /** Search with a JSON body (SearchRequest). Bills page 1; logs the search off the request path. */
     defineRoute({
-      method: 'post', path: '/v1/search', tag: 'search', summary: 'Search products (JSON body)', auth: SEARCH,
-      body: SearchBody, responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
+      method: 'post',
+      path: '/v1/search',
+      tag: 'search',
+      summary: 'Search products (JSON body)',
+      auth: SEARCH,
+      body: SearchBody,
+      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
       async handle(ctx, { body }) {
         await run(ctx, {
-          q: body.q, lang: body.lang, page: body.page, perPage: body.per_page, filters: body.filters ?? {},
-          sort: body.sort ?? null, facets: body.facets ?? null, session: body.session ?? null, debug: body.debug,
-          override: body.config_override ?? null, ai: body.ai,
+          q: body.q,
+          lang: body.lang,
+          page: body.page,
+          perPage: body.per_page,
+          filters: body.filters ?? {},
+          sort: body.sort ?? null,
+          facets: body.facets ?? null,
+          session: body.session ?? null,
+          debug: body.debug,
+          override: body.config_override ?? null,
+          ai: body.ai,
         });
       },
     }),

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-export const Lang = z.string().regex(/^(auto|[a-z]{2})$/, 'auto or a two-letter tenant locale').default('auto');
+export const Lang = z
+  .string()
+  .regex(/^(auto|[a-z]{2})$/, 'auto or a two-letter tenant locale')
+  .default('auto');
 const Sort = z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular']);
 const Ai = z.enum(['auto', 'on', 'off']).default('auto');
 const Device = z.enum(['desktop', 'mobile', 'tablet', 'unknown']).default('unknown');
@@ -21,7 +24,10 @@ export const RankingConfig = z.strictObject({
   cheap_rerank_top_n: z.number().int().min(10).max(200).nullish(),
   merch_rules: z.boolean().nullish(),
   disabled_rule_ids: z.array(z.string().max(64)).max(200).nullish(),
-  synonym_sets: z.array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/)).max(50).nullish(),
+  synonym_sets: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/))
+    .max(50)
+    .nullish(),
   global_synonyms: z.boolean().nullish(),
 });
 
@@ -57,39 +63,82 @@ export const SearchBody = z.strictObject({
 });
 
 export const Card = z.object({
-  id: z.string(), name: z.record(z.string(), z.string()), url: z.string().nullable(), image_url: z.string().nullable(),
-  price: z.string(), sale_price: z.string().nullable(), currency: z.string(), in_stock: z.boolean(),
-  brand: z.string().nullable(), category: z.record(z.string(), z.string()).nullable(),
+  id: z.string(),
+  name: z.record(z.string(), z.string()),
+  url: z.string().nullable(),
+  image_url: z.string().nullable(),
+  price: z.string(),
+  sale_price: z.string().nullable(),
+  currency: z.string(),
+  in_stock: z.boolean(),
+  brand: z.string().nullable(),
+  category: z.record(z.string(), z.string()).nullable(),
 });
 export const Bucket = z.object({ value: z.string(), label: z.record(z.string(), z.string()).nullable(), count: z.number().int() });
 
 export const SearchResponse = z.object({
   search_id: z.string(),
   query: z.object({
-    text: z.string(), normalized: z.string(), rewritten: z.string().nullable(), lang: z.string(),
-    filters: z.record(z.string(), z.unknown()), sort: z.string().nullable(), ai_used: z.boolean(), ai_cached: z.boolean(),
+    text: z.string(),
+    normalized: z.string(),
+    rewritten: z.string().nullable(),
+    lang: z.string(),
+    filters: z.record(z.string(), z.unknown()),
+    sort: z.string().nullable(),
+    ai_used: z.boolean(),
+    ai_cached: z.boolean(),
   }),
   ids: z.array(z.string()),
-  hits: z.array(z.object({
-    id: z.string(), score: z.number().nullable().describe('null for a pinned product'), product: Card, highlights: z.record(z.string(), z.string()),
-    pinned: z.boolean().describe('placed by a merchandising rule'),
-  })),
-  total: z.number().int().describe('matches of every word; when fewer than 5 match strongly (every word above the description, or of the category the query names), products matching some of the words are added and counted'),
+  hits: z.array(
+    z.object({
+      id: z.string(),
+      score: z.number().nullable().describe('null for a pinned product'),
+      product: Card,
+      highlights: z.record(z.string(), z.string()),
+      pinned: z.boolean().describe('placed by a merchandising rule'),
+    }),
+  ),
+  total: z
+    .number()
+    .int()
+    .describe(
+      'matches of every word; when fewer than 5 match strongly (every word above the description, or of the category the query names), products matching some of the words are added and counted',
+    ),
   page: z.number().int(),
   per_page: z.number().int(),
-  facets: z.array(z.object({
-    name: z.string(), type: z.enum(['terms', 'range', 'boolean', 'category_tree']),
-    buckets: z.array(Bucket).optional(), min: z.number().nullable().optional(), max: z.number().nullable().optional(),
-  })),
+  facets: z.array(
+    z.object({
+      name: z.string(),
+      type: z.enum(['terms', 'range', 'boolean', 'category_tree']),
+      buckets: z.array(Bucket).optional(),
+      min: z.number().nullable().optional(),
+      max: z.number().nullable().optional(),
+    }),
+  ),
   did_you_mean: z.string().nullable(),
-  redirect: z.object({ url: z.string(), rule_id: z.string() }).nullable().describe('the first matching rule with a redirect (conflict order in README, Merchandising)'),
-  banners: z.array(z.object({
-    id: z.string().describe('<rule id>-<n>'), html: z.string().nullable(), image_url: z.string().nullable(), link_url: z.string().nullable(),
-    position: z.enum(['top', 'inline', 'bottom']),
-  })).describe('from every applied rule, in conflict order'),
-  zero_result_help: z.object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) }).nullable()
+  redirect: z
+    .object({ url: z.string(), rule_id: z.string() })
+    .nullable()
+    .describe('the first matching rule with a redirect (conflict order in README, Merchandising)'),
+  banners: z
+    .array(
+      z.object({
+        id: z.string().describe('<rule id>-<n>'),
+        html: z.string().nullable(),
+        image_url: z.string().nullable(),
+        link_url: z.string().nullable(),
+        position: z.enum(['top', 'inline', 'bottom']),
+      }),
+    )
+    .describe('from every applied rule, in conflict order'),
+  zero_result_help: z
+    .object({ relaxed: z.boolean(), relaxed_query: z.string().nullable(), popular_categories: z.array(Bucket) })
+    .nullable()
     .describe('set when no product has every word: relaxed is true when the hits match some of the words, false when nothing matched'),
-  experiment: z.object({ experiment_id: z.string(), variant: z.string() }).nullable().describe('the session\'s variant of the running experiment; null without a session'),
+  experiment: z
+    .object({ experiment_id: z.string(), variant: z.string() })
+    .nullable()
+    .describe("the session's variant of the running experiment; null without a session"),
   took_ms: z.number(),
   debug: z.record(z.string(), z.unknown()).nullable(),
 });

@@ -9,8 +9,13 @@ export function suggestRoutes(deps: Deps): RouteSpec[] {
   return [
     /** As-you-type suggestions; never billed, never calls the AI, not logged. */
     defineRoute({
-      method: 'get', path: '/v1/suggest', tag: 'search', summary: 'Suggestions as you type', auth: SEARCH,
-      query: SuggestQuery, responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
+      method: 'get',
+      path: '/v1/suggest',
+      tag: 'search',
+      summary: 'Suggestions as you type',
+      auth: SEARCH,
+      query: SuggestQuery,
+      responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
       async handle(ctx, { query }) {
         ctx.type = 'application/json';
         ctx.body = await deps.suggest.suggest(ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });

@@ -11,7 +11,9 @@ export const SuggestQuery = z.strictObject({
 
 export const SuggestResponse = z.object({
   query: z.string(),
-  suggestions: z.array(z.object({ text: z.string(), highlighted: z.string().nullable(), kind: z.enum(['query', 'category', 'brand']), target: z.string().nullable() })),
+  suggestions: z.array(
+    z.object({ text: z.string(), highlighted: z.string().nullable(), kind: z.enum(['query', 'category', 'brand']), target: z.string().nullable() }),
+  ),
   products: z.array(Card),
   categories: z.array(Bucket),
   took_ms: z.number(),

@@ -16,8 +16,14 @@ export function insightsRoutes(deps: Deps): RouteSpec[] {
      * counts only 200 as sent. No dedupe: Insights events carry no id.
      */
     defineRoute({
-      method: 'post', path: `${ALGOLIA_PREFIX}/1/events`, tag: 'storefront', summary: 'Algolia Insights: click, conversion and view events (search-insights)',
-      auth: algoliaAuth('events'), errorBody: algoliaErrorBody, query: AlgoliaQuery, body: InsightsBody,
+      method: 'post',
+      path: `${ALGOLIA_PREFIX}/1/events`,
+      tag: 'storefront',
+      summary: 'Algolia Insights: click, conversion and view events (search-insights)',
+      auth: algoliaAuth('events'),
+      errorBody: algoliaErrorBody,
+      query: AlgoliaQuery,
+      body: InsightsBody,
       responses: { 200: { description: 'taken for storage', schema: InsightsAccepted } },
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);

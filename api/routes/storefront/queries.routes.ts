@@ -17,8 +17,14 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
   return [
     /** Multi-query search: each request runs the /v1/search path (or suggest for suggestions indices); logs shopper searches, bills per billing.ts. */
     defineRoute({
-      method: 'post', path: `${ALGOLIA_PREFIX}/1/indexes/*/queries`, tag: 'storefront', summary: 'Algolia protocol: multi-query search (InstantSearch, Autocomplete)',
-      auth: algoliaAuth('search'), errorBody: algoliaErrorBody, query: AlgoliaQuery, body: QueriesBody,
+      method: 'post',
+      path: `${ALGOLIA_PREFIX}/1/indexes/*/queries`,
+      tag: 'storefront',
+      summary: 'Algolia protocol: multi-query search (InstantSearch, Autocomplete)',
+      auth: algoliaAuth('search'),
+      errorBody: algoliaErrorBody,
+      query: AlgoliaQuery,
+      body: QueriesBody,
       responses: { 200: { description: 'one result per request, in order', schema: QueriesResponse } },
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);
@@ -29,8 +35,15 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Single-index search; same rules as the multi-query. */
     defineRoute({
-      method: 'post', path: `${ALGOLIA_PREFIX}/1/indexes/{index}/query`, tag: 'storefront', summary: 'Algolia protocol: search one index',
-      auth: algoliaAuth('search'), errorBody: algoliaErrorBody, params: IndexParam, query: AlgoliaQuery, body: SingleQueryBody,
+      method: 'post',
+      path: `${ALGOLIA_PREFIX}/1/indexes/{index}/query`,
+      tag: 'storefront',
+      summary: 'Algolia protocol: search one index',
+      auth: algoliaAuth('search'),
+      errorBody: algoliaErrorBody,
+      params: IndexParam,
+      query: AlgoliaQuery,
+      body: SingleQueryBody,
       responses: { 200: { description: 'the result', schema: AlgoliaResult } },
       async handle(ctx, { params, body }) {
         const tenantId = checkApplication(ctx);

@@ -37,7 +37,9 @@ export function widgetAsset(name: 'widget.js' | 'widget.css'): Asset | null {
   if (hit && hit.mtime === mtime) return hit.asset;
   const body = readFileSync(file);
   const asset: Asset = {
-    body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`,
     type: name.endsWith('.js') ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8',
   };
   cache.set(name, { mtime, asset });

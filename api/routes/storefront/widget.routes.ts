@@ -7,8 +7,14 @@ import { demoPage } from './demo-page.js';
 
 const Version = z.object({ v: z.string().max(64).optional().describe('the build hash: with the current one the answer is cacheable for a year') });
 export const DemoQuery = z.strictObject({
-  app: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).describe('store (tenant) id'),
-  key: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/).describe('a public key whose allowed_origins hold this server\'s origin'),
+  app: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .describe('store (tenant) id'),
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/)
+    .describe("a public key whose allowed_origins hold this server's origin"),
   lang: z.enum(['en', 'ar']).default('en'),
   hits: z.coerce.number().int().min(1).max(48).default(12),
 });
@@ -40,19 +46,34 @@ export function widgetRoutes(): RouteSpec[] {
   return [
     /** The widget bundle (InstantSearch.js + Autocomplete.js against this service); cached 5 minutes, a year with ?v=<build hash>. */
     defineRoute({
-      method: 'get', path: '/widget.js', tag: 'storefront', summary: 'Drop-in search widget (script)', auth: null, query: Version,
+      method: 'get',
+      path: '/widget.js',
+      tag: 'storefront',
+      summary: 'Drop-in search widget (script)',
+      auth: null,
+      query: Version,
       responses: { 200: { description: 'JavaScript' }, 304: { description: 'not modified' } },
       handle: (ctx, { query }) => send(ctx, 'widget.js', query.v),
     }),
     /** The widget's styles (loaded by widget.js from beside itself). */
     defineRoute({
-      method: 'get', path: '/widget.css', tag: 'storefront', summary: 'Drop-in search widget (styles)', auth: null, query: Version,
+      method: 'get',
+      path: '/widget.css',
+      tag: 'storefront',
+      summary: 'Drop-in search widget (styles)',
+      auth: null,
+      query: Version,
       responses: { 200: { description: 'CSS' }, 304: { description: 'not modified' } },
       handle: (ctx, { query }) => send(ctx, 'widget.css', query.v),
     }),
     /** A demo storefront page showing the widget for a store and public key (npm run demo prints its URL). */
     defineRoute({
-      method: 'get', path: '/demo', tag: 'storefront', summary: 'Demo storefront page with the widget', auth: null, query: DemoQuery,
+      method: 'get',
+      path: '/demo',
+      tag: 'storefront',
+      summary: 'Demo storefront page with the widget',
+      auth: null,
+      query: DemoQuery,
       responses: { 200: { description: 'HTML page' } },
       handle(ctx, { query }) {
         ctx.type = 'text/html; charset=utf-8';

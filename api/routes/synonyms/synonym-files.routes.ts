@@ -10,8 +10,13 @@ export function importExportRoutes(service: SynonymService): RouteSpec[] {
   return [
     /** Read-only: the tenant's rules (optionally one set) as a json, csv or solr file. */
     defineRoute({
-      method: 'get', path: '/v1/synonyms/export', tag: 'synonyms', summary: 'Export the tenant\'s synonym rules as a file (json, csv or solr)', auth: READ,
-      query: ExportQuery, responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
+      method: 'get',
+      path: '/v1/synonyms/export',
+      tag: 'synonyms',
+      summary: "Export the tenant's synonym rules as a file (json, csv or solr)",
+      auth: READ,
+      query: ExportQuery,
+      responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
       async handle(ctx, { query }) {
         const content = await service.export(ctx.state.principal.tenantId, query.format, query.set_key);
         ctx.type = 'application/json';
@@ -24,8 +29,15 @@ export function importExportRoutes(service: SynonymService): RouteSpec[] {
      * Idempotency-Key honoured; announces the change when anything changed.
      */
     defineRoute({
-      method: 'post', path: '/v1/synonyms/import', tag: 'synonyms', summary: 'Import synonym rules from a file', auth: WRITE, idempotent: true, itemFields: ['content'],
-      body: ImportBody, responses: { 200: { description: 'counts per rule and per-line errors', schema: SynonymImportResult } },
+      method: 'post',
+      path: '/v1/synonyms/import',
+      tag: 'synonyms',
+      summary: 'Import synonym rules from a file',
+      auth: WRITE,
+      idempotent: true,
+      itemFields: ['content'],
+      body: ImportBody,
+      responses: { 200: { description: 'counts per rule and per-line errors', schema: SynonymImportResult } },
       async handle(ctx, { body }) {
         ctx.body = await service.import(ctx.state.principal.tenantId, { format: body.format, content: body.content, mode: body.mode, setKey: body.set_key });
       },

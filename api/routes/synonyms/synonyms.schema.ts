@@ -41,7 +41,10 @@ export const ExportContent = z.string().describe('the file content (README "Syno
 export const ImportBody = z.strictObject({
   format: z.enum(FORMATS).default('json'),
   content: z.string().max(MAX_IMPORT_CHARS),
-  mode: z.enum(['merge', 'replace']).default('merge').describe('merge: update matching rules, create the rest; replace: the sets in the file become exactly its rules'),
+  mode: z
+    .enum(['merge', 'replace'])
+    .default('merge')
+    .describe('merge: update matching rules, create the rest; replace: the sets in the file become exactly its rules'),
   set_key: SetKey.nullish().describe('set of rules that name none (every plain Solr line); default "default"'),
 });
 
@@ -49,7 +52,7 @@ export const SynonymImportResult = z.object({
   created: z.number().int(),
   updated: z.number().int(),
   skipped: z.number().int().describe('rules already stored exactly as in the file'),
-  deleted: z.number().int().describe('replace mode: rules of the file\'s sets that the file no longer holds'),
+  deleted: z.number().int().describe("replace mode: rules of the file's sets that the file no longer holds"),
   errors: z.array(z.string()).describe('"line N: problem" for each rule not applied'),
 });
 

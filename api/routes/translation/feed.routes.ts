@@ -13,7 +13,10 @@ const FEED = { ...READ, kinds: ['secret' as const] };
 
 /** A position on the feed sequence. */
 const feedCursor = cursorCodec(z.strictObject({ s: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }));
-const badCursor = () => new AppError('invalid_cursor', 400, 'since is not a cursor this API returned', [{ field: 'since', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' }]);
+const badCursor = () =>
+  new AppError('invalid_cursor', 400, 'since is not a cursor this API returned', [
+    { field: 'since', code: 'invalid_cursor', message: 'pass back next_cursor unchanged' },
+  ]);
 
 /** Write-back for stores: the approved feed, acknowledgements and file exports. */
 export function feedRoutes(deps: Deps): RouteSpec[] {
@@ -24,8 +27,13 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
      * (numbers are taken in commit order, so a row committed later never lands behind a cursor).
      */
     defineRoute({
-      method: 'get', path: '/v1/translate/approved', tag: 'translation', summary: 'Approved translations since a cursor (store modules; secret key)', auth: FEED,
-      query: ApprovedQuery, responses: { 200: { description: 'page of rows to write into the store', schema: ApprovedPage } },
+      method: 'get',
+      path: '/v1/translate/approved',
+      tag: 'translation',
+      summary: 'Approved translations since a cursor (store modules; secret key)',
+      auth: FEED,
+      query: ApprovedQuery,
+      responses: { 200: { description: 'page of rows to write into the store', schema: ApprovedPage } },
       async handle(ctx, { query }) {
         let after = 0;
         try {
@@ -41,16 +49,26 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Sets written_back_at on the acknowledged approved rows (other ids are not counted). */
     defineRoute({
-      method: 'post', path: '/v1/translate/ack', tag: 'translation', summary: 'Acknowledge translations written into the store', auth: WRITE,
-      body: AckBody, responses: { 200: { description: 'rows marked written back', schema: AckResult } },
+      method: 'post',
+      path: '/v1/translate/ack',
+      tag: 'translation',
+      summary: 'Acknowledge translations written into the store',
+      auth: WRITE,
+      body: AckBody,
+      responses: { 200: { description: 'rows marked written back', schema: AckResult } },
       async handle(ctx, { body }) {
         ctx.body = { updated: await repo.ack(ctx.state.principal.tenantId, [...new Set(body.ids)]) };
       },
     }),
     /** Read-only: every approved translation of a locale as csv, json or OpenCart SQL (README "Translation exports"). */
     defineRoute({
-      method: 'get', path: '/v1/translate/export', tag: 'translation', summary: 'Export approved translations (csv, json, sql_opencart)', auth: READ,
-      query: ExportQuery, responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
+      method: 'get',
+      path: '/v1/translate/export',
+      tag: 'translation',
+      summary: 'Export approved translations (csv, json, sql_opencart)',
+      auth: READ,
+      query: ExportQuery,
+      responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
       async handle(ctx, { query }) {
         if (query.format === 'sql_opencart' && query.language_id === undefined) {
           throw new AppError('validation_failed', 400, 'invalid query: language_id: required for sql_opencart', [
@@ -58,9 +76,12 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
           ]);
         }
         const rows = await repo.approved(ctx.state.principal.tenantId, query.target_locale);
-        const content = query.format === 'csv' ? toCsv(rows)
-          : query.format === 'json' ? toJson(rows)
-            : toOpenCartSql(rows, { languageId: query.language_id!, tablePrefix: query.table_prefix });
+        const content =
+          query.format === 'csv'
+            ? toCsv(rows)
+            : query.format === 'json'
+              ? toJson(rows)
+              : toOpenCartSql(rows, { languageId: query.language_id!, tablePrefix: query.table_prefix });
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(content);
       },

@@ -15,18 +15,33 @@ const reviewCursor = cursorCodec(z.strictObject({ p: CursorId, id: CursorId }));
 export function reviewRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.translationReview;
   const service = reviewService({
-    queues: deps.queues, review: repo, items: deps.repos.translationItems, glossary: deps.repos.glossary, products: deps.repos.products,
+    queues: deps.queues,
+    review: repo,
+    items: deps.repos.translationItems,
+    glossary: deps.repos.glossary,
+    products: deps.repos.products,
   });
   return [
     /** Read-only: items in one status (default review), grouped by product. */
     defineRoute({
-      method: 'get', path: '/v1/translate/review', tag: 'translation', summary: 'List translation items by status (the review queue)', auth: READ,
-      query: ReviewQuery, responses: { 200: { description: 'page of items', schema: page(TranslationItem) } },
+      method: 'get',
+      path: '/v1/translate/review',
+      tag: 'translation',
+      summary: 'List translation items by status (the review queue)',
+      auth: READ,
+      query: ReviewQuery,
+      responses: { 200: { description: 'page of items', schema: page(TranslationItem) } },
       async handle(ctx, { query }) {
         const tenantId = ctx.state.principal.tenantId;
         const after = reviewCursor.decode(query.cursor);
         const [page, total] = await Promise.all([
-          cursorPage(reviewCursor, query.limit, (n) => repo.list(tenantId, { status: query.status, target: query.target_locale, after, limit: n }), (last) => ({ p: last.product_id, id: last.id }), toItemOut),
+          cursorPage(
+            reviewCursor,
+            query.limit,
+            (n) => repo.list(tenantId, { status: query.status, target: query.target_locale, after, limit: n }),
+            (last) => ({ p: last.product_id, id: last.id }),
+            toItemOut,
+          ),
           repo.count(tenantId, query.status, query.target_locale),
         ]);
         ctx.body = { ...page, total };
@@ -34,8 +49,13 @@ export function reviewRoutes(deps: Deps): RouteSpec[] {
     }),
     /** Approves or rejects many items in one transaction; items the action does not apply to are skipped and listed. Re-indexes the products. */
     defineRoute({
-      method: 'post', path: '/v1/translate/review/bulk', tag: 'translation', summary: 'Approve or reject many translations', auth: WRITE,
-      body: BulkBody, responses: { 200: { description: 'counts', schema: BulkReviewResult } },
+      method: 'post',
+      path: '/v1/translate/review/bulk',
+      tag: 'translation',
+      summary: 'Approve or reject many translations',
+      auth: WRITE,
+      body: BulkBody,
+      responses: { 200: { description: 'counts', schema: BulkReviewResult } },
       async handle(ctx, { body }) {
         ctx.body = await service.bulk(ctx.state.principal.tenantId, body.ids, body.action);
       },
@@ -46,8 +66,14 @@ export function reviewRoutes(deps: Deps): RouteSpec[] {
      * Re-indexes the product.
      */
     defineRoute({
-      method: 'post', path: '/v1/translate/review/{translation_id}', tag: 'translation', summary: 'Approve, reject or edit a translation', auth: WRITE,
-      params: ReviewParams, body: ReviewBody, responses: { 200: { description: 'the item after the decision', schema: TranslationItem } },
+      method: 'post',
+      path: '/v1/translate/review/{translation_id}',
+      tag: 'translation',
+      summary: 'Approve, reject or edit a translation',
+      auth: WRITE,
+      params: ReviewParams,
+      body: ReviewBody,
+      responses: { 200: { description: 'the item after the decision', schema: TranslationItem } },
       async handle(ctx, { params, body }) {
         ctx.body = toItemOut(await service.decide(ctx.state.principal.tenantId, params.translation_id, body.action, body.text));
       },

@@ -18,7 +18,9 @@ export const TranslationItem = z.object({
   ai_translated: z.boolean(),
   status: z.enum(STATUSES),
   quality_score: z.number().nullable(),
-  quality_notes: z.record(z.string(), Note).describe('per check: numbers_kept, brand_kept, glossary_obeyed, placeholders_restored, target_script, length_ratio, not_identical, html_balanced'),
+  quality_notes: z
+    .record(z.string(), Note)
+    .describe('per check: numbers_kept, brand_kept, glossary_obeyed, placeholders_restored, target_script, length_ratio, not_identical, html_balanced'),
   human_edited: z.boolean().describe('a person wrote the text: the machine never overwrites it'),
   source_hash: z.string(),
   provider: z.string().nullable(),
@@ -86,13 +88,27 @@ export const ReviewBody = z.strictObject({
 });
 
 export const BulkBody = z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000), action: z.enum(['approve', 'reject']) });
-export const BulkReviewResult = z.object({ updated: z.number().int(), skipped: z.number().int(), skipped_ids: z.array(z.string()).describe('unknown ids and items the action does not apply to') });
+export const BulkReviewResult = z.object({
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  skipped_ids: z.array(z.string()).describe('unknown ids and items the action does not apply to'),
+});
 
 export const ExportQuery = z.strictObject({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   target_locale: Locale.default('ar'),
-  language_id: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe('sql_opencart: OpenCart language_id of the target language (required for that format)'),
-  table_prefix: z.string().regex(/^[A-Za-z0-9_]{0,32}$/).default('oc_').describe('sql_opencart: the OpenCart DB_PREFIX'),
+  language_id: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .describe('sql_opencart: OpenCart language_id of the target language (required for that format)'),
+  table_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{0,32}$/)
+    .default('oc_')
+    .describe('sql_opencart: the OpenCart DB_PREFIX'),
 });
 export const ExportContent = z.string().describe('the file content (README "Translation exports" describes each layout)');
 
@@ -124,9 +140,23 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** TranslationItem of a stored item. */
 export function toItemOut(r: ItemRow) {
   return {
-    id: r.id, product_id: r.product_id, field: r.field, field_key: r.field_key || null, source_locale: r.source_locale, target_locale: r.target_locale,
-    source_text: r.source_text, translated_text: r.translated_text, ai_translated: r.ai_translated, status: r.status, quality_score: r.quality_score,
-    quality_notes: r.quality_notes, human_edited: r.human_edited, source_hash: r.source_hash, provider: r.provider,
-    approved_at: iso(r.approved_at), written_back_at: iso(r.written_back_at), updated_at: r.updated_at.toISOString(),
+    id: r.id,
+    product_id: r.product_id,
+    field: r.field,
+    field_key: r.field_key || null,
+    source_locale: r.source_locale,
+    target_locale: r.target_locale,
+    source_text: r.source_text,
+    translated_text: r.translated_text,
+    ai_translated: r.ai_translated,
+    status: r.status,
+    quality_score: r.quality_score,
+    quality_notes: r.quality_notes,
+    human_edited: r.human_edited,
+    source_hash: r.source_hash,
+    provider: r.provider,
+    approved_at: iso(r.approved_at),
+    written_back_at: iso(r.written_back_at),
+    updated_at: r.updated_at.toISOString(),
   };
 }

@@ -13,7 +13,13 @@ export const MODEL_LIMITS = { maxFeatures: 50_000, minDf: 2, maxDfShare: 0.5 };
 export class CatalogModel {
   private index: Map<string, number>;
 
-  constructor(readonly features: string[], readonly dims: number, readonly total: number, readonly counts: Float32Array, readonly vectors: Float32Array) {
+  constructor(
+    readonly features: string[],
+    readonly dims: number,
+    readonly total: number,
+    readonly counts: Float32Array,
+    readonly vectors: Float32Array,
+  ) {
     this.index = new Map(features.map((f, i) => [f, i]));
   }
 
@@ -40,7 +46,12 @@ export class CatalogModel {
     const header = Buffer.from(JSON.stringify({ features: this.features, dims: this.dims, total: this.total }));
     const len = Buffer.alloc(4);
     len.writeUInt32LE(header.length);
-    return Buffer.concat([len, header, Buffer.from(this.counts.buffer, this.counts.byteOffset, this.counts.byteLength), Buffer.from(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength)]);
+    return Buffer.concat([
+      len,
+      header,
+      Buffer.from(this.counts.buffer, this.counts.byteOffset, this.counts.byteLength),
+      Buffer.from(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength),
+    ]);
   }
 
   static fromBuffer(buf: Buffer): CatalogModel {
@@ -71,8 +82,11 @@ export async function trainCatalogModel(texts: string[], dims: number): Promise<
   }
   await tick();
   const maxDf = Math.max(MODEL_LIMITS.minDf, docs.length * MODEL_LIMITS.maxDfShare);
-  const kept = [...df].filter(([, n]) => n >= MODEL_LIMITS.minDf && n <= maxDf).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, MODEL_LIMITS.maxFeatures).map(([f]) => f);
+  const kept = [...df]
+    .filter(([, n]) => n >= MODEL_LIMITS.minDf && n <= maxDf)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MODEL_LIMITS.maxFeatures)
+    .map(([f]) => f);
   const index = new Map(kept.map((f, i) => [f, i]));
   const counts = new Float32Array(kept.length);
   const cr: number[] = [];

@@ -21,7 +21,10 @@ export class CatalogEmbedderSource implements EmbedderSource {
   readonly kind = 'catalog' as const;
   private loaded = new Map<string, Promise<Embedder | null>>();
 
-  constructor(private db: Knex, private dims = CATALOG_DIMS) {}
+  constructor(
+    private db: Knex,
+    private dims = CATALOG_DIMS,
+  ) {}
 
   byId(tenantId: string, embedderId: string): Promise<Embedder | null> {
     const m = /^catalog-v(\d+)$/.exec(embedderId);
@@ -29,7 +32,9 @@ export class CatalogEmbedderSource implements EmbedderSource {
     const key = `${tenantId}\u0000${embedderId}`;
     let hit = this.loaded.get(key);
     if (!hit) {
-      hit = this.db('embedder_models').where({ tenant_id: tenantId, version: Number(m[1]) }).first('model')
+      hit = this.db('embedder_models')
+        .where({ tenant_id: tenantId, version: Number(m[1]) })
+        .first('model')
         .then((row: { model: Buffer } | undefined) => (row ? catalogEmbedder(embedderId, CatalogModel.fromBuffer(row.model)) : null));
       hit.catch(() => this.loaded.delete(key));
       if (this.loaded.size >= MAX_LOADED) this.loaded.delete(this.loaded.keys().next().value!);
@@ -58,7 +63,14 @@ export class CatalogEmbedderSource implements EmbedderSource {
       await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`embedder-${tenantId}`]);
       const [{ max }] = await trx('embedder_models').where({ tenant_id: tenantId }).max({ max: 'version' });
       const next = Number(max ?? 0) + 1;
-      await trx('embedder_models').insert({ tenant_id: tenantId, version: next, embedder_id: `catalog-v${next}`, dims: this.dims, products: seen, model: model.toBuffer() });
+      await trx('embedder_models').insert({
+        tenant_id: tenantId,
+        version: next,
+        embedder_id: `catalog-v${next}`,
+        dims: this.dims,
+        products: seen,
+        model: model.toBuffer(),
+      });
       return next;
     });
     const id = `catalog-v${version}`;

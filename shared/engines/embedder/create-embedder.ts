@@ -8,8 +8,14 @@ import { OpenAiEmbedderSource } from './openai.embedder.js';
 export function createEmbedderSource(config: Config, db: Knex, onCost: (tenantId: string, micros: number) => Promise<void>): EmbedderSource {
   if (config.vectors.embedder === 'openai') {
     return new OpenAiEmbedderSource({
-      baseUrl: config.openaiBaseUrl, apiKey: config.llm.apiKey, model: config.vectors.embeddingModel, batch: config.vectors.embeddingBatch,
-      maxRetries: 3, timeoutMs: 30_000, pricePerMtok: config.vectors.embeddingPricePerMtok, onCost,
+      baseUrl: config.openaiBaseUrl,
+      apiKey: config.llm.apiKey,
+      model: config.vectors.embeddingModel,
+      batch: config.vectors.embeddingBatch,
+      maxRetries: 3,
+      timeoutMs: 30_000,
+      pricePerMtok: config.vectors.embeddingPricePerMtok,
+      onCost,
     });
   }
   return new CatalogEmbedderSource(db);

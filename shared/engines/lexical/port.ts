@@ -130,7 +130,10 @@ export interface EngineQuery {
   facets?: string[];
   /** Business ranking inside relevance: in-stock first, popularity and margin weights 0..1. */
   boost?: {
-    inStockFirst: boolean; popularity: number; margin: number; categories?: string[];
+    inStockFirst: boolean;
+    popularity: number;
+    margin: number;
+    categories?: string[];
     /** Name words of a typical product of `categories`, with weights: those products rank first among the category's (Postgres engine). */
     typical?: Array<{ word: string; weight: number }>;
     /**

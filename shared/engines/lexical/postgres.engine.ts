@@ -1,6 +1,21 @@
 import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
-import { ABOVE_DESCRIPTION, coverageWeights, filterSql, headHit, partialHeadFactor, idSql, langHit, orderBy, RANK_WEIGHTS, rarityShares, TSV_SQL, termsOf, tsQuery, typicality } from './postgres.sql.js';
+import {
+  ABOVE_DESCRIPTION,
+  coverageWeights,
+  filterSql,
+  headHit,
+  partialHeadFactor,
+  idSql,
+  langHit,
+  orderBy,
+  RANK_WEIGHTS,
+  rarityShares,
+  TSV_SQL,
+  termsOf,
+  tsQuery,
+  typicality,
+} from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
 const FACET_LIMIT = 50;
@@ -62,12 +77,29 @@ export class PostgresEngine implements LexicalEngine {
   /** One transaction (derived data: no wait for the WAL flush); a document never goes back to an older product version. */
   private async write(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
     const rows = docs.map((d) => ({
-      product_id: d.id, name_norm: d.nameNorm, name_stem: d.nameStem, brand: d.brand, brand_norm: d.brandNorm, codes: d.codes,
-      category_ids: d.categoryIds, category_paths: d.categoryPaths, category_text: d.categoryText,
-      attribute_text: d.attributeText, description_norm: d.descriptionNorm, facets: d.facets, price: d.price,
-      in_stock: d.inStock, visible: d.visible, popularity: d.popularity, margin: d.margin,
-      created_at: new Date(d.createdAt).toISOString(), source_version: d.version ?? Date.now(), card: d.card,
-      description: d.description ?? null, lang_terms: d.langTerms ?? [], heads: d.heads ?? [],
+      product_id: d.id,
+      name_norm: d.nameNorm,
+      name_stem: d.nameStem,
+      brand: d.brand,
+      brand_norm: d.brandNorm,
+      codes: d.codes,
+      category_ids: d.categoryIds,
+      category_paths: d.categoryPaths,
+      category_text: d.categoryText,
+      attribute_text: d.attributeText,
+      description_norm: d.descriptionNorm,
+      facets: d.facets,
+      price: d.price,
+      in_stock: d.inStock,
+      visible: d.visible,
+      popularity: d.popularity,
+      margin: d.margin,
+      created_at: new Date(d.createdAt).toISOString(),
+      source_version: d.version ?? Date.now(),
+      card: d.card,
+      description: d.description ?? null,
+      lang_terms: d.langTerms ?? [],
+      heads: d.heads ?? [],
     }));
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
@@ -131,14 +163,17 @@ export class PostgresEngine implements LexicalEngine {
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
     // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
     const rank = `ts_rank_cd(?::float4[], tsv, ${ONCE}, 1)`;
-    const own = ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
+    const own =
+      ts && q.preferFirstAlternative && q.terms ? tsQuery({ ...q, terms: q.terms.map((t) => ({ ...t, alternatives: t.alternatives.slice(0, 1) })) }) : null;
     const ranked = ts && !q.noTextRank;
     // One tsquery per word of a several-word query.
     const terms = termsOf(q);
-    const eachTerm = (weights?: string) => (ranked && terms.length > 1
-      ? terms.map((t, i) => ({ ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights), weight: t.weight ?? 1 }))
-        .filter((x): x is { ts: string; weight: number } => !!x.ts)
-      : []);
+    const eachTerm = (weights?: string) =>
+      ranked && terms.length > 1
+        ? terms
+            .map((t, i) => ({ ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights), weight: t.weight ?? 1 }))
+            .filter((x): x is { ts: string; weight: number } => !!x.ts)
+        : [];
     const perTerm = rarityShares(eachTerm());
     // Matching any word: products with more of the query's words above the description come first
     // (each word counted by its rarity: a rare word the shopper typed outweighs a common one), then by rank.
@@ -171,7 +206,7 @@ export class PostgresEngine implements LexicalEngine {
     const order = orderBy(q, !!lang, !!head);
     const bindings: Knex.RawBinding[] = [q.tenantId];
     const typeBindings = typeFactor ? [...typeFactor.bindings, ...typeFactor.bindings] : [];
-    if (ranked) bindings.push(...(partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]);
+    if (ranked) bindings.push(...((partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]));
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
     if (lang) bindings.push(...(lang.bindings as Knex.RawBinding[]));
@@ -180,7 +215,14 @@ export class PostgresEngine implements LexicalEngine {
     bindings.push(q.tenantId);
     if (ts) bindings.push(ts);
     bindings.push(...(only.bindings as Knex.RawBinding[]), ...(pushed.bindings as Knex.RawBinding[]));
-    bindings.push(...(all.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), ...(order.bindings as Knex.RawBinding[]), q.limit, q.offset, q.tenantId);
+    bindings.push(
+      ...(all.bindings as Knex.RawBinding[]),
+      ...(order.bindings as Knex.RawBinding[]),
+      ...(order.bindings as Knex.RawBinding[]),
+      q.limit,
+      q.offset,
+      q.tenantId,
+    );
     const facetCols = (q.facets ?? []).map((name, i) => {
       const ownFilters = filterSql(late, ownFilter(name));
       bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(ownFilters.bindings as Knex.RawBinding[]));
@@ -221,10 +263,13 @@ export class PostgresEngine implements LexicalEngine {
         ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?`,
       [q.tenantId, q.tenantId, ...(ts ? [ts] : []), ...(filters.bindings as Knex.RawBinding[]), ...(only.bindings as Knex.RawBinding[]), q.limit, q.offset],
     );
-    return { total: rows.length, hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })), facets: {} };
+    return {
+      total: rows.length,
+      hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })),
+      facets: {},
+    };
   }
 }
-
 
 /** The filter a facet's counts ignore (counts are disjunctive). */
 const ownFilter = (facet: string) => (facet === 'category_tree' ? 'category' : facet);
@@ -250,15 +295,15 @@ function facetQuery(name: string, ownFilters: string): string {
             GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b
       LEFT JOIN search_categories sc ON sc.tenant_id = ? AND sc.id = b.value)`;
   }
-  const source = name === 'brand'
-    ? `SELECT brand AS value ${from} AND brand IS NOT NULL`
-    : name === 'in_stock'
-      ? `SELECT in_stock::text AS value ${from}`
-      : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
+  const source =
+    name === 'brand'
+      ? `SELECT brand AS value ${from} AND brand IS NOT NULL`
+      : name === 'in_stock'
+        ? `SELECT in_stock::text AS value ${from}`
+        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
   return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
 }
 
 function facetBindings(name: string): string[] {
   return ['price', 'brand', 'in_stock', 'category', 'category_tree'].includes(name) ? [] : [name, name, name, name];
 }
-

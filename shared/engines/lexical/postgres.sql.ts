@@ -23,23 +23,27 @@ export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' |
   const terms = termsOf(q);
   const skipCommon = q.matchAny && terms.some((t) => !t.common);
   const w = weights ? `:${weights}` : '';
-  const parts = terms.map((term, i) => {
-    if (skipCommon && term.common) return null;
-    const last = q.prefixLast && i === terms.length - 1;
-    const alts = term.alternatives.filter((a) => a.length).map((tokens) => {
-      const forms = tokens.map((t, j) => {
-        const set = new Set([lexeme(t) + w]);
-        if (!term.exact) {
-          const s = stem(t);
-          if (s && s !== t) set.add(lexeme(s) + w);
-          if (last && j === tokens.length - 1) set.add(`${lexeme(t)}:*${weights}`);
-        }
-        return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
-      });
-      return forms.length > 1 ? `(${forms.join(term.phrase ? ' <-> ' : ' & ')})` : forms[0];
-    });
-    return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
-  }).filter(Boolean);
+  const parts = terms
+    .map((term, i) => {
+      if (skipCommon && term.common) return null;
+      const last = q.prefixLast && i === terms.length - 1;
+      const alts = term.alternatives
+        .filter((a) => a.length)
+        .map((tokens) => {
+          const forms = tokens.map((t, j) => {
+            const set = new Set([lexeme(t) + w]);
+            if (!term.exact) {
+              const s = stem(t);
+              if (s && s !== t) set.add(lexeme(s) + w);
+              if (last && j === tokens.length - 1) set.add(`${lexeme(t)}:*${weights}`);
+            }
+            return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
+          });
+          return forms.length > 1 ? `(${forms.join(term.phrase ? ' <-> ' : ' & ')})` : forms[0];
+        });
+      return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
+    })
+    .filter(Boolean);
   return parts.length ? parts.join(q.matchAny ? ' | ' : ' & ') : null;
 }
 
@@ -157,7 +161,7 @@ export function rarityShares<T extends { weight: number }>(terms: T[]): T[] {
  */
 export function coverageWeights<T extends { weight: number }>(terms: T[]): T[] {
   const max = Math.max(...terms.map((t) => t.weight));
-  return terms.map((t) => ({ ...t, weight: max > 0 ? Math.round((COVERAGE_UNIT * t.weight / max) * 1e4) / 1e4 : COVERAGE_UNIT }));
+  return terms.map((t) => ({ ...t, weight: max > 0 ? Math.round(((COVERAGE_UNIT * t.weight) / max) * 1e4) / 1e4 : COVERAGE_UNIT }));
 }
 const COVERAGE_UNIT = 2;
 
@@ -190,11 +194,16 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, pr
     bindings.push(...cond.bindings, shift.factor);
   }
   switch (q.sort ?? 'relevance') {
-    case 'price_asc': return { sql: `${head}price ASC, product_id`, bindings: [] };
-    case 'price_desc': return { sql: `${head}price DESC, product_id`, bindings: [] };
-    case 'newest': return { sql: `${head}created_at DESC, product_id`, bindings: [] };
-    case 'popular': return { sql: `${head}popularity DESC, score DESC, product_id`, bindings: [] };
-    default: return { sql: `${head}${relevance} DESC, popularity DESC, product_id`, bindings };
+    case 'price_asc':
+      return { sql: `${head}price ASC, product_id`, bindings: [] };
+    case 'price_desc':
+      return { sql: `${head}price DESC, product_id`, bindings: [] };
+    case 'newest':
+      return { sql: `${head}created_at DESC, product_id`, bindings: [] };
+    case 'popular':
+      return { sql: `${head}popularity DESC, score DESC, product_id`, bindings: [] };
+    default:
+      return { sql: `${head}${relevance} DESC, popularity DESC, product_id`, bindings };
   }
 }
 

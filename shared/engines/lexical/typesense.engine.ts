@@ -18,9 +18,19 @@ export interface ImportFailure {
 }
 
 export class TypesenseImportError extends Error {
-  constructor(readonly collection: string, readonly failures: ImportFailure[], total: number) {
-    super(`typesense import into ${collection}: ${failures.length} of ${total} documents failed: ` +
-      failures.slice(0, 20).map((f) => `${f.id} (${f.error})`).join(', ') + (failures.length > 20 ? ', ...' : ''));
+  constructor(
+    readonly collection: string,
+    readonly failures: ImportFailure[],
+    total: number,
+  ) {
+    super(
+      `typesense import into ${collection}: ${failures.length} of ${total} documents failed: ` +
+        failures
+          .slice(0, 20)
+          .map((f) => `${f.id} (${f.error})`)
+          .join(', ') +
+        (failures.length > 20 ? ', ...' : ''),
+    );
   }
 }
 
@@ -54,7 +64,10 @@ function serializeParams(params: Record<string, unknown>): string {
 function importResults(raw: unknown): Array<{ success: boolean; error?: string }> {
   if (Array.isArray(raw)) return raw;
   if (typeof raw !== 'string') return [raw as { success: boolean; error?: string }];
-  return raw.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return raw
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 /**
@@ -92,14 +105,20 @@ export class TypesenseEngine implements LexicalEngine {
   private async generations(tenantId: string): Promise<Generations> {
     const alias = this.alias(tenantId);
     const [target, collections] = await Promise.all([
-      this.client.aliases(alias).retrieve().then((a) => a.collection_name, ignoreNotFound),
+      this.client
+        .aliases(alias)
+        .retrieve()
+        .then((a) => a.collection_name, ignoreNotFound),
       this.client.collections().retrieve({ exclude_fields: 'fields' }),
     ]);
     const generationOf = (name: string | null) => {
       const m = name?.startsWith(`${alias}_g`) ? /^\d+$/.exec(name.slice(alias.length + 2)) : null;
       return m ? Number(m[0]) : null;
     };
-    const all = collections.map((c) => generationOf(c.name)).filter((g): g is number => g != null).sort((a, b) => a - b);
+    const all = collections
+      .map((c) => generationOf(c.name))
+      .filter((g): g is number => g != null)
+      .sort((a, b) => a - b);
     return { serving: generationOf(target), all };
   }
 
@@ -204,7 +223,12 @@ export class TypesenseEngine implements LexicalEngine {
     let results: TsSearchResult[];
     try {
       if (!plan.extras.length) {
-        results = [(await this.client.collections(alias).documents().search(plan.main as never)) as TsSearchResult];
+        results = [
+          (await this.client
+            .collections(alias)
+            .documents()
+            .search(plan.main as never)) as TsSearchResult,
+        ];
       } else {
         const searches = [plan.main, ...plan.extras].map((p: SearchParams) => ({ collection: alias, ...p }));
         const res = (await this.client.multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };

@@ -107,7 +107,7 @@ function shiftEval(q: EngineQuery): string[] {
     const entries = Object.entries(shift.filters);
     if (shift.factor > 1) {
       parts.push(`(${filterBy(shift.filters).replace(/^visible:=true( && )?/, '') || 'visible:=true'}):${Math.max(1, Math.round(shift.factor))}`);
-    } else if (entries.length === 1 && Array.isArray(entries[0][1]) || (entries.length === 1 && typeof entries[0][1] === 'string')) {
+    } else if ((entries.length === 1 && Array.isArray(entries[0][1])) || (entries.length === 1 && typeof entries[0][1] === 'string')) {
       const positive = filterBy(shift.filters).replace(/^visible:=true && /, '');
       parts.push(`(${positive.replace(':=[', ':!=[')}):${Math.max(1, Math.round(1 / shift.factor))}`);
     }
@@ -119,11 +119,16 @@ function sortBy(q: EngineQuery): string {
   const head = q.boost?.inStockFirst ? ['_eval(in_stock:true):desc'] : [];
   if ((q.sort ?? 'relevance') === 'relevance') head.push(...shiftEval(q));
   switch (q.sort ?? 'relevance') {
-    case 'price_asc': return [...head, 'price:asc'].join(',');
-    case 'price_desc': return [...head, 'price:desc'].join(',');
-    case 'newest': return [...head, 'created_at:desc'].join(',');
-    case 'popular': return [...head, 'popularity:desc', '_text_match:desc'].join(',');
-    default: return [...head, '_text_match:desc', 'popularity:desc'].join(',');
+    case 'price_asc':
+      return [...head, 'price:asc'].join(',');
+    case 'price_desc':
+      return [...head, 'price:desc'].join(',');
+    case 'newest':
+      return [...head, 'created_at:desc'].join(',');
+    case 'popular':
+      return [...head, 'popularity:desc', '_text_match:desc'].join(',');
+    default:
+      return [...head, '_text_match:desc', 'popularity:desc'].join(',');
   }
 }
 
@@ -192,7 +197,11 @@ function facetOf(name: string, counts: TsFacetCounts | undefined): EngineResult[
 export function toEngineResult(plan: SearchPlan, results: TsSearchResult[]): EngineResult {
   const facets: EngineResult['facets'] = {};
   plan.facetsOf.forEach((names, i) => {
-    for (const name of names) facets[name] = facetOf(name, results[i]?.facet_counts?.find((c) => c.field_name === facetField(name)));
+    for (const name of names)
+      facets[name] = facetOf(
+        name,
+        results[i]?.facet_counts?.find((c) => c.field_name === facetField(name)),
+      );
   });
   const hits = (results[0]?.hits ?? []).map((h) => {
     const doc = h.document ?? {};

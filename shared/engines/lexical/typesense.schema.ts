@@ -61,8 +61,7 @@ export function collectionSchema(name: string, settings: IndexSettings): Typesen
 /** The Typesense document of a search document. */
 export function toTypesenseDoc(d: SearchDoc): Record<string, unknown> {
   const labels = categoryLabels(d);
-  const facetValues = (tree: boolean) =>
-    d.categoryIds.filter((id) => id.startsWith('lvl:') === tree).map((id) => JSON.stringify([id, labels.get(id) ?? null]));
+  const facetValues = (tree: boolean) => d.categoryIds.filter((id) => id.startsWith('lvl:') === tree).map((id) => JSON.stringify([id, labels.get(id) ?? null]));
   const doc: Record<string, unknown> = {
     id: d.id,
     name_norm: d.nameNorm,

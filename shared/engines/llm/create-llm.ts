@@ -10,9 +10,16 @@ import type { Llm, LlmAnswer, LlmRequest } from './port.js';
 export function createLlm(config: Config): Llm | null {
   const ai = config.llm;
   if (!config.openaiBaseUrl && !ai.apiKey) return null;
-  const adapter: Promise<Llm> = import('./openai.llm.js').then(({ OpenAiLlm }) => new OpenAiLlm({
-    baseUrl: config.openaiBaseUrl, apiKey: ai.apiKey, model: ai.model, priceInput: ai.priceInput, priceOutput: ai.priceOutput,
-  }));
+  const adapter: Promise<Llm> = import('./openai.llm.js').then(
+    ({ OpenAiLlm }) =>
+      new OpenAiLlm({
+        baseUrl: config.openaiBaseUrl,
+        apiKey: ai.apiKey,
+        model: ai.model,
+        priceInput: ai.priceInput,
+        priceOutput: ai.priceOutput,
+      }),
+  );
   adapter.catch(() => undefined);
   return {
     name: 'openai',

@@ -38,12 +38,18 @@ export class OpenAiLlm implements Llm {
       const left = deadline - Date.now();
       if (left <= 0) throw new LlmFailure('timeout', `no answer within ${req.timeoutMs} ms`);
       try {
-        const res = await this.client.chat.completions.create({
-          model: this.model,
-          temperature: 0,
-          messages: [{ role: 'system', content: req.system }, { role: 'user', content: req.user }],
-          response_format: { type: 'json_schema', json_schema: { name: req.schemaName, schema: req.schema, strict: true } },
-        }, { timeout: left, maxRetries: 0 });
+        const res = await this.client.chat.completions.create(
+          {
+            model: this.model,
+            temperature: 0,
+            messages: [
+              { role: 'system', content: req.system },
+              { role: 'user', content: req.user },
+            ],
+            response_format: { type: 'json_schema', json_schema: { name: req.schemaName, schema: req.schema, strict: true } },
+          },
+          { timeout: left, maxRetries: 0 },
+        );
         const inputTokens = res.usage?.prompt_tokens ?? 0;
         const outputTokens = res.usage?.completion_tokens ?? 0;
         const costMicros = Math.ceil(inputTokens * this.opts.priceInput + outputTokens * this.opts.priceOutput);

@@ -24,7 +24,11 @@ export interface LlmAnswer {
 
 /** Why a call gave no answer: `timeout` (the hard limit passed), `error` (the provider failed or answered no JSON). */
 export class LlmFailure extends Error {
-  constructor(readonly kind: 'timeout' | 'error', message: string, readonly costMicros = 0) {
+  constructor(
+    readonly kind: 'timeout' | 'error',
+    message: string,
+    readonly costMicros = 0,
+  ) {
     super(message);
   }
 }

@@ -75,14 +75,27 @@ export class MockPayments implements PaymentProvider {
     if (!input.now) return;
     const start = sub.interval !== input.interval ? unix(new Date()) : sub.current_period_start;
     const end = sub.interval !== input.interval ? unix(addInterval(new Date(), input.interval)) : sub.current_period_end;
-    await this.update(input.tenantId, { ...sub, plan_code: input.planCode, interval: input.interval, current_period_start: start, current_period_end: end }, 'subscription.updated', input.baseUrl);
+    await this.update(
+      input.tenantId,
+      { ...sub, plan_code: input.planCode, interval: input.interval, current_period_start: start, current_period_end: end },
+      'subscription.updated',
+      input.baseUrl,
+    );
   }
 
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
-    const existing = await this.db('billing_mock_objects').where({ kind: 'charge', tenant_id: input.tenantId }).whereRaw(`data->>'key' = ?`, [input.idempotencyKey]).first();
+    const existing = await this.db('billing_mock_objects')
+      .where({ kind: 'charge', tenant_id: input.tenantId })
+      .whereRaw(`data->>'key' = ?`, [input.idempotencyKey])
+      .first();
     if (existing) return { providerRef: existing.id };
     const id = newId('mch');
-    await this.db('billing_mock_objects').insert({ id, kind: 'charge', tenant_id: input.tenantId, data: { key: input.idempotencyKey, amount: input.amountMinor } });
+    await this.db('billing_mock_objects').insert({
+      id,
+      kind: 'charge',
+      tenant_id: input.tenantId,
+      data: { key: input.idempotencyKey, amount: input.amountMinor },
+    });
     await this.invoice(input.tenantId, input.amountMinor, 'paid');
     return { providerRef: id };
   }
@@ -121,15 +134,22 @@ export class MockPayments implements PaymentProvider {
     if (!found || found.data.status !== 'open') return;
     const { tenantId, data } = found;
     const status = action === 'pay' ? 'paid' : action === 'trial' ? 'paid' : action === 'fail' ? 'failed' : 'canceled';
-    await this.db('billing_mock_objects').where({ id }).update({ data: { ...data, status } });
+    await this.db('billing_mock_objects')
+      .where({ id })
+      .update({ data: { ...data, status } });
     if (action === 'cancel') return this.deliver(tenantId, 'checkout.session.expired', { checkout: id }, baseUrl);
     const now = new Date();
     const trial = action === 'trial' && trialDays > 0;
     const sub: MockSubscription = {
-      id: newId('msub'), customer: data.customer ?? newId('mcus'), plan_code: data.plan_code, interval: data.interval,
+      id: newId('msub'),
+      customer: data.customer ?? newId('mcus'),
+      plan_code: data.plan_code,
+      interval: data.interval,
       status: action === 'fail' ? 'incomplete' : trial ? 'trialing' : 'active',
-      current_period_start: unix(now), current_period_end: unix(trial ? new Date(now.getTime() + trialDays * 86400_000) : addInterval(now, data.interval)),
-      trial_end: trial ? unix(new Date(now.getTime() + trialDays * 86400_000)) : null, cancel_at_period_end: false,
+      current_period_start: unix(now),
+      current_period_end: unix(trial ? new Date(now.getTime() + trialDays * 86400_000) : addInterval(now, data.interval)),
+      trial_end: trial ? unix(new Date(now.getTime() + trialDays * 86400_000)) : null,
+      cancel_at_period_end: false,
     };
     await this.db('billing_mock_objects').insert({ id: sub.id, kind: 'subscription', tenant_id: tenantId, data: sub });
     if (action === 'pay') await this.invoice(tenantId, -1, 'paid', data);
@@ -144,7 +164,12 @@ export class MockPayments implements PaymentProvider {
     if (ok) {
       const start = new Date(Math.max(sub.current_period_end * 1000, Date.now()));
       await this.invoice(tenantId, -1, 'paid', sub);
-      await this.update(tenantId, { ...sub, status: 'active', trial_end: null, current_period_start: unix(start), current_period_end: unix(addInterval(start, sub.interval)) }, 'invoice.paid', baseUrl);
+      await this.update(
+        tenantId,
+        { ...sub, status: 'active', trial_end: null, current_period_start: unix(start), current_period_end: unix(addInterval(start, sub.interval)) },
+        'invoice.paid',
+        baseUrl,
+      );
     } else {
       await this.invoice(tenantId, -1, 'open', sub);
       await this.update(tenantId, { ...sub, status: 'past_due' }, 'invoice.payment_failed', baseUrl);
@@ -176,7 +201,17 @@ export class MockPayments implements PaymentProvider {
     const total = amountMinor >= 0 ? amountMinor : of ? (this.priceOf(of.plan_code, of.interval) ?? 0) : 0;
     const id = newId('min');
     const now = new Date().toISOString();
-    const invoice: Invoice = { id, status, currency: 'USD', total_minor: total, tax_minor: 0, issued_at: now, hosted_url: null, pdf_url: null, paid_at: status === 'paid' ? now : null };
+    const invoice: Invoice = {
+      id,
+      status,
+      currency: 'USD',
+      total_minor: total,
+      tax_minor: 0,
+      issued_at: now,
+      hosted_url: null,
+      pdf_url: null,
+      paid_at: status === 'paid' ? now : null,
+    };
     await this.db('billing_mock_objects').insert({ id, kind: 'invoice', tenant_id: tenantId, data: invoice });
   }
 
@@ -184,7 +219,9 @@ export class MockPayments implements PaymentProvider {
   private async deliver(tenantId: string, type: string, data: Record<string, unknown>, baseUrl: string): Promise<void> {
     const body = JSON.stringify({ id: newId('mev'), type, created: unix(new Date()), data: { tenant_id: tenantId, ...data } });
     const res = await this.send(`${baseUrl}/v1/billing/webhooks/mock`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'mock-signature': signStripeStyle(body, this.secret) }, body,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mock-signature': signStripeStyle(body, this.secret) },
+      body,
     });
     if (!res.ok) throw new Error(`mock webhook delivery answered ${res.status}`);
   }
@@ -199,8 +236,16 @@ export function addInterval(from: Date, interval: Interval): Date {
 
 function snapshot(tenantId: string, sub: MockSubscription): SubscriptionSnapshot {
   return {
-    tenantId, planCode: sub.plan_code, interval: sub.interval, rawStatus: sub.status, customerId: sub.customer, subscriptionId: sub.id,
-    periodStart: fromUnix(sub.current_period_start), periodEnd: fromUnix(sub.current_period_end), trialEndsAt: fromUnix(sub.trial_end), cancelAtPeriodEnd: sub.cancel_at_period_end,
+    tenantId,
+    planCode: sub.plan_code,
+    interval: sub.interval,
+    rawStatus: sub.status,
+    customerId: sub.customer,
+    subscriptionId: sub.id,
+    periodStart: fromUnix(sub.current_period_start),
+    periodEnd: fromUnix(sub.current_period_end),
+    trialEndsAt: fromUnix(sub.trial_end),
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
   };
 }
 
@@ -210,7 +255,10 @@ export function parseMockEvent(body: Buffer): BillingEvent {
   if (typeof e?.id !== 'string' || typeof e?.type !== 'string' || typeof e?.created !== 'number') throw new Error('not a mock event');
   const tenantId = typeof e.data?.tenant_id === 'string' ? e.data.tenant_id : null;
   return {
-    id: e.id, type: e.type, occurredAt: new Date(e.created * 1000), tenantId,
+    id: e.id,
+    type: e.type,
+    occurredAt: new Date(e.created * 1000),
+    tenantId,
     subscription: tenantId && e.data?.subscription ? snapshot(tenantId, e.data.subscription) : undefined,
     addons: Array.isArray(e.data?.addons) ? e.data.addons : undefined,
   };

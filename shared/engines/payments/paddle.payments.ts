@@ -12,7 +12,11 @@ export interface PaddleOptions {
 
 /** A Paddle API error (`{error: {type, code, detail}}`). */
 export class PaddleError extends Error {
-  constructor(readonly status: number, readonly code: string, detail: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+  ) {
     super(`Paddle ${status} ${code}: ${detail}`);
   }
 }
@@ -98,11 +102,20 @@ export class PaddlePayments implements PaymentProvider {
 
   async invoices(input: { customerId: string | null }): Promise<Invoice[]> {
     if (!input.customerId) return [];
-    const txs = await this.request<Array<any>>('GET', `/transactions?customer_id=${encodeURIComponent(input.customerId)}&order_by=created_at[DESC]&per_page=24`);
+    const txs = await this.request<Array<any>>(
+      'GET',
+      `/transactions?customer_id=${encodeURIComponent(input.customerId)}&order_by=created_at[DESC]&per_page=24`,
+    );
     return txs.map((tx) => ({
-      id: tx.invoice_id ?? tx.id, status: tx.status, currency: tx.currency_code,
-      total_minor: Number(tx.details?.totals?.grand_total ?? tx.details?.totals?.total ?? 0), tax_minor: Number(tx.details?.totals?.tax ?? 0),
-      issued_at: tx.billed_at ?? tx.created_at, hosted_url: null, pdf_url: null, paid_at: tx.status === 'completed' ? (tx.updated_at ?? null) : null,
+      id: tx.invoice_id ?? tx.id,
+      status: tx.status,
+      currency: tx.currency_code,
+      total_minor: Number(tx.details?.totals?.grand_total ?? tx.details?.totals?.total ?? 0),
+      tax_minor: Number(tx.details?.totals?.tax ?? 0),
+      issued_at: tx.billed_at ?? tx.created_at,
+      hosted_url: null,
+      pdf_url: null,
+      paid_at: tx.status === 'completed' ? (tx.updated_at ?? null) : null,
     }));
   }
 

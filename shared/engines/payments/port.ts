@@ -74,10 +74,16 @@ export interface PaymentProvider {
   changePlan(input: ChangeInput): Promise<void>;
   /** A one-time charge on the customer's saved payment method; returns the provider's charge id. */
   charge(input: {
-    tenantId: string; customerId: string | null; subscriptionId: string | null; amountMinor: number; currency: string; description: string;
+    tenantId: string;
+    customerId: string | null;
+    subscriptionId: string | null;
+    amountMinor: number;
+    currency: string;
+    description: string;
     /** The catalog item charged: price key (`addon:<code>`) and quantity, for providers that charge by price id. */
     item: { key: string; quantity: number };
-    baseUrl: string; idempotencyKey: string;
+    baseUrl: string;
+    idempotencyKey: string;
   }): Promise<{ providerRef: string }>;
   cancel(input: { tenantId: string; subscriptionId: string; atPeriodEnd: boolean; baseUrl: string }): Promise<void>;
   invoices(input: { tenantId: string; customerId: string | null }): Promise<Invoice[]>;

@@ -19,9 +19,9 @@ export function stripeSubscription(o: any, prices: Record<string, string>): Subs
   return {
     tenantId,
     planCode: o.metadata.plan_code ?? byPrice?.planCode ?? 'free',
-    interval: item?.price?.recurring?.interval === 'year' ? 'year' : byPrice?.interval ?? 'month',
+    interval: item?.price?.recurring?.interval === 'year' ? 'year' : (byPrice?.interval ?? 'month'),
     rawStatus: String(o.status),
-    customerId: typeof o.customer === 'string' ? o.customer : o.customer?.id ?? null,
+    customerId: typeof o.customer === 'string' ? o.customer : (o.customer?.id ?? null),
     subscriptionId: o.id,
     // Newer API versions keep the period on the items.
     periodStart: fromUnix(o.current_period_start ?? item?.current_period_start),

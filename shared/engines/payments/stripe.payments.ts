@@ -44,7 +44,9 @@ export class StripePayments implements PaymentProvider {
 
   async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
     const metadata = { tenant_id: input.tenantId, plan_code: input.planCode };
-    const session = await (await this.api()).checkout.sessions.create({
+    const session = await (
+      await this.api()
+    ).checkout.sessions.create({
       mode: 'subscription',
       client_reference_id: input.tenantId,
       ...(input.customerId ? { customer: input.customerId } : {}),
@@ -63,7 +65,9 @@ export class StripePayments implements PaymentProvider {
 
   async portal(input: { customerId: string | null; baseUrl: string }): Promise<{ url: string }> {
     if (!input.customerId) throw new Error('no Stripe customer yet');
-    const session = await (await this.api()).billingPortal.sessions.create({ customer: input.customerId, return_url: `${input.baseUrl}/v1/billing/subscription` });
+    const session = await (
+      await this.api()
+    ).billingPortal.sessions.create({ customer: input.customerId, return_url: `${input.baseUrl}/v1/billing/subscription` });
     return { url: session.url };
   }
 
@@ -71,7 +75,9 @@ export class StripePayments implements PaymentProvider {
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
     const sub = await (await this.api()).subscriptions.retrieve(input.subscriptionId);
     const item = sub.items.data[0];
-    await (await this.api()).subscriptions.update(input.subscriptionId, {
+    await (
+      await this.api()
+    ).subscriptions.update(input.subscriptionId, {
       items: [{ id: item.id, price: this.price(`${input.planCode}:${input.interval}`) }],
       proration_behavior: input.now ? 'always_invoice' : 'none',
       metadata: { tenant_id: input.tenantId, plan_code: input.planCode },
@@ -81,8 +87,18 @@ export class StripePayments implements PaymentProvider {
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
     if (!input.customerId) throw new Error('no Stripe customer yet');
     const key = input.idempotencyKey;
-    await (await this.api()).invoiceItems.create({ customer: input.customerId, amount: input.amountMinor, currency: input.currency.toLowerCase(), description: input.description }, { idempotencyKey: `${key}-item` });
-    const invoice = await (await this.api()).invoices.create({ customer: input.customerId, pending_invoice_items_behavior: 'include', metadata: { tenant_id: input.tenantId } }, { idempotencyKey: `${key}-invoice` });
+    await (
+      await this.api()
+    ).invoiceItems.create(
+      { customer: input.customerId, amount: input.amountMinor, currency: input.currency.toLowerCase(), description: input.description },
+      { idempotencyKey: `${key}-item` },
+    );
+    const invoice = await (
+      await this.api()
+    ).invoices.create(
+      { customer: input.customerId, pending_invoice_items_behavior: 'include', metadata: { tenant_id: input.tenantId } },
+      { idempotencyKey: `${key}-invoice` },
+    );
     const paid = await (await this.api()).invoices.pay(invoice.id!, {}, { idempotencyKey: `${key}-pay` });
     return { providerRef: paid.id! };
   }
@@ -98,9 +114,15 @@ export class StripePayments implements PaymentProvider {
     return list.data.map((i) => {
       const raw = i as unknown as { tax?: number | null; total_taxes?: Array<{ amount: number }> };
       return {
-        id: i.id!, status: i.status ?? 'draft', currency: i.currency.toUpperCase(), total_minor: i.total,
+        id: i.id!,
+        status: i.status ?? 'draft',
+        currency: i.currency.toUpperCase(),
+        total_minor: i.total,
         tax_minor: raw.tax ?? (raw.total_taxes ?? []).reduce((s, t) => s + t.amount, 0),
-        issued_at: iso(i.created)!, hosted_url: i.hosted_invoice_url ?? null, pdf_url: i.invoice_pdf ?? null, paid_at: iso(i.status_transitions?.paid_at),
+        issued_at: iso(i.created)!,
+        hosted_url: i.hosted_invoice_url ?? null,
+        pdf_url: i.invoice_pdf ?? null,
+        paid_at: iso(i.status_transitions?.paid_at),
       };
     });
   }

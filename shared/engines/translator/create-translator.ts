@@ -6,5 +6,12 @@ import type { Translator } from './port.js';
 export function createTranslator(config: Pick<Config, 'translation'>): Translator | null {
   const t = config.translation;
   if (!t.provider) return null;
-  return new OpenAiTranslator({ baseUrl: t.provider.baseUrl, apiKey: t.provider.apiKey, model: t.model, timeoutMs: t.timeoutMs, maxRetries: t.maxRetries, price: t.price });
+  return new OpenAiTranslator({
+    baseUrl: t.provider.baseUrl,
+    apiKey: t.provider.apiKey,
+    model: t.model,
+    timeoutMs: t.timeoutMs,
+    maxRetries: t.maxRetries,
+    price: t.price,
+  });
 }

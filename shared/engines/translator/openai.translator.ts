@@ -39,15 +39,18 @@ export class OpenAiTranslator implements Translator {
     if (!req.texts.length) return { texts: new Map(), inputTokens: 0, outputTokens: 0, costMicros: 0 };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create({
-        model: this.opts.model,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: instructions(req.sourceLocale, req.targetLocale) },
-          { role: 'user', content: JSON.stringify({ items: req.texts.map((t) => ({ id: t.id, text: t.text })) }) },
-        ],
-        response_format: { type: 'json_schema', json_schema: { name: 'translations', strict: true, schema: ANSWER_SCHEMA } },
-      }, { signal: req.signal });
+      completion = await this.client.chat.completions.create(
+        {
+          model: this.opts.model,
+          temperature: 0,
+          messages: [
+            { role: 'system', content: instructions(req.sourceLocale, req.targetLocale) },
+            { role: 'user', content: JSON.stringify({ items: req.texts.map((t) => ({ id: t.id, text: t.text })) }) },
+          ],
+          response_format: { type: 'json_schema', json_schema: { name: 'translations', strict: true, schema: ANSWER_SCHEMA } },
+        },
+        { signal: req.signal },
+      );
     } catch (err) {
       throw asTranslatorError(err);
     }
@@ -90,7 +93,10 @@ function instructions(source: string, target: string): string {
 
 /** The answer's texts by id; tolerates a fenced code block around the JSON. */
 export function parseAnswer(content: string): Map<string, string> {
-  const json = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const json = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);

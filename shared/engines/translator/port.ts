@@ -30,7 +30,11 @@ export type TranslatorErrorKind = 'rate_limited' | 'timeout' | 'provider' | 'bad
 
 /** A failed call; `retryable` says whether trying again later can help. */
 export class TranslatorError extends Error {
-  constructor(readonly kind: TranslatorErrorKind, message: string, readonly retryable: boolean) {
+  constructor(
+    readonly kind: TranslatorErrorKind,
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'TranslatorError';
   }

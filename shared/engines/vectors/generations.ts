@@ -39,7 +39,9 @@ export class PostgresGenerations {
       const row = await trx('vector_generations').where({ tenant_id: tenantId }).forUpdate().first();
       if (!row || (row.building !== generation && row.active !== generation)) throw new Error(`vector generation ${generation} of ${tenantId} is not live`);
       if (row.active === generation) return null;
-      await trx('vector_generations').where({ tenant_id: tenantId }).update({ active: generation, active_embedder: row.building_embedder, building: null, building_embedder: null, updated_at: trx.fn.now() });
+      await trx('vector_generations')
+        .where({ tenant_id: tenantId })
+        .update({ active: generation, active_embedder: row.building_embedder, building: null, building_embedder: null, updated_at: trx.fn.now() });
       return row.active as number;
     });
   }

@@ -8,7 +8,13 @@ export class MemoryIndex {
   readonly pos = new Map<string, number>();
   readonly data: Float32Array;
 
-  constructor(readonly generation: number, readonly dims: number, readonly ids: string[], vectors: Float32Array[], readonly payloads: VectorPayload[]) {
+  constructor(
+    readonly generation: number,
+    readonly dims: number,
+    readonly ids: string[],
+    vectors: Float32Array[],
+    readonly payloads: VectorPayload[],
+  ) {
     this.data = new Float32Array(ids.length * dims);
     vectors.forEach((v, i) => this.data.set(v.subarray(0, dims), i * dims));
     ids.forEach((id, i) => this.pos.set(id, i));

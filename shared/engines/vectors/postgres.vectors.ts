@@ -23,7 +23,10 @@ export class PostgresVectorStore implements VectorStore {
 
   private gens: PostgresGenerations;
 
-  constructor(private db: Knex, private maxBytes = 512 * 1024 * 1024) {
+  constructor(
+    private db: Knex,
+    private maxBytes = 512 * 1024 * 1024,
+  ) {
     this.gens = new PostgresGenerations(db);
   }
 
@@ -41,12 +44,22 @@ export class PostgresVectorStore implements VectorStore {
     if (!items.length) return;
     const gen = await this.gens.live(tenantId, generation);
     if (!gen) return; // dropped meanwhile (a newer rebuild): nothing to write to
-    for (const it of items) if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
+    for (const it of items)
+      if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
     const rows = items.map((it) => ({
-      tenant_id: tenantId, generation, product_id: it.id, embedder_id: gen.embedderId, dims: gen.dims, vector: toBytes(it.vector),
-      payload: JSON.stringify(it.payload), source_version: it.version ?? 0,
+      tenant_id: tenantId,
+      generation,
+      product_id: it.id,
+      embedder_id: gen.embedderId,
+      dims: gen.dims,
+      vector: toBytes(it.vector),
+      payload: JSON.stringify(it.payload),
+      source_version: it.version ?? 0,
     }));
-    await this.db('product_vectors').insert(rows).onConflict(['tenant_id', 'generation', 'product_id']).merge(['embedder_id', 'dims', 'vector', 'payload', 'source_version', 'updated_at'])
+    await this.db('product_vectors')
+      .insert(rows)
+      .onConflict(['tenant_id', 'generation', 'product_id'])
+      .merge(['embedder_id', 'dims', 'vector', 'payload', 'source_version', 'updated_at'])
       .where('product_vectors.source_version', '<=', this.db.raw('excluded.source_version'));
   }
 
@@ -80,9 +93,12 @@ export class PostgresVectorStore implements VectorStore {
   }
 
   async count(tenantId: string): Promise<number> {
-    const [{ n }] = await this.db('product_vectors as v').join('vector_generations as g', function () {
-      this.on('g.tenant_id', 'v.tenant_id').andOn('g.active', 'v.generation');
-    }).where('v.tenant_id', tenantId).count({ n: '*' });
+    const [{ n }] = await this.db('product_vectors as v')
+      .join('vector_generations as g', function () {
+        this.on('g.tenant_id', 'v.tenant_id').andOn('g.active', 'v.generation');
+      })
+      .where('v.tenant_id', tenantId)
+      .count({ n: '*' });
     return Number(n);
   }
 
@@ -107,16 +123,24 @@ export class PostgresVectorStore implements VectorStore {
     if (!h) {
       h = { index: this.load(tenantId), stale: false, usedAt: Date.now(), bytes: 0 };
       this.held.set(tenantId, h);
-      h.index.then((ix) => this.loaded(tenantId, h!, ix), () => this.held.delete(tenantId));
+      h.index.then(
+        (ix) => this.loaded(tenantId, h!, ix),
+        () => this.held.delete(tenantId),
+      );
     } else if (h.stale) {
       h.stale = false;
       const entry = h;
       const next = this.load(tenantId);
-      next.then((ix) => {
-        entry.index = Promise.resolve(ix);
-        this.loaded(tenantId, entry, ix);
-        for (const fn of this.listeners) fn(tenantId);
-      }, () => { entry.stale = true; });
+      next.then(
+        (ix) => {
+          entry.index = Promise.resolve(ix);
+          this.loaded(tenantId, entry, ix);
+          for (const fn of this.listeners) fn(tenantId);
+        },
+        () => {
+          entry.stale = true;
+        },
+      );
     }
     h.usedAt = Date.now();
     return h.index;
@@ -139,7 +163,14 @@ export class PostgresVectorStore implements VectorStore {
     const { active } = await this.generations(tenantId);
     if (!active) return null;
     const rows: Array<{ product_id: string; vector: Buffer; payload: any }> = await this.db('product_vectors')
-      .where({ tenant_id: tenantId, generation: active.generation }).select('product_id', 'vector', 'payload');
-    return new MemoryIndex(active.generation, active.dims, rows.map((r) => r.product_id), rows.map((r) => fromBytes(r.vector)), rows.map((r) => r.payload));
+      .where({ tenant_id: tenantId, generation: active.generation })
+      .select('product_id', 'vector', 'payload');
+    return new MemoryIndex(
+      active.generation,
+      active.dims,
+      rows.map((r) => r.product_id),
+      rows.map((r) => fromBytes(r.vector)),
+      rows.map((r) => r.payload),
+    );
   }
 }

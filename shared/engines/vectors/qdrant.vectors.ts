@@ -65,14 +65,23 @@ export class QdrantVectorStore implements VectorStore {
     if (!items.length) return;
     const gen = await this.gens.live(tenantId, generation);
     if (!gen) return;
-    for (const it of items) if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
+    for (const it of items)
+      if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
     await this.client.upsert(collectionOf(tenantId, generation), {
       wait: true,
       points: items.map((it) => ({
-        id: pointId(tenantId, it.id), vector: Array.from(it.vector),
+        id: pointId(tenantId, it.id),
+        vector: Array.from(it.vector),
         payload: {
-          product_id: it.id, embedder_id: gen.embedderId, dims: gen.dims, category_ids: it.payload.categoryIds, brand: it.payload.brand,
-          price: it.payload.price, in_stock: it.payload.inStock, visible: it.payload.visible, version: it.version ?? 0,
+          product_id: it.id,
+          embedder_id: gen.embedderId,
+          dims: gen.dims,
+          category_ids: it.payload.categoryIds,
+          brand: it.payload.brand,
+          price: it.payload.price,
+          in_stock: it.payload.inStock,
+          visible: it.payload.visible,
+          version: it.version ?? 0,
         },
       })),
     });
@@ -90,7 +99,9 @@ export class QdrantVectorStore implements VectorStore {
     const old = await this.gens.activate(tenantId, generation);
     if (old === null) return;
     const alias = aliasOf(tenantId);
-    await this.client.updateCollectionAliases({ actions: [{ delete_alias: { alias_name: alias } }, { create_alias: { collection_name: collectionOf(tenantId, generation), alias_name: alias } }] });
+    await this.client.updateCollectionAliases({
+      actions: [{ delete_alias: { alias_name: alias } }, { create_alias: { collection_name: collectionOf(tenantId, generation), alias_name: alias } }],
+    });
     await this.client.deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
   }
 
@@ -110,8 +121,13 @@ export class QdrantVectorStore implements VectorStore {
     const out = new Map<string, Float32Array>();
     const { active } = await this.gens.get(tenantId);
     if (!active || !ids.length) return out;
-    const points = await this.client.retrieve(aliasOf(tenantId), { ids: ids.map((id) => pointId(tenantId, id)), with_payload: ['product_id'], with_vector: true });
-    for (const p of points) if (Array.isArray(p.vector)) out.set(String((p.payload as { product_id: string }).product_id), Float32Array.from(p.vector as number[]));
+    const points = await this.client.retrieve(aliasOf(tenantId), {
+      ids: ids.map((id) => pointId(tenantId, id)),
+      with_payload: ['product_id'],
+      with_vector: true,
+    });
+    for (const p of points)
+      if (Array.isArray(p.vector)) out.set(String((p.payload as { product_id: string }).product_id), Float32Array.from(p.vector as number[]));
     return out;
   }
 

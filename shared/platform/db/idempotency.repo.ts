@@ -52,10 +52,16 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
     /** Keeps the answer for the retention period. Idempotent, so retried when its connection broke. */
     async complete(tenantId: string, key: string, statusCode: number, body: unknown): Promise<void> {
       const sealed = JSON.stringify(sealer.seal(body ?? null));
-      await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key }).update({
-        state: 'done', status_code: statusCode, response_body: sealed as unknown,
-        expires_at: db.raw('now() + make_interval(hours => ?)', [ttlHours]) as unknown as Date,
-      }));
+      await retryOnBrokenConnection(() =>
+        table()
+          .where({ tenant_id: tenantId, key })
+          .update({
+            state: 'done',
+            status_code: statusCode,
+            response_body: sealed as unknown,
+            expires_at: db.raw('now() + make_interval(hours => ?)', [ttlHours]) as unknown as Date,
+          }),
+      );
     },
     /** The kept answer of a done row; 409 when it was sealed under a server key no longer configured. */
     replayBody(row: IdempotencyRow): unknown {
@@ -64,12 +70,17 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
         return sealer.open(row.response_body);
       } catch (err) {
         if (!(err instanceof SealedOpenError)) throw err;
-        throw new AppError('idempotency_replay_unavailable', 409, 'this request already ran, but its kept answer was sealed with a server key that is no longer configured; it cannot be replayed');
+        throw new AppError(
+          'idempotency_replay_unavailable',
+          409,
+          'this request already ran, but its kept answer was sealed with a server key that is no longer configured; it cannot be replayed',
+        );
       }
     },
     /** Extends a running request's lease (see LEASE_S); false once the claim is no longer in flight. */
     async renew(tenantId: string, key: string, requestHash: string): Promise<boolean> {
-      const n = await table().where({ tenant_id: tenantId, key, state: 'in_flight', request_hash: requestHash })
+      const n = await table()
+        .where({ tenant_id: tenantId, key, state: 'in_flight', request_hash: requestHash })
         .update({ expires_at: db.raw('now() + make_interval(secs => ?)', [LEASE_S]) as unknown as Date });
       return n > 0;
     },

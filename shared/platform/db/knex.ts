@@ -14,18 +14,25 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * once per connection (a startup parameter: no extra round trip).
  */
 export function createDb(url: string, pool = { min: 0, max: 10 }, workMem = '32MB', statementTimeoutMs = 0): Knex {
-  return retryReadsOnce(knexFactory({
-    client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
-    acquireConnectionTimeout: 10_000,
-    pool: {
-      ...pool,
-      // Search queries sort and aggregate thousands of matches: enough memory keeps that off temp files.
-      afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
-        conn.query(`SET work_mem = '${workMem}'`, (err) => done(err, conn));
+  return retryReadsOnce(
+    knexFactory({
+      client: 'pg',
+      connection: {
+        connectionString: url,
+        connectionTimeoutMillis: 5_000,
+        keepAlive: true,
+        ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
       },
-    },
-  }));
+      acquireConnectionTimeout: 10_000,
+      pool: {
+        ...pool,
+        // Search queries sort and aggregate thousands of matches: enough memory keeps that off temp files.
+        afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
+          conn.query(`SET work_mem = '${workMem}'`, (err) => done(err, conn));
+        },
+      },
+    }),
+  );
 }
 
 /** Applies pending migrations; returns the names it ran. */

@@ -16,7 +16,11 @@ export class Queues {
   /** Set by close(): readers that outlive the process's deps (metrics) stop asking. */
   closed = false;
 
-  constructor(private redisUrl: string, readonly prefix: string, private commandTimeoutMs = 2_000) {}
+  constructor(
+    private redisUrl: string,
+    readonly prefix: string,
+    private commandTimeoutMs = 2_000,
+  ) {}
 
   /** Runs `fn` each time the queues' connection is ready again after it was lost (see watchRedis). */
   onReconnect(fn: () => void): void {
@@ -44,15 +48,19 @@ export class Queues {
     if (jobId.includes(':')) throw new Error(`job id must not contain ':' (${jobId})`);
     const payload: StageJobData = { input: parsed.data, jobRowId: opts.jobRowId ?? null };
     const queue = this.get(stage.queue);
-    await withDeadline(queue.add(stage.name, payload, {
-      jobId,
-      attempts: stage.attempts,
-      backoff: { type: 'exponential', delay: 500 },
-      priority: opts.priority ?? stage.priority?.(parsed.data),
-      delay: opts.delayMs,
-      removeOnComplete: { age: 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    }), this.commandTimeoutMs, `queueing ${stage.name}`);
+    await withDeadline(
+      queue.add(stage.name, payload, {
+        jobId,
+        attempts: stage.attempts,
+        backoff: { type: 'exponential', delay: 500 },
+        priority: opts.priority ?? stage.priority?.(parsed.data),
+        delay: opts.delayMs,
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      }),
+      this.commandTimeoutMs,
+      `queueing ${stage.name}`,
+    );
     if (payload.jobRowId) {
       // BullMQ ignores an add whose job id it still holds: right for a re-run handing on again
       // (same row), a silent stall if another row's job holds the id. Say so instead.

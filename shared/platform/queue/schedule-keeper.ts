@@ -24,7 +24,11 @@ export function keepSchedules(queues: Queues, schedules: Schedule[], opts: { che
         missing++;
       }
       if (missing) opts.logger.warn('schedules were missing from Redis and are back', { missing });
-      if (missing || reason === 'reconnect') await runNow(queues, schedules.filter((s) => s.recover));
+      if (missing || reason === 'reconnect')
+        await runNow(
+          queues,
+          schedules.filter((s) => s.recover),
+        );
     })().finally(() => (running = null));
     return running;
   };
@@ -38,8 +42,15 @@ export function keepSchedules(queues: Queues, schedules: Schedule[], opts: { che
 async function runNow(queues: Queues, schedules: Schedule[]): Promise<void> {
   const window = Math.floor(Date.now() / 10_000);
   for (const s of schedules) {
-    await queues.get(s.job.queue).add(s.job.name, { input: s.data, jobRowId: null }, {
-      jobId: `${s.id}-recover-${window}`, attempts: s.job.attempts, removeOnComplete: { age: 3600, count: 100 }, removeOnFail: { age: 24 * 3600 },
-    });
+    await queues.get(s.job.queue).add(
+      s.job.name,
+      { input: s.data, jobRowId: null },
+      {
+        jobId: `${s.id}-recover-${window}`,
+        attempts: s.job.attempts,
+        removeOnComplete: { age: 3600, count: 100 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+    );
   }
 }

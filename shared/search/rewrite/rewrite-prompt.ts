@@ -18,7 +18,12 @@ export const REWRITE_SCHEMA = {
         price_max: { type: ['number', 'null'] },
         attributes: {
           type: 'array',
-          items: { type: 'object', additionalProperties: false, required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' } } },
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'value'],
+            properties: { name: { type: 'string' }, value: { type: 'string' } },
+          },
         },
       },
     },
@@ -34,14 +39,17 @@ export const ModelRewrite = z.object({
     category: z.array(z.string().max(200)).max(20).default([]),
     price_min: z.number().nullable().default(null),
     price_max: z.number().nullable().default(null),
-    attributes: z.array(z.object({ name: z.string().max(100), value: z.string().max(200) })).max(20).default([]),
+    attributes: z
+      .array(z.object({ name: z.string().max(100), value: z.string().max(200) }))
+      .max(20)
+      .default([]),
   }),
   sort: z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular']).nullable().default(null),
 });
 export type ModelRewriteT = z.output<typeof ModelRewrite>;
 
 export const REWRITE_SYSTEM = [
-  'You rewrite a shopper\'s query for an online store\'s product search engine.',
+  "You rewrite a shopper's query for an online store's product search engine.",
   'Answer JSON only. "text": the product words to search for (keep the shopper\'s language; drop filler, price, brand and sort words).',
   '"filters": brands, categories, a price range (store currency) and attributes the shopper clearly asked for; leave out anything unsure.',
   '"sort": only when the shopper asked for an order (cheapest, newest...), else null.',

@@ -8,9 +8,40 @@ const LONG = 6;
 
 /** Phrases of someone talking rather than typing keywords (English and Arabic, normalized forms). */
 const CONVERSATIONAL = [
-  'i need', 'i want', 'i am looking', 'im looking', 'looking for', 'show me', 'find me', 'can you', 'do you have', 'something', 'anything', 'which',
-  'what', 'how', 'recommend', 'suggest', 'gift for', 'help me',
-  'اريد', 'أريد', 'ابحث عن', 'أبحث عن', 'ابغى', 'ابي', 'عايز', 'محتاج', 'هل', 'ما هو', 'ما هي', 'اقترح', 'ابحث', 'شي', 'شيء', 'هدية',
+  'i need',
+  'i want',
+  'i am looking',
+  'im looking',
+  'looking for',
+  'show me',
+  'find me',
+  'can you',
+  'do you have',
+  'something',
+  'anything',
+  'which',
+  'what',
+  'how',
+  'recommend',
+  'suggest',
+  'gift for',
+  'help me',
+  'اريد',
+  'أريد',
+  'ابحث عن',
+  'أبحث عن',
+  'ابغى',
+  'ابي',
+  'عايز',
+  'محتاج',
+  'هل',
+  'ما هو',
+  'ما هي',
+  'اقترح',
+  'ابحث',
+  'شي',
+  'شيء',
+  'هدية',
 ];
 const USE_CASE = ['for', 'suitable', 'ideal', 'perfect', 'مناسب', 'مناسبة', 'مناسبه', 'لل'];
 
@@ -32,7 +63,8 @@ export function rewriteReasons(normalized: string, rest: string, vocab: Vocabula
   const reasons: string[] = [];
   if (all.length >= LONG) reasons.push('long_query');
   if (/[?؟]/.test(normalized) || CONVERSATIONAL.some((p) => has(all, p))) reasons.push('conversational');
-  const priceWords = left.some((w) => intentOf(w) === 'price') || (!priceParsed && left.some((w) => intentOf(w) === 'comparison') && left.some((w) => /^\d/.test(w)));
+  const priceWords =
+    left.some((w) => intentOf(w) === 'price') || (!priceParsed && left.some((w) => intentOf(w) === 'comparison') && left.some((w) => /^\d/.test(w)));
   if (priceWords) reasons.push('price_words');
   const useAt = left.findIndex((w) => USE_CASE.includes(w));
   if (useAt >= 0 && useAt < left.length - 1) reasons.push('use_case');

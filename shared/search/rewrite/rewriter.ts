@@ -35,7 +35,12 @@ export interface RewriterOptions {
  * the store's monthly budget. Whether to ask, and what to keep of an answer, is the steps' part.
  */
 export class Rewriter {
-  constructor(private llm: Llm | null, private redis: Pick<Redis, 'get' | 'set'>, readonly budget: AiBudget, private opts: RewriterOptions) {}
+  constructor(
+    private llm: Llm | null,
+    private redis: Pick<Redis, 'get' | 'set'>,
+    readonly budget: AiBudget,
+    private opts: RewriterOptions,
+  ) {}
 
   get configured(): boolean {
     return this.llm !== null;
@@ -60,12 +65,15 @@ export class Rewriter {
     let costMicros = 0;
     try {
       const answer = await this.llm.completeJson({
-        system: REWRITE_SYSTEM, user: rewriteUser(query, lang, attributes, null), schemaName: 'query_rewrite', schema: REWRITE_SCHEMA as unknown as Record<string, unknown>,
+        system: REWRITE_SYSTEM,
+        user: rewriteUser(query, lang, attributes, null),
+        schemaName: 'query_rewrite',
+        schema: REWRITE_SCHEMA as unknown as Record<string, unknown>,
         timeoutMs: this.opts.timeoutMs,
       });
       costMicros = answer.costMicros;
       const parsed = ModelRewrite.safeParse(answer.json);
-      if (!parsed.success) throw new LlmFailure('error', 'the model\'s JSON is not a rewrite', costMicros);
+      if (!parsed.success) throw new LlmFailure('error', "the model's JSON is not a rewrite", costMicros);
       return { rewrite: parsed.data, costMicros };
     } catch (err) {
       costMicros ||= err instanceof LlmFailure ? err.costMicros : 0;

@@ -8,7 +8,8 @@ export const experiment: SearchStep = {
     const a = s.assignment;
     if (a?.ranking) s.ranking = resolveRanking(s.ctx.ranking, a.ranking, s.input.override);
   },
-  trace: (s) => (s.assignment
-    ? { experiment_id: s.assignment.experiment_id, variant: s.assignment.variant, ranking: s.assignment.ranking, rule_ids: s.assignment.ruleIds }
-    : { in_experiment: false, reason: s.merch.experiment ? 'no_session' : 'none_running' }),
+  trace: (s) =>
+    s.assignment
+      ? { experiment_id: s.assignment.experiment_id, variant: s.assignment.variant, ranking: s.assignment.ranking, rule_ids: s.assignment.ruleIds }
+      : { in_experiment: false, reason: s.merch.experiment ? 'no_session' : 'none_running' },
 };

@@ -56,7 +56,12 @@ export function typeFirst(terms: QueryTerm[], head: string | undefined, vocab: V
 function rarest(terms: QueryTerm[], vocab: Vocabulary): { terms: QueryTerm[]; keptLast: boolean } {
   if (terms.length <= MAX_FALLBACK_TERMS) return { terms, keptLast: true };
   const breadth = (t: QueryTerm) => Math.max(...t.alternatives.flat().map((w) => vocab.terms.get(w) ?? 0));
-  const keep = terms.map((t, i) => ({ i, b: breadth(t) })).sort((a, b) => a.b - b.b || a.i - b.i).slice(0, MAX_FALLBACK_TERMS).map((x) => x.i).sort((a, b) => a - b);
+  const keep = terms
+    .map((t, i) => ({ i, b: breadth(t) }))
+    .sort((a, b) => a.b - b.b || a.i - b.i)
+    .slice(0, MAX_FALLBACK_TERMS)
+    .map((x) => x.i)
+    .sort((a, b) => a - b);
   return { terms: keep.map((i) => terms[i]), keptLast: keep[keep.length - 1] === terms.length - 1 };
 }
 

@@ -8,13 +8,16 @@ export const help: SearchStep = {
     const corrections = s.plan.corrections;
     if (corrections.length) {
       const map = new Map(corrections.map((c) => [c.from, c.to]));
-      s.didYouMean = tokenize(s.text).map((t) => map.get(t) ?? t).join(' ');
+      s.didYouMean = tokenize(s.text)
+        .map((t) => map.get(t) ?? t)
+        .join(' ');
     } else {
       s.didYouMean = null;
     }
-    s.zeroResultHelp = s.result.total === 0 || s.relaxed
-      ? { relaxed: s.relaxed, relaxed_query: s.relaxed ? s.text : null, popular_categories: s.ctx.popularCategories.slice(0, 5) }
-      : null;
+    s.zeroResultHelp =
+      s.result.total === 0 || s.relaxed
+        ? { relaxed: s.relaxed, relaxed_query: s.relaxed ? s.text : null, popular_categories: s.ctx.popularCategories.slice(0, 5) }
+        : null;
   },
   trace: (s) => ({ did_you_mean: s.didYouMean, zero_result_help: s.zeroResultHelp !== null }),
 };

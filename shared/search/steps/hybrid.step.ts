@@ -47,12 +47,22 @@ export const hybrid: SearchStep = {
     const text = s.tokens.join(' ');
     const vector = await env.vectors.embed(s.tenantId, text);
     if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'no vectors' });
-    const near = (await env.vectors.nearest(s.tenantId, vector, CANDIDATES, { exclude: s.query.exclude }))
-      .filter((h) => h.score >= (zero || relaxed ? MIN_RESCUE_COSINE : MIN_ADD_COSINE) || !zero);
+    const near = (await env.vectors.nearest(s.tenantId, vector, CANDIDATES, { exclude: s.query.exclude })).filter(
+      (h) => h.score >= (zero || relaxed ? MIN_RESCUE_COSINE : MIN_ADD_COSINE) || !zero,
+    );
     const cosine = new Map(near.map((h) => [h.id, h.score]));
     const passing = near.length
-      ? await env.engine.search({ tenantId: s.tenantId, lang: s.query.lang, tokens: [], ids: near.map((h) => h.id), exclude: s.query.exclude, filters: s.query.filters,
-        offset: 0, limit: near.length, facets: zero ? s.facetNames : undefined })
+      ? await env.engine.search({
+          tenantId: s.tenantId,
+          lang: s.query.lang,
+          tokens: [],
+          ids: near.map((h) => h.id),
+          exclude: s.query.exclude,
+          filters: s.query.filters,
+          offset: 0,
+          limit: near.length,
+          facets: zero ? s.facetNames : undefined,
+        })
       : null;
     const byId = new Map((passing?.hits ?? []).map((h) => [h.id, h]));
     const ranked = near.filter((h) => byId.has(h.id)).map((h) => ({ ...byId.get(h.id)!, score: h.score }));

@@ -23,8 +23,24 @@ import { rerank } from './rerank.step.js';
  * rerank, merchandising, experiments) adds a step here; the debug trace lists the steps that ran.
  */
 export const SEARCH_STEPS: readonly SearchStep[] = [
-  experiment, understand, rules, rewrite, merchandiseRules, synonyms, plan, merchandiseQuery, retrieve, intentCheck, fallback, hybrid, rewriteRetry, rerank,
-  merchandise, hits, facets, help,
+  experiment,
+  understand,
+  rules,
+  rewrite,
+  merchandiseRules,
+  synonyms,
+  plan,
+  merchandiseQuery,
+  retrieve,
+  intentCheck,
+  fallback,
+  hybrid,
+  rewriteRetry,
+  rerank,
+  merchandise,
+  hits,
+  facets,
+  help,
 ];
 
 export type { SearchState, SearchStep, SearchInput, StepEnv } from './state.js';

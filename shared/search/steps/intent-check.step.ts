@@ -15,8 +15,9 @@ export const intentCheck: SearchStep = {
   async run(s, env) {
     if (s.result.total > 0 || !s.rules || s.ai?.used) return;
     const fired = s.rules.fired.filter((f) => f.rule === 'brand' || f.rule === 'color');
-    const names = [...new Set(fired.map((f) => (f.rule === 'brand' ? 'brand' : s.ctx.rules.colorFacet)))]
-      .filter((n): n is string => !!n && !(n in s.input.filters));
+    const names = [...new Set(fired.map((f) => (f.rule === 'brand' ? 'brand' : s.ctx.rules.colorFacet)))].filter(
+      (n): n is string => !!n && !(n in s.input.filters),
+    );
     if (!names.length) return;
     const restore = saveQueryState(s);
     s.text = parseRules(s.normalized, NO_TERMS).rest;

@@ -15,11 +15,24 @@ export const merchandiseQuery: SearchStep = {
     if (exclude.length) s.query.exclude = exclude;
     if (p.boosts.length && s.query.boost) s.query.boost = { ...s.query.boost, shifts: p.boosts };
     if (!p.pins.length) return;
-    Object.assign(s.query, organicWindow(p.pins.map((x) => x.position), s.query.offset, s.query.limit));
+    Object.assign(
+      s.query,
+      organicWindow(
+        p.pins.map((x) => x.position),
+        s.query.offset,
+        s.query.limit,
+      ),
+    );
     // The pinned products under the same filters, read beside the main query (the merchandise step awaits it).
     const lookup = env.engine.search({
-      tenantId: s.tenantId, tokens: [], ids: p.pins.map((x) => x.id), exclude: p.hides.size ? [...p.hides] : undefined,
-      filters: s.query.filters, offset: 0, limit: p.pins.length, facets: s.facetNames,
+      tenantId: s.tenantId,
+      tokens: [],
+      ids: p.pins.map((x) => x.id),
+      exclude: p.hides.size ? [...p.hides] : undefined,
+      filters: s.query.filters,
+      offset: 0,
+      limit: p.pins.length,
+      facets: s.facetNames,
     });
     lookup.catch(() => undefined);
     s.pinLookup = lookup;

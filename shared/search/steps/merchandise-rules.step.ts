@@ -15,8 +15,11 @@ export const merchandiseRules: SearchStep = {
       return;
     }
     s.merchPlan = resolveRules(candidates, {
-      filters: s.filters, enabled: s.ranking.merch_rules, disabledIds: new Set(s.ranking.disabled_rule_ids),
-      forcedIds: new Set(s.assignment?.ruleIds ?? []), now: Date.now(),
+      filters: s.filters,
+      enabled: s.ranking.merch_rules,
+      disabledIds: new Set(s.ranking.disabled_rule_ids),
+      forcedIds: new Set(s.assignment?.ruleIds ?? []),
+      now: Date.now(),
     });
     for (const [name, value] of Object.entries(s.merchPlan.addFilters)) if (!(name in s.filters)) s.filters[name] = value;
   },

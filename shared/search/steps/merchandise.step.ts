@@ -19,5 +19,8 @@ export const merchandise: SearchStep = {
     const hits = placePins(passing, s.result.hits, s.result.total, s.query.offset, offset, s.input.perPage);
     s.result = { ...s.result, total: s.result.total + passing.length, hits, facets: addFacets(s.result.facets, res.facets) };
   },
-  trace: (s) => ({ pins_passing_filters: [...(s.pinned ?? [])], pins_filtered_out: (s.merchPlan?.pins ?? []).filter((p) => !s.pinned?.has(p.id)).map((p) => p.id) }),
+  trace: (s) => ({
+    pins_passing_filters: [...(s.pinned ?? [])],
+    pins_filtered_out: (s.merchPlan?.pins ?? []).filter((p) => !s.pinned?.has(p.id)).map((p) => p.id),
+  }),
 };

@@ -12,19 +12,48 @@ export const plan: SearchStep = {
   name: 'plan',
   run(s) {
     const { tokens, vocab, ranking, ctx, input } = s;
-    s.plan = planQuery({ tokens, segments: s.segments, terms: vocab.terms, typoTolerance: ranking.typo_tolerance, correct: (word) => vocab.typos.correction(word) });
+    s.plan = planQuery({
+      tokens,
+      segments: s.segments,
+      terms: vocab.terms,
+      typoTolerance: ranking.typo_tolerance,
+      correct: (word) => vocab.typos.correction(word),
+    });
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
     const heads = vocab.queryHead(tokens.filter((t) => !s.plan.intents.includes(t)));
     const intent = narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles);
     const typical = typicalWords(tokens, intent, ctx.profiles);
     s.query = {
-      tenantId: s.tenantId, lang: s.lang, tokens, terms: s.plan.terms, preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
+      tenantId: s.tenantId,
+      lang: s.lang,
+      tokens,
+      terms: s.plan.terms,
+      preferFirstAlternative: s.segments.some((x) => x.ruleIds.length),
       // A finished catalog word is taken as typed; only a word the catalog does not know may be a prefix (an intent word left out is not one).
       prefixLast: tokens.length > 0 && !vocab.terms.has(tokens[tokens.length - 1]) && !s.plan.intents.includes(tokens[tokens.length - 1]),
-      filters: s.filters, sort: s.sort, offset: (input.page - 1) * input.perPage, limit: input.perPage, facets: s.facetNames,
-      boost: { inStockFirst: ranking.in_stock_first, popularity: ranking.business_signals.popularity ?? 0, margin: ranking.business_signals.margin ?? 0, categories: intent, typical, heads },
+      filters: s.filters,
+      sort: s.sort,
+      offset: (input.page - 1) * input.perPage,
+      limit: input.perPage,
+      facets: s.facetNames,
+      boost: {
+        inStockFirst: ranking.in_stock_first,
+        popularity: ranking.business_signals.popularity ?? 0,
+        margin: ranking.business_signals.margin ?? 0,
+        categories: intent,
+        typical,
+        heads,
+      },
     };
   },
-  trace: (s) => ({ weights: s.plan.terms.map((t) => t.weight), product_type: s.query.boost?.heads?.[0] ?? null, corrections: s.plan.corrections, compounds: s.plan.compounds, intents_not_matched: s.plan.intents, categories: s.query.boost?.categories, typical: s.query.boost?.typical }),
+  trace: (s) => ({
+    weights: s.plan.terms.map((t) => t.weight),
+    product_type: s.query.boost?.heads?.[0] ?? null,
+    corrections: s.plan.corrections,
+    compounds: s.plan.compounds,
+    intents_not_matched: s.plan.intents,
+    categories: s.query.boost?.categories,
+    typical: s.query.boost?.typical,
+  }),
 };

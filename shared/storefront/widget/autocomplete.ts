@@ -37,7 +37,11 @@ export interface SuggestHandlers {
  */
 export function startAutocomplete(o: WidgetOptions, t: Strings, client: LiteClient, container: HTMLElement, panel: HTMLElement, on: SuggestHandlers) {
   return autocomplete<Suggestion | Preview>({
-    container, panelContainer: panel, detachedMediaQuery: 'none', placeholder: t.placeholder, openOnFocus: false,
+    container,
+    panelContainer: panel,
+    detachedMediaQuery: 'none',
+    placeholder: t.placeholder,
+    openOnFocus: false,
     translations: { clearButtonTitle: '×', submitButtonTitle: t.placeholder, detachedCancelButtonText: '×' },
     onSubmit: ({ state }) => on.query(state.query),
     onReset: () => on.query(''),
@@ -46,7 +50,11 @@ export function startAutocomplete(o: WidgetOptions, t: Strings, client: LiteClie
       return [
         {
           sourceId: 'suggestions',
-          getItems: () => getAlgoliaResults<Suggestion | Preview>({ searchClient: client as never, queries: [{ indexName: `${o.index}_query_suggestions`, params: { query, hitsPerPage: 6 } }] }),
+          getItems: () =>
+            getAlgoliaResults<Suggestion | Preview>({
+              searchClient: client as never,
+              queries: [{ indexName: `${o.index}_query_suggestions`, params: { query, hitsPerPage: 6 } }],
+            }),
           getItemInputValue: ({ item }) => (item as Suggestion).query,
           onSelect: ({ item }) => {
             const s = item as Suggestion;
@@ -59,13 +67,19 @@ export function startAutocomplete(o: WidgetOptions, t: Strings, client: LiteClie
             item: ({ item, components, html }) => {
               const s = item as Suggestion;
               const kind = s.kind === 'brand' ? t.brandKind : s.kind === 'category' ? t.categoryKind : '';
-              return html`<div class="pss-sugg" data-kind=${s.kind}>${components.Highlight({ hit: s, attribute: 'query' })}${kind ? html`<span class="pss-kind">${kind}</span>` : ''}</div>`;
+              return html`<div class="pss-sugg" data-kind=${s.kind}>
+                ${components.Highlight({ hit: s, attribute: 'query' })}${kind ? html`<span class="pss-kind">${kind}</span>` : ''}
+              </div>`;
             },
           },
         },
         {
           sourceId: 'products',
-          getItems: () => getAlgoliaResults<Suggestion | Preview>({ searchClient: client as never, queries: [{ indexName: `${o.index}_product_suggestions`, params: { query, hitsPerPage: 4 } }] }),
+          getItems: () =>
+            getAlgoliaResults<Suggestion | Preview>({
+              searchClient: client as never,
+              queries: [{ indexName: `${o.index}_product_suggestions`, params: { query, hitsPerPage: 4 } }],
+            }),
           getItemInputValue: ({ item }) => (item as Preview).name,
           onSelect: ({ item }) => on.product(item as Preview),
           templates: {

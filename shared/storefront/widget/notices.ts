@@ -37,14 +37,17 @@ export function serviceNotices(el: HTMLElement, t: Strings, lang: string, opts: 
           const label = c.label ? (c.label[lang] ?? c.label.en ?? Object.values(c.label)[0]) : c.value;
           return `<a href="#" data-q="${esc(label)}">${esc(label)}</a>`;
         });
-        parts.push(`<div class="pss-zero"><p>${help.relaxed ? t.relaxed : t.noResults}</p>${!help.relaxed && cats.length ? `<p>${t.tryCategories} ${cats.join(' · ')}</p>` : ''}</div>`);
+        parts.push(
+          `<div class="pss-zero"><p>${help.relaxed ? t.relaxed : t.noResults}</p>${!help.relaxed && cats.length ? `<p>${t.tryCategories} ${cats.join(' · ')}</p>` : ''}</div>`,
+        );
       }
       el.innerHTML = parts.join('');
       el.querySelectorAll<HTMLAnchorElement>('a[data-q]').forEach((a) =>
         a.addEventListener('click', (e) => {
           e.preventDefault();
           opts.setQuery(a.dataset.q ?? '');
-        }));
+        }),
+      );
       const redirect = results.redirect?.url;
       if (redirect && opts.submitted() === results.query) {
         const event = new CustomEvent('pss:redirect', { cancelable: true, bubbles: true, detail: { url: redirect, query: results.query } });

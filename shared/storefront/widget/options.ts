@@ -26,7 +26,13 @@ export function readOptions(script: HTMLScriptElement): WidgetOptions {
     script.after(target);
   }
   return {
-    appId: d.appId, apiKey: d.apiKey, index: d.index ?? 'products', lang, rtl: lang === 'ar' || d.dir === 'rtl',
-    host: origin.replace(/\/$/, '') + ALGOLIA_PREFIX, hitsPerPage: Number(d.hitsPerPage ?? 12) || 12, target,
+    appId: d.appId,
+    apiKey: d.apiKey,
+    index: d.index ?? 'products',
+    lang,
+    rtl: lang === 'ar' || d.dir === 'rtl',
+    host: origin.replace(/\/$/, '') + ALGOLIA_PREFIX,
+    hitsPerPage: Number(d.hitsPerPage ?? 12) || 12,
+    target,
   };
 }

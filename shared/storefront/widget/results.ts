@@ -12,21 +12,43 @@ import type { Hit } from 'instantsearch.js';
 import { money, type Strings } from './i18n.js';
 import type { WidgetOptions } from './options.js';
 
-type ProductHit = Hit<{ name: string; brand: string | null; price: number; sale_price: number | null; currency: string; in_stock: boolean; url: string | null; image_url: string | null }>;
+type ProductHit = Hit<{
+  name: string;
+  brand: string | null;
+  price: number;
+  sale_price: number | null;
+  currency: string;
+  in_stock: boolean;
+  url: string | null;
+  image_url: string | null;
+}>;
 
 /** The results page: facets (category tree, brand, price range, stock), sorting, stats, hits with click events, pagination. */
 export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
   const $ = (name: string) => root.querySelector<HTMLElement>(`.pss-${name}`)!;
   // panel() keeps the wrapped widget's own parameter types; only the header is added.
-  const titled = <W,>(title: string, widget: W): W => panel({ templates: { header: () => title } })(widget as never) as W;
+  const titled = <W>(title: string, widget: W): W => panel({ templates: { header: () => title } })(widget as never) as W;
   return [
-    titled(t.categories, hierarchicalMenu)({
-      container: $('categories'), attributes: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2', 'categories.lvl3'], separator: '>', limit: 12,
+    titled(
+      t.categories,
+      hierarchicalMenu,
+    )({
+      container: $('categories'),
+      attributes: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2', 'categories.lvl3'],
+      separator: '>',
+      limit: 12,
       // Values are category keys; the endpoint labels them in the shopper's language (categoryLabels).
       transformItems: (items, { results }) => relabel(items, (results as unknown as { categoryLabels?: Record<string, string> })?.categoryLabels ?? {}),
     }),
-    titled(t.brand, refinementList)({
-      container: $('brands'), attribute: 'brand', limit: 8, showMore: true, showMoreLimit: 30,
+    titled(
+      t.brand,
+      refinementList,
+    )({
+      container: $('brands'),
+      attribute: 'brand',
+      limit: 8,
+      showMore: true,
+      showMoreLimit: 30,
       templates: { showMoreText: ({ isShowingMore }) => (isShowingMore ? t.showLess : t.showMore) },
     }),
     titled(t.price, rangeInput)({ container: $('price'), attribute: 'price', templates: { separatorText: () => '–', submitText: () => t.go } }),
@@ -35,16 +57,23 @@ export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
     sortBy({
       container: $('sort'),
       items: [
-        { label: t.relevance, value: o.index }, { label: t.priceAsc, value: `${o.index}_price_asc` },
-        { label: t.priceDesc, value: `${o.index}_price_desc` }, { label: t.newest, value: `${o.index}_newest` }, { label: t.popular, value: `${o.index}_popular` },
+        { label: t.relevance, value: o.index },
+        { label: t.priceAsc, value: `${o.index}_price_asc` },
+        { label: t.priceDesc, value: `${o.index}_price_desc` },
+        { label: t.newest, value: `${o.index}_newest` },
+        { label: t.popular, value: `${o.index}_popular` },
       ],
     }),
     hits<ProductHit>({
       container: $('hits'),
       templates: {
-        item: (hit, { html, components, sendEvent }) => html`
-          <a class="pss-hit" href=${hit.url ?? `#product-${hit.objectID}`} data-id=${hit.objectID}
-             onClick=${(e: MouseEvent) => clicked(e, root, hit, () => sendEvent('click', hit, 'Product Clicked'))}>
+        item: (hit, { html, components, sendEvent }) =>
+          html` <a
+            class="pss-hit"
+            href=${hit.url ?? `#product-${hit.objectID}`}
+            data-id=${hit.objectID}
+            onClick=${(e: MouseEvent) => clicked(e, root, hit, () => sendEvent('click', hit, 'Product Clicked'))}
+          >
             <div class="pss-img">${hit.image_url ? html`<img src=${hit.image_url} alt="" loading="lazy" />` : ''}</div>
             <div class="pss-name">${components.Highlight({ hit, attribute: 'name' })}</div>
             ${hit.brand ? html`<div class="pss-brand">${hit.brand}</div>` : ''}
@@ -67,7 +96,11 @@ export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
  */
 function clicked(e: MouseEvent, root: HTMLElement, hit: ProductHit, send: () => void) {
   send();
-  const event = new CustomEvent('pss:click', { cancelable: true, bubbles: true, detail: { objectID: hit.objectID, queryID: hit.__queryID, position: hit.__position, url: hit.url } });
+  const event = new CustomEvent('pss:click', {
+    cancelable: true,
+    bubbles: true,
+    detail: { objectID: hit.objectID, queryID: hit.__queryID, position: hit.__position, url: hit.url },
+  });
   if (!root.dispatchEvent(event)) e.preventDefault();
 }
 

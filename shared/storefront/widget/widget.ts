@@ -40,13 +40,15 @@ function start(script: HTMLScriptElement) {
     timeouts: { connect: 5000, read: 15000, write: 30000 },
   });
   const search = new InstantSearch({
-    indexName: o.index, searchClient: client,
+    indexName: o.index,
+    searchClient: client,
     insights: {
       insightsClient: aa as never,
       insightsInitParams: { host: o.host, useCookie: false } as never,
       // Hits widgets report every result shown as a view; those are impressions, not product views: only clicks and conversions are sent.
       onEvent: (event, client) => {
-        if (event.insightsMethod && event.insightsMethod !== 'viewedObjectIDs') (client as (m: string, p: unknown) => void)(event.insightsMethod, event.payload);
+        if (event.insightsMethod && event.insightsMethod !== 'viewedObjectIDs')
+          (client as (m: string, p: unknown) => void)(event.insightsMethod, event.payload);
       },
     },
   });
@@ -69,7 +71,11 @@ function start(script: HTMLScriptElement) {
       setUiState({ query: '', hierarchicalMenu: { 'categories.lvl0': key.split('>') } });
     },
     product: (item) => {
-      const event = new CustomEvent('pss:click', { cancelable: true, bubbles: true, detail: { objectID: item.objectID, url: item.url, source: 'suggestions' } });
+      const event = new CustomEvent('pss:click', {
+        cancelable: true,
+        bubbles: true,
+        detail: { objectID: item.objectID, url: item.url, source: 'suggestions' },
+      });
       if (root.dispatchEvent(event) && item.url) location.assign(item.url);
     },
   });

@@ -69,17 +69,46 @@ function badHeaders(creds: Credentials): fc.Arbitrary<Record<string, string>> {
     fc.stringMatching(/^ds_[A-Za-z0-9_-]{43}$/).map((k) => ({ authorization: `Bearer ${k}` })),
     fc.constant({ authorization: `Bearer ${creds.public}` }),
     asciiJunk.map((o) => ({ authorization: `Bearer ${creds.public}`, origin: o })),
-    fc.constantFrom('text/plain', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonx', '*/*')
+    fc
+      .constantFrom(
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=latin1',
+        'application/jsonx',
+        '*/*',
+      )
       .map((type) => ({ authorization: `Bearer ${creds.secret}`, 'content-type': type })),
-    fc.oneof(asciiJunk, fc.constantFrom('short', 'a b c d e f', 'k'.repeat(300), '')).map((k) => ({ authorization: `Bearer ${creds.secret}`, 'idempotency-key': k })),
+    fc
+      .oneof(asciiJunk, fc.constantFrom('short', 'a b c d e f', 'k'.repeat(300), ''))
+      .map((k) => ({ authorization: `Bearer ${creds.secret}`, 'idempotency-key': k })),
     asciiJunk.map((r) => ({ authorization: `Bearer ${creds.secret}`, 'x-request-id': r })),
   );
 }
 
 /** Raw bodies no JSON encoder would write. */
 const badRawBody: fc.Arbitrary<string | Uint8Array> = fc.oneof(
-  fc.constantFrom('{"a":', '{', '[1,]', '{"a":1}}', 'nul', "{'a':1}", '\u0000', '"\\ud800"', '{"name":"\\ud800"}', '{"a":"\\u0000"}', '1e999999', '[]', '""', 'true'),
-  fc.constantFrom(Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Uint8Array.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), Uint8Array.from([0xed, 0xa0, 0x80])),
+  fc.constantFrom(
+    '{"a":',
+    '{',
+    '[1,]',
+    '{"a":1}}',
+    'nul',
+    "{'a':1}",
+    '\u0000',
+    '"\\ud800"',
+    '{"name":"\\ud800"}',
+    '{"a":"\\u0000"}',
+    '1e999999',
+    '[]',
+    '""',
+    'true',
+  ),
+  fc.constantFrom(
+    Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    Uint8Array.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+    Uint8Array.from([0xed, 0xa0, 0x80]),
+  ),
   deepJson.map((raw) => raw.text),
   fc.constant('x'),
 );
@@ -90,10 +119,21 @@ export function requestArb(op: Operation, creds: Credentials, bodyBase?: fc.Arbi
   const goodPath = fc.array(fc.stringMatching(/^[a-z]{3}_[a-z0-9]{16}$/), { minLength: pathIds, maxLength: pathIds });
   const goodQuery = fc.record(Object.fromEntries(op.query.map((p) => [p.name, validArb(p.schema)])), { requiredKeys: [] });
   const base = bodyBase ?? (op.body ? validArb(op.body) : fc.constant(undefined));
-  const build = (kind: string, ids: string[], query: Record<string, unknown>, headers: Record<string, string>, body: unknown, method = op.method.toUpperCase()): FuzzRequest => {
+  const build = (
+    kind: string,
+    ids: string[],
+    query: Record<string, unknown>,
+    headers: Record<string, string>,
+    body: unknown,
+    method = op.method.toUpperCase(),
+  ): FuzzRequest => {
     let i = 0;
     const path = op.path.replace(/\{\w+\}/g, () => ids[i++] ?? 'x');
-    const qs = Object.entries(query).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined).map((x) => `${pctEncode(k)}=${pctEncode(typeof x === 'string' ? x : JSON.stringify(x) ?? '')}`));
+    const qs = Object.entries(query).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v])
+        .filter((x) => x !== undefined)
+        .map((x) => `${pctEncode(k)}=${pctEncode(typeof x === 'string' ? x : (JSON.stringify(x) ?? ''))}`),
+    );
     const out: FuzzRequest = { kind, route: `${op.method} ${op.path}`, method, url: path + (qs.length ? `?${qs.join('&')}` : ''), headers: { ...headers } };
     if (typeof body === 'string' || body instanceof Uint8Array) out.body = body;
     else if (body !== undefined && method !== 'GET') out.body = toJsonText(body);
@@ -104,7 +144,12 @@ export function requestArb(op: Operation, creds: Credentials, bodyBase?: fc.Arbi
   const kinds: Array<{ weight: number; arbitrary: fc.Arbitrary<FuzzRequest> }> = [
     { weight: 1, arbitrary: fc.tuple(goodPath, goodQuery, auth, base).map(([ids, q, h, b]) => build('valid', ids, q, h, b)) },
     { weight: 2, arbitrary: fc.tuple(goodPath, goodQuery, badHeaders(creds), base).map(([ids, q, h, b]) => build('headers', ids, q, h, b)) },
-    { weight: 1, arbitrary: fc.tuple(goodPath, auth, fc.constantFrom(...METHODS.filter((m) => !op.methods.includes(m)))).map(([ids, h, m]) => build('method', ids, {}, h, undefined, m)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(goodPath, auth, fc.constantFrom(...METHODS.filter((m) => !op.methods.includes(m))))
+        .map(([ids, h, m]) => build('method', ids, {}, h, undefined, m)),
+    },
   ];
   if (op.body) {
     kinds.push({ weight: 6, arbitrary: fc.tuple(goodPath, goodQuery, auth, base.chain(mutate)).map(([ids, q, h, b]) => build('body', ids, q, h, b)) });
@@ -112,12 +157,24 @@ export function requestArb(op: Operation, creds: Credentials, bodyBase?: fc.Arbi
   }
   if (op.query.length) {
     const names = op.query.map((p) => p.name);
-    const badQuery = fc.tuple(goodQuery, fc.constantFrom(...names, 'unknown', 'filter[price][gte]', 'filter[__proto__]'), fc.oneof(oddString, badValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')), fc.array(oddString, { minLength: 2, maxLength: 3 })))
+    const badQuery = fc
+      .tuple(
+        goodQuery,
+        fc.constantFrom(...names, 'unknown', 'filter[price][gte]', 'filter[__proto__]'),
+        fc.oneof(
+          oddString,
+          badValue.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+          fc.array(oddString, { minLength: 2, maxLength: 3 }),
+        ),
+      )
       .map(([q, name, v]) => ({ ...q, [name]: v }));
     kinds.push({ weight: 4, arbitrary: fc.tuple(goodPath, badQuery, auth).map(([ids, q, h]) => build('query', ids, q, h, undefined)) });
   }
   if (op.query.some((p) => p.name === 'cursor')) {
-    kinds.push({ weight: 3, arbitrary: fc.tuple(goodPath, goodQuery, auth, badCursor).map(([ids, q, h, c]) => build('cursor', ids, { ...q, cursor: c }, h, undefined)) });
+    kinds.push({
+      weight: 3,
+      arbitrary: fc.tuple(goodPath, goodQuery, auth, badCursor).map(([ids, q, h, c]) => build('cursor', ids, { ...q, cursor: c }, h, undefined)),
+    });
   }
   if (pathIds) {
     const badIds = fc.array(badPathId, { minLength: pathIds, maxLength: pathIds });

@@ -70,7 +70,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['tenant_id', 'created_at']);
   });
   await knex.raw(`ALTER TABLE jobs ADD CONSTRAINT jobs_status CHECK (status IN ('queued','running','succeeded','failed','canceled'))`);
-  await knex.raw(`ALTER TABLE jobs ADD CONSTRAINT jobs_kind CHECK (kind IN ('reindex','import','sync','translate_backfill','translate_writeback','export','data_export','data_delete','embed','synonym_mining'))`);
+  await knex.raw(
+    `ALTER TABLE jobs ADD CONSTRAINT jobs_kind CHECK (kind IN ('reindex','import','sync','translate_backfill','translate_writeback','export','data_export','data_delete','embed','synonym_mining'))`,
+  );
   // At most one live job per dedupe key: a second reindex request joins the running one.
   await knex.raw(`CREATE UNIQUE INDEX jobs_live_dedupe ON jobs (tenant_id, dedupe_key) WHERE dedupe_key IS NOT NULL AND status IN ('queued','running')`);
 }

@@ -90,7 +90,16 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['search_vocab', 'search_categories', 'search_docs', 'search_generations', 'attribute_mappings', 'product_sync_items', 'product_syncs', 'products']) {
+  for (const table of [
+    'search_vocab',
+    'search_categories',
+    'search_docs',
+    'search_generations',
+    'attribute_mappings',
+    'product_sync_items',
+    'product_syncs',
+    'products',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

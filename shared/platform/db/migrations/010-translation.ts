@@ -39,8 +39,12 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['tenant_id', 'product_id', 'field', 'field_key', 'target_locale']);
     t.index(['tenant_id', 'status', 'product_id', 'id']);
   });
-  await knex.raw(`ALTER TABLE translation_items ADD CONSTRAINT translation_items_field CHECK (field IN ('name','description','category','attribute_name','attribute_value'))`);
-  await knex.raw(`ALTER TABLE translation_items ADD CONSTRAINT translation_items_status CHECK (status IN ('pending','machine','review','approved','rejected','human_edited','stale'))`);
+  await knex.raw(
+    `ALTER TABLE translation_items ADD CONSTRAINT translation_items_field CHECK (field IN ('name','description','category','attribute_name','attribute_value'))`,
+  );
+  await knex.raw(
+    `ALTER TABLE translation_items ADD CONSTRAINT translation_items_status CHECK (status IN ('pending','machine','review','approved','rejected','human_edited','stale'))`,
+  );
   await knex.raw(`CREATE INDEX translation_items_feed ON translation_items (tenant_id, target_locale, feed_seq) WHERE feed_seq IS NOT NULL`);
   await knex.raw('CREATE SEQUENCE translation_feed_seq');
 
@@ -106,7 +110,14 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE search_docs DROP COLUMN IF EXISTS lang_terms');
-  for (const table of ['translation_usage_costs', 'translation_usage_products', 'translation_runs', 'translation_settings', 'translation_glossary', 'translation_items']) {
+  for (const table of [
+    'translation_usage_costs',
+    'translation_usage_products',
+    'translation_runs',
+    'translation_settings',
+    'translation_glossary',
+    'translation_items',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.raw('DROP SEQUENCE IF EXISTS translation_feed_seq');

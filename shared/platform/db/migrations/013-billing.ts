@@ -32,7 +32,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['provider', 'provider_subscription_id']);
   });
-  await knex.raw(`ALTER TABLE billing_subscriptions ADD CONSTRAINT billing_subscriptions_status CHECK (status IN ('trialing','active','past_due','paused','canceled','incomplete'))`);
+  await knex.raw(
+    `ALTER TABLE billing_subscriptions ADD CONSTRAINT billing_subscriptions_status CHECK (status IN ('trialing','active','past_due','paused','canceled','incomplete'))`,
+  );
   await knex.schema.createTable('billing_events', (t) => {
     t.text('provider').notNullable();
     t.text('event_id').notNullable();

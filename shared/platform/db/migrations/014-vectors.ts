@@ -70,5 +70,6 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP INDEX IF EXISTS events_views');
-  for (const table of ['click_stats', 'product_trends', 'co_views', 'product_vectors', 'vector_generations', 'embedder_models']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['click_stats', 'product_trends', 'co_views', 'product_vectors', 'vector_generations', 'embedder_models'])
+    await knex.schema.dropTableIfExists(table);
 }
