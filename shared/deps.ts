@@ -19,7 +19,17 @@ import { createLlm } from './engines/llm/create-llm.js';
 import { synonymsRepos } from './synonyms/index.js';
 import { eventsRepos, EventWriter } from './events/index.js';
 import { UsageCounter, usageRepo } from './usage/index.js';
-import { billingRepos, billingService, findPlan, planPrice, BillingNotifications, Entitlements, SearchMeter, type BillingService } from './billing/index.js';
+import {
+  billingRepos,
+  billingService,
+  findPlan,
+  planPrice,
+  BillingNotifications,
+  Entitlements,
+  planAiBudget,
+  SearchMeter,
+  type BillingService,
+} from './billing/index.js';
 import { createPayments, type PaymentProvider } from './engines/payments/index.js';
 import { StorefrontSearch } from './storefront/index.js';
 import { translationRepos } from './translation/index.js';
@@ -184,8 +194,8 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     },
     notices,
   );
-  // The plan's AI budget joins here once the billing area provides it; until then AI_BUDGET_MICROS_USD.
-  const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros);
+  // A subscribed store's plan sets its monthly AI budget; otherwise AI_BUDGET_MICROS_USD.
+  const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros, planAiBudget(entitlements));
   // Embedding calls to a provider count into the same ai_cost_micros_usd metric as AI rewriting.
   const embedders = createEmbedderSource(config, db, (tenantId, micros) => aiBudget.add(tenantId, micros));
   const rewriter = new Rewriter(createLlm(config), redis, aiBudget, {

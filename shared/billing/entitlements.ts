@@ -9,6 +9,20 @@ export interface Entitlement {
   status: SubscriptionStatus;
   /** Billed searches this month as rolled up into Postgres when loaded (survives a Redis restart). */
   searchesRolled: number;
+  /** Whether the store has a subscription row (else the default plan applies). */
+  subscribed: boolean;
+}
+
+/**
+ * The monthly AI budget (micro-USD) a store's plan gives, for AiBudget: a subscribed store's plan
+ * decides (free: 0, paid tiers their budget); a custom budget (null, enterprise) or no
+ * subscription leaves it to the operator's AI_BUDGET_MICROS_USD (undefined).
+ */
+export function planAiBudget(entitlements: Pick<Entitlements, 'get'>) {
+  return async (tenantId: string): Promise<number | undefined> => {
+    const e = await entitlements.get(tenantId);
+    return e.subscribed ? (e.plan.features.ai_budget_micros_usd ?? undefined) : undefined;
+  };
 }
 
 /**
@@ -43,7 +57,7 @@ export class Entitlements {
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
     const value = (async () => {
       const [sub, rolled] = await Promise.all([this.load.subscription(tenantId), this.load.searchesThisMonth(tenantId)]);
-      return { plan: effectivePlan(sub, this.defaultPlan), status: sub?.status ?? 'active', searchesRolled: rolled };
+      return { plan: effectivePlan(sub, this.defaultPlan), status: sub?.status ?? 'active', searchesRolled: rolled, subscribed: sub !== undefined };
     })();
     this.cache.set(tenantId, { at: Date.now(), value });
     value.catch(() => this.cache.delete(tenantId));
