@@ -32,7 +32,13 @@ export const routeFields = defineStage({
     };
     for (const w of written) outcome[w.status] = (outcome[w.status] ?? 0) + 1;
     const products = [...new Set(written.map((w) => w.product_id))];
-    await deps.repos.translationUsage.countProducts(data.tenantId, products);
+    // Products translated for the first time this month also count into the day's usage (GET /v1/usage daily rows);
+    // a retried job finds them counted and adds nothing.
+    const firstThisMonth = await deps.repos.translationUsage.countProducts(data.tenantId, products);
+    if (firstThisMonth) {
+      deps.usage.count(data.tenantId, 'translated_product', firstThisMonth);
+      await deps.usage.flush();
+    }
     // The index stage needs only the outcome: the items go on as bare keys.
     const keys = data.items.map(({ id, version, productId, field, fieldKey, sourceLocale, review }) => ({
       id,

@@ -80,6 +80,11 @@ t.test('a backfill translates every field through the whole pipeline, in chunks,
   t.match(status.by_status, { pending: 0, machine: 15, review: 3, approved: 0, rejected: 0, human_edited: 0, stale: 0 });
   t.ok(Number(status.cost_month_usd) > 0, 'cost_month_usd');
   t.equal(await translatedProducts(h.api.deps.db, shop.id, usageMonth()), 6, 'translated_product');
+  t.equal(
+    await h.api.deps.usage.dayCount(shop.id, new Date().toISOString().slice(0, 10), 'translated_product'),
+    6,
+    "the day's translated_product usage counter",
+  );
   t.ok((await translationCostMicros(h.api.deps.db, shop.id)) > 0, 'ai_cost_micros_usd');
 });
 
