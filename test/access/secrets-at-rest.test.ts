@@ -76,7 +76,9 @@ t.test('SECRET_ENCRYPTION_KEY: required in production, checked when set', async 
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /SECRET_ENCRYPTION_KEY: required in production/);
   t.throws(() => loadConfig({ SECRET_ENCRYPTION_KEY: 'short' }), /SECRET_ENCRYPTION_KEY/);
   const key = randomBytes(32);
-  t.same(loadConfig({ NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: key.toString('hex') }).secretEncryptionKey, key);
+  // Production also needs the billing provider's webhook secret (the mock provider's by default).
+  const production = { NODE_ENV: 'production', MOCK_WEBHOOK_SECRET: randomBytes(24).toString('hex') };
+  t.same(loadConfig({ ...production, SECRET_ENCRYPTION_KEY: key.toString('hex') }).secretEncryptionKey, key);
   t.same(loadConfig({ SECRET_ENCRYPTION_KEY: key.toString('base64') }).secretEncryptionKey, key);
   const dev = loadConfig({});
   t.equal(dev.secretEncryptionKeyIsDefault, true, 'development runs on the published key (the API warns)');
