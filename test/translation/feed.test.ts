@@ -78,13 +78,17 @@ t.test('an approval in flight holds back later ones, so a reader never passes a 
   const start = (await readFeed(null, 500)).cursor;
   // An approval that took its feed number and has not committed yet (the pipeline's auto-approve, a big bulk).
   const release = deferred();
+  const numbered = deferred();
   const inFlight = db.transaction(async (trx) => {
     await lockFeed(trx, shop.id);
     await trx('translation_items')
       .where({ tenant_id: shop.id, id: slow })
       .update({ status: 'approved', feed_seq: trx.raw(NEXT_SEQ) });
+    numbered.resolve();
     await release.promise;
   });
+  // The later approval starts only once the first holds the lock and its number (else it could take both first).
+  await numbered.promise;
   const later = call('POST', `/v1/translate/review/${fast}`, { action: 'approve' });
   await new Promise((r) => setTimeout(r, 300));
   const meanwhile = await readFeed(start, 500);
