@@ -68,7 +68,11 @@ t.test('an answer sealed under a key no longer configured is not replayed, and s
   const row = await db('idempotency_keys').where({ tenant_id: admin.id, key: 'create-key-0-abcdef' }).first();
   const repo = idempotencyRepo(db, 48, new Sealer(randomBytes(32)));
   t.throws(() => repo.replayBody(row), { code: 'idempotency_replay_unavailable', status: 409 });
-  const tampered = { ...row, response_body: { sealed: row.response_body.sealed.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A')) } };
+  // One character in the middle of the encrypted data (the last one of base64 may carry only padding bits that decoding drops).
+  const sealed: string = row.response_body.sealed;
+  const from = sealed.lastIndexOf('.') + Math.floor((sealed.length - sealed.lastIndexOf('.')) / 2);
+  const at = from + [...sealed.slice(from)].findIndex((c) => /[A-Za-z0-9]/.test(c));
+  const tampered = { ...row, response_body: { sealed: sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1) } };
   t.throws(() => h.api.deps.repos.idempotency.replayBody(tampered), { code: 'idempotency_replay_unavailable' }, 'an altered answer does not authenticate');
 });
 
