@@ -195,7 +195,7 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
 }
 
 t.test('English: type, suggestions, choose, refine, page, click -> event with search id', async (t) => {
-  const layout = await journey(t, 'en', 'shirt', 8);
+  const layout = await journey(t, 'en', 'shirts', 8);
   t.equal(layout.dir, 'ltr');
   t.ok(layout.facetsLeft < layout.mainLeft, 'facets on the left');
 });
