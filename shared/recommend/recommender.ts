@@ -45,7 +45,7 @@ type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> 
  * Never empty while the catalog (or the category asked for) has a visible product.
  */
 export class Recommender {
-  /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index and vectors notices. */
+  /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index, vectors and signals notices. */
   private cache = new Map<string, Map<string, { out: Promise<RecommendOut>; at: number }>>();
 
   constructor(private d: RecommenderDeps) {}
