@@ -232,6 +232,8 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     clicks.changed(id);
     signals.changed(id);
     recommender.clear(id);
+    // Click learning reorders this store's searches: cached results were ranked without the new clicks.
+    search.results.clear(id);
   });
   vectors.onReplaced?.((id) => {
     recommender.clear(id);
