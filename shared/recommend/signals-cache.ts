@@ -2,6 +2,8 @@ import type { SignalsRepo } from './signals.repo.js';
 
 /** Trending products held per store (the best by score, with their categories). */
 export const TRENDS_HELD = 20_000;
+/** Co-view rows held per store (about 100,000 products with 20 each, about 25 MB); a store with more reads its co-views per request. */
+export const CO_VIEW_ROWS_HELD = 2_000_000;
 const TTL_MS = 5 * 60_000;
 
 interface Held {
@@ -11,8 +13,8 @@ interface Held {
 }
 
 interface Snapshot {
-  /** Co-viewed products per product, best first (ids interned: one string per product). */
-  coViews: Map<string, string[]>;
+  /** Co-viewed products per product, best first (ids interned: one string per product); null past CO_VIEW_ROWS_HELD. */
+  coViews: Map<string, string[]> | null;
   trends: Array<{ id: string; categoryIds: string[] }>;
   /** Trending lists per category, filtered from `trends` on first use. */
   byCategory: Map<string, string[]>;
@@ -22,16 +24,19 @@ interface Snapshot {
  * Co-views and trends of each store held per API process, so also_viewed and trending read no
  * database per request: loaded on a store's first recommendation and again at once on a signals
  * notice (sent when learn-events recomputed them; requests wait for the new copy), and in the
- * background after five minutes (the old copy answering meanwhile). Memory: about 2.4 MB per 10,000 products with co-views (20 each),
- * plus at most TRENDS_HELD trending products (about 3 MB); a category asked for beyond those falls through to
- * the recommender's next source (the catalog's best sellers).
+ * background after five minutes (the old copy answering meanwhile). Memory: about 2.4 MB per
+ * 10,000 products with co-views (20 each), at most CO_VIEW_ROWS_HELD rows (a bigger store reads
+ * each product's co-views per request instead), plus at most TRENDS_HELD trending products (about
+ * 3 MB); a category asked for beyond those falls through to the recommender's next source (the
+ * catalog's best sellers).
  */
 export class SignalsCache {
   private held = new Map<string, Held>();
 
   constructor(
-    private repo: Pick<SignalsRepo, 'allCoViews' | 'topTrends'>,
+    private repo: Pick<SignalsRepo, 'allCoViews' | 'topTrends' | 'coViews'>,
     private ttlMs = TTL_MS,
+    private maxCoViewRows = CO_VIEW_ROWS_HELD,
   ) {}
 
   /** A signals notice: the store's co-views and trends were recomputed; requests from now on wait for the new ones. */
@@ -45,6 +50,7 @@ export class SignalsCache {
 
   async coViews(tenantId: string, productId: string, limit: number): Promise<string[]> {
     const s = await this.snapshot(tenantId);
+    if (!s.coViews) return this.repo.coViews(tenantId, productId, limit);
     return (s.coViews.get(productId) ?? []).slice(0, limit);
   }
 
@@ -90,15 +96,15 @@ export class SignalsCache {
   }
 
   private async load(tenantId: string): Promise<Snapshot> {
-    const [pairs, trends] = await Promise.all([this.repo.allCoViews(tenantId), this.repo.topTrends(tenantId, TRENDS_HELD)]);
+    const [pairs, trends] = await Promise.all([this.repo.allCoViews(tenantId, this.maxCoViewRows + 1), this.repo.topTrends(tenantId, TRENDS_HELD)]);
     const intern = new Map<string, string>();
     const one = (id: string) => intern.get(id) ?? (intern.set(id, id), id);
-    const coViews = new Map<string, string[]>();
+    const coViews = pairs.length > this.maxCoViewRows ? null : new Map<string, string[]>();
     // Rows come best first per product.
-    for (const r of pairs) {
+    for (const r of coViews ? pairs : []) {
       const id = one(r.product_id);
-      let list = coViews.get(id);
-      if (!list) coViews.set(id, (list = []));
+      let list = coViews!.get(id);
+      if (!list) coViews!.set(id, (list = []));
       list.push(one(r.other_id));
     }
     return { coViews, trends: trends.map((t) => ({ id: one(t.product_id), categoryIds: t.category_ids ?? [] })), byCategory: new Map() };

@@ -125,11 +125,12 @@ export function signalsRepo(db: Knex) {
         .select('product_id');
       return rows.map((r) => r.product_id);
     },
-    /** Every co-view row of a store, best first per product (what SignalsCache holds). */
-    async allCoViews(tenantId: string): Promise<Array<{ product_id: string; other_id: string }>> {
+    /** A store's co-view rows (at most `limit`), best first per product (what SignalsCache holds). */
+    async allCoViews(tenantId: string, limit: number): Promise<Array<{ product_id: string; other_id: string }>> {
       return db('co_views')
         .where({ tenant_id: tenantId })
         .orderBy(['product_id', { column: 'score', order: 'desc' }, 'other_id'])
+        .limit(limit)
         .select('product_id', 'other_id');
     },
     /** The store's `limit` best trending products with their categories. */

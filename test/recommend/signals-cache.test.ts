@@ -8,7 +8,7 @@ function repo() {
   const r = {
     loads: 0,
     fail: false,
-    coViews: [
+    rows: [
       { product_id: 'a', other_id: 'b' },
       { product_id: 'a', other_id: 'c' },
       { product_id: 'b', other_id: 'a' },
@@ -18,10 +18,18 @@ function repo() {
       { product_id: 'a', category_ids: ['bags'] },
       { product_id: 'b', category_ids: ['shoes', 'lvl:0:shoes'] },
     ],
-    async allCoViews() {
+    async allCoViews(_tenant: string, limit: number) {
       r.loads++;
       if (r.fail) throw new Error('database down');
-      return r.coViews;
+      return r.rows.slice(0, limit);
+    },
+    dbReads: 0,
+    async coViews(_tenant: string, product: string, limit: number) {
+      r.dbReads++;
+      return r.rows
+        .filter((c) => c.product_id === product)
+        .map((c) => c.other_id)
+        .slice(0, limit);
     },
     async topTrends(_tenant: string, limit: number) {
       return r.trends.slice(0, limit);
@@ -48,7 +56,7 @@ t.test('a signals notice reloads at once; requests after it see the new rows', a
   const r = repo();
   const cache = new SignalsCache(r);
   t.same(await cache.coViews('t1', 'a', 5), ['b', 'c']);
-  r.coViews = [{ product_id: 'a', other_id: 'd' }];
+  r.rows = [{ product_id: 'a', other_id: 'd' }];
   t.same(await cache.coViews('t1', 'a', 5), ['b', 'c'], 'held until told');
   cache.changed('t1');
   t.same(await cache.coViews('t1', 'a', 5), ['d']);
@@ -60,7 +68,7 @@ t.test('after the time to live the old copy answers while the new one loads', as
   const r = repo();
   const cache = new SignalsCache(r, 1);
   t.same(await cache.coViews('t1', 'a', 5), ['b', 'c']);
-  r.coViews = [{ product_id: 'a', other_id: 'd' }];
+  r.rows = [{ product_id: 'a', other_id: 'd' }];
   await sleep(5);
   t.same(await cache.coViews('t1', 'a', 5), ['b', 'c'], 'the old copy answers');
   await sleep(5);
@@ -82,8 +90,19 @@ t.test('a failed load is not held: the next request tries again', async (t) => {
   t.same(await slow.coViews('t1', 'a', 5), ['b', 'c']);
   await sleep(5);
   r.fail = false;
-  r.coViews = [{ product_id: 'a', other_id: 'e' }];
+  r.rows = [{ product_id: 'a', other_id: 'e' }];
   t.same(await slow.coViews('t1', 'a', 5), ['b', 'c'], 'still the old copy');
   await sleep(5);
   t.same(await slow.coViews('t1', 'a', 5), ['e']);
+});
+
+t.test('a store with more co-view rows than held reads them per request', async (t) => {
+  const r = repo();
+  const cache = new SignalsCache(r, 60_000, 2);
+  t.same(await cache.coViews('t1', 'a', 5), ['b', 'c']);
+  t.equal(r.dbReads, 1, 'read from the repository');
+  t.same(await cache.trending('t1', null, 1), ['c'], 'trends are still held');
+  const held = new SignalsCache(r, 60_000, 3);
+  t.same(await held.coViews('t1', 'a', 5), ['b', 'c']);
+  t.equal(r.dbReads, 1, 'at the limit: held');
 });
