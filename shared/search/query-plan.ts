@@ -72,6 +72,11 @@ export function planQuery(input: PlanInput): QueryPlan {
       else out.push(term);
       continue;
     }
+    const owner = possessive(t, terms);
+    if (owner) {
+      term.alternatives.push(owner);
+      term.phrase = true;
+    }
     if (!known(terms, t)) {
       const split = splitKnown(t, terms);
       if (split) {
@@ -89,6 +94,17 @@ export function planQuery(input: PlanInput): QueryPlan {
     out.push(term);
   }
   return { terms: out, corrections, compounds, intents };
+}
+
+/**
+ * A word typed without its apostrophe ("levis", "womens") also matches the possessive a title
+ * writes ("Levi's", "Women's": the tokens levi, s), as a phrase. English spelling, no word list:
+ * only when the word without its "s" is a catalog word.
+ */
+export function possessive(token: string, terms: Map<string, number>): string[] | null {
+  if (token.length < 4 || !/^\p{L}+s$/u.test(token)) return null;
+  const owner = token.slice(0, -1);
+  return terms.has(owner) ? [owner, 's'] : null;
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */
