@@ -97,14 +97,15 @@ export function planQuery(input: PlanInput): QueryPlan {
 }
 
 /**
- * A word typed without its apostrophe ("levis", "womens") also matches the possessive a title
- * writes ("Levi's", "Women's": the tokens levi, s), as a phrase. English spelling, no word list:
- * only when the word without its "s" is a catalog word.
+ * A word typed without its apostrophe ("levis") also matches the possessive a title
+ * writes ("Levi's": the tokens levi, s), as a phrase, when its stem does not already reach it.
+ * English spelling, no word list: only when the word without its "s" is a catalog word.
  */
 export function possessive(token: string, terms: Map<string, number>): string[] | null {
   if (token.length < 4 || !/^\p{L}+s$/u.test(token)) return null;
   const owner = token.slice(0, -1);
-  return terms.has(owner) ? [owner, 's'] : null;
+  // "womens" already meets "women's" by its stem (women): only a word the plural rule keeps whole needs the phrase.
+  return terms.has(owner) && stem(token) !== owner ? [owner, 's'] : null;
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */

@@ -10,7 +10,7 @@ const terms = new Map([
 
 t.test('a word without its apostrophe also matches the possessive, as a phrase', async (t) => {
   t.same(possessive('levis', terms), ['levi', 's']);
-  t.same(possessive('womens', terms), ['women', 's']);
+  t.equal(possessive('womens', terms), null, "its stem (women) already meets women's");
   t.equal(possessive('jeans', terms), null, 'jean is no catalog word');
   t.equal(possessive('levi', terms), null, 'no final s');
   t.equal(possessive('xs', terms), null, 'too short');
