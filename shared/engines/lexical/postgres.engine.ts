@@ -11,6 +11,8 @@ import {
   orderBy,
   RANK_WEIGHTS,
   rarityShares,
+  nameLengthFactor,
+  NAME_WORDS_SQL,
   TSV_SQL,
   termsOf,
   tsQuery,
@@ -185,7 +187,10 @@ export class PostgresEngine implements LexicalEngine {
     const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t.ts, t.weight])];
     // Matching any word, products of the query's type come first among those covering it alike.
     const typeFactor = partial.length ? partialHeadFactor(q) : null;
-    const typed = typeFactor ? `${typeFactor.sql} * r.text_rank` : 'r.text_rank';
+    // Matching any word, the name's length weighs on the text rank (coverage decides first).
+    const anyLength = partial.length ? nameLengthFactor(q, NAME_WORDS_SQL) : null;
+    const textRank = anyLength ? `r.text_rank * ${anyLength.sql}` : 'r.text_rank';
+    const typed = typeFactor ? `${typeFactor.sql} * ${textRank}` : textRank;
     // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank below).
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
     const textOnce = ranked && partial.length ? `CROSS JOIN LATERAL (SELECT ${text} AS text_rank) r` : '';
@@ -203,9 +208,11 @@ export class PostgresEngine implements LexicalEngine {
     const all = filterSql(late);
     const pushed = filterSql(early);
     const only = idSql(q);
-    const order = orderBy(q, !!lang, !!head);
+    const byLength = !!ranked && !q.matchAny && !!nameLengthFactor(q);
+    const order = orderBy(q, !!lang, !!head, byLength);
     const bindings: Knex.RawBinding[] = [q.tenantId];
-    const typeBindings = typeFactor ? [...typeFactor.bindings, ...typeFactor.bindings] : [];
+    const typedOnce = [...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
+    const typeBindings = [...typedOnce, ...typedOnce];
     if (ranked) bindings.push(...((partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]));
     bindings.push(...(typ.bindings as Knex.RawBinding[]));
     if (strong) bindings.push(strong, ...(intent ? [intent] : []));
@@ -235,7 +242,8 @@ export class PostgresEngine implements LexicalEngine {
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
                ${strong ? `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
-               ${lang ? lang.sql : 'false'} AS lang_hit, ${head ? head.sql : 'false'} AS head_hit
+               ${lang ? lang.sql : 'false'} AS lang_hit, ${head ? head.sql : 'false'} AS head_hit,
+               ${byLength ? NAME_WORDS_SQL : '0'} AS nw
           FROM search_docs ${textOnce}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),
