@@ -33,6 +33,8 @@ export class CardCache {
         filters: categoryId ? { category: [categoryId] } : undefined,
         offset: 0,
         limit: missing.length,
+        // Cards by id, in any order: the engine's lean read (no ranking, nothing counted).
+        noTextRank: true,
       });
       for (const h of res.hits) found.set(h.id, h.card);
       if (!categoryId) {
