@@ -334,12 +334,13 @@ function facetQuery(name: string, source: SqlPart, tenantId: string): SqlPart {
   if (name === 'category' || name === 'category_tree') {
     const which = name === 'category' ? `c NOT LIKE 'lvl:%'` : `c LIKE 'lvl:%'`;
     const limit = name === 'category' ? FACET_LIMIT : 200;
+    // unnest in the select list (one ProjectSet) rather than a function scan per row; a label read
+    // per bucket by its key (a join's estimate could pick a scan of every category of the store).
     return {
-      sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', sc.label) ORDER BY b.count DESC, b.value), '[]')
-      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT category_ids ${from}) x, unnest(category_ids) c WHERE ${which}
-            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b
-      LEFT JOIN search_categories sc ON sc.tenant_id = ? AND sc.id = b.value)`,
-      bindings: [...source.bindings, tenantId],
+      sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', (SELECT sc.label FROM search_categories sc WHERE sc.tenant_id = ? AND sc.id = b.value)) ORDER BY b.count DESC, b.value), '[]')
+      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x WHERE ${which}
+            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b)`,
+      bindings: [tenantId, ...source.bindings],
     };
   }
   const grouped = (sql: string, bindings: unknown[]) => ({
