@@ -37,6 +37,9 @@ const db = values.reuse
   : await freshDatabase(base.databaseUrl, 'pss_eval');
 const config = loadConfig({
   BILLING_DEFAULT_PLAN: 'enterprise',
+  // The eval measures relevance, not latency: on a loaded machine the baseline's bulk insert and a
+  // slow query must not hit the API pool's statement timeout (still settable through the environment).
+  API_STATEMENT_TIMEOUT_MS: '0',
   ...process.env,
   DATABASE_URL: db.url,
   PORT: '0',

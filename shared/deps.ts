@@ -41,7 +41,7 @@ import type { VectorStore } from './engines/vectors/port.js';
 import { createEmbedderSource } from './engines/embedder/create-embedder.js';
 import type { EmbedderSource } from './engines/embedder/port.js';
 import { QueryVectors } from './vectors/index.js';
-import { CardCache, ClickBoosts, RecentViews, Recommender, recommendRepos } from './recommend/index.js';
+import { CardCache, ClickBoosts, RecentViews, Recommender, SignalsCache, recommendRepos } from './recommend/index.js';
 
 /** Every area's repositories over one knex pool. */
 function createRepos(db: Knex, config: Config) {
@@ -208,10 +208,11 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);
   const cards = new CardCache(engine);
+  const signals = new SignalsCache(repos.signals);
   const recommender = new Recommender({
     engine,
     vectors,
-    signals: repos.signals,
+    signals,
     recent: recentViews,
     cards,
     attributesOf: async (tenantId, productId) => {
@@ -225,8 +226,14 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   notices.on('vectors', (id) => {
     vectors.changed(id);
     queryVectors.changed(id);
-    clicks.changed(id);
     recommender.clear(id);
+  });
+  notices.on('signals', (id) => {
+    clicks.changed(id);
+    signals.changed(id);
+    recommender.clear(id);
+    // Click learning reorders this store's searches: cached results were ranked without the new clicks.
+    search.results.clear(id);
   });
   vectors.onReplaced?.((id) => {
     recommender.clear(id);

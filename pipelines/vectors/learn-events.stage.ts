@@ -5,7 +5,7 @@ import { WINDOW_DAYS } from '../../shared/recommend/index.js';
 /**
  * Recomputes one store's co-views (also_viewed), trends (trending) and position-bias-corrected
  * click statistics (click learning) from its events, each replaced in one transaction, then tells
- * the API processes (vectors notice). With no store (the schedule), fans out one job per store
+ * the API processes (signals notice). With no store (the schedule), fans out one job per store
  * with events in the window. Re-runnable: a recompute from the same events gives the same rows.
  * Job id: learn-<tenant>-<time bucket>.
  */
@@ -22,7 +22,7 @@ export const learnEvents = defineStage({
     const coViews = await signals.recomputeCoViews(data.tenantId);
     const trends = await signals.recomputeTrends(data.tenantId);
     const clicks = await signals.recomputeClicks(data.tenantId);
-    await deps.notices.publish('vectors', data.tenantId);
+    await deps.notices.publish('signals', data.tenantId);
     return { coViews, trends, clicks };
   },
 });

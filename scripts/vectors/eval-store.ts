@@ -17,7 +17,9 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts:
   const base = loadConfig();
   const c = COLLECTIONS[name];
   const db = await freshDatabase(base.databaseUrl, 'pss_vec_eval');
+  // An evaluation store has no subscription: the enterprise plan (no search cap), as in npm run eval.
   const config = loadConfig({
+    BILLING_DEFAULT_PLAN: 'enterprise',
     ...process.env,
     DATABASE_URL: db.url,
     PORT: '0',

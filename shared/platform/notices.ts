@@ -9,10 +9,11 @@ import { watchRedis } from './redis-link.js';
  * - synonyms: its synonym rules changed (`*`: the global rules);
  * - rules: its merchandising rules changed;
  * - experiments: an experiment of it was started, stopped or changed;
- * - vectors: its vectors changed (a batch embedded, a generation activated, click or recommendation stats recomputed);
+ * - vectors: its vectors changed (a batch embedded, a generation activated);
+ * - signals: its co-views, trends and click statistics were recomputed (learn-events);
  * - subscription: its subscription (plan, status, limits) changed.
  */
-export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms', 'rules', 'experiments', 'vectors', 'subscription'] as const;
+export const NOTICE_KINDS = ['index', 'context', 'vocabulary', 'synonyms', 'rules', 'experiments', 'vectors', 'signals', 'subscription'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 type Handler = (tenantId: string) => void;

@@ -1,11 +1,11 @@
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 
-const TTL_MS = 60_000;
-const MAX_PER_TENANT = 20_000;
+const TTL_MS = 10 * 60_000;
+const MAX_PER_TENANT = 50_000;
 
 /**
  * Product cards held per process (filled from the engine, dropped per store on an index notice
- * and after a minute), so hot recommendation lists read no database. Cards of products that are
+ * and after ten minutes; at most 50,000 per store, about 20 MB), so hot recommendation lists read no database. Cards of products that are
  * gone or hidden are simply not returned by the engine, so they never show.
  */
 export class CardCache {

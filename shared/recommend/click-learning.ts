@@ -5,7 +5,7 @@ export const MAX_CLICK_FACTOR = 5;
 
 /**
  * Click statistics of each store held per process (loaded on first use, reloaded after a
- * vectors notice or a minute): for a normalized query, the products shoppers chose and their
+ * signals notice or a minute): for a normalized query, the products shoppers chose and their
  * position-bias-corrected attractiveness (0..1).
  */
 export class ClickBoosts {

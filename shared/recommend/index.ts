@@ -8,6 +8,8 @@ export function recommendRepos(db: Knex) {
 
 export * from './recommender.js';
 export * from './card-cache.js';
+export * from './signals-cache.js';
 export * from './recent-views.js';
 export * from './click-learning.js';
+export * from './click-feedback.js';
 export { MIN_SEARCHES, HALF_LIFE_DAYS, WINDOW_DAYS, type ClickStat, type SignalsRepo } from './signals.repo.js';

@@ -34,6 +34,9 @@ export interface RecommenderDeps {
 }
 
 const CACHE_MS = 30_000;
+/** Nearest products held per product (unfiltered similar lists), until the store's vectors or index change. */
+const NEIGHBOURS_HELD = 24;
+const MAX_NEIGHBOUR_LISTS = 100_000;
 
 type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> };
 
@@ -45,13 +48,16 @@ type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> 
  * Never empty while the catalog (or the category asked for) has a visible product.
  */
 export class Recommender {
-  /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index and vectors notices. */
+  /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index, vectors and signals notices. */
   private cache = new Map<string, Map<string, { out: Promise<RecommendOut>; at: number }>>();
+  /** Each product's NEIGHBOURS_HELD nearest (vectors), per store: a product page asked again scans no vectors. */
+  private neighbours = new Map<string, Map<string, Promise<string[]>>>();
 
   constructor(private d: RecommenderDeps) {}
 
   clear(tenantId: string): void {
     this.cache.delete(tenantId);
+    this.neighbours.delete(tenantId);
   }
 
   async recommend(tenantId: string, input: RecommendInput): Promise<RecommendOut> {
@@ -94,6 +100,24 @@ export class Recommender {
     return type === 'recently_viewed' ? 'session' : type === 'also_viewed' ? 'co_views' : type === 'similar' ? 'vectors' : 'popularity';
   }
 
+  /** The product's NEIGHBOURS_HELD nearest products, itself left out (held until the store's vectors or index change). */
+  private nearestTo(tenantId: string, pid: string): Promise<string[]> {
+    let held = this.neighbours.get(tenantId);
+    if (!held) this.neighbours.set(tenantId, (held = new Map()));
+    let ids = held.get(pid);
+    if (!ids) {
+      ids = this.d.vectors.vectorsOf(tenantId, [pid]).then(async (m) => {
+        const v = m.get(pid);
+        return v ? (await this.d.vectors.nearest(tenantId, v, NEIGHBOURS_HELD, { exclude: [pid] })).map((h) => h.id) : [];
+      });
+      if (held.size >= MAX_NEIGHBOUR_LISTS) held.clear();
+      held.set(pid, ids);
+      const mine = held;
+      ids.catch(() => mine.delete(pid));
+    }
+    return ids;
+  }
+
   private chain(tenantId: string, input: RecommendInput, exclude: Set<string>): Step[] {
     const pid = input.productId;
     const cat = input.categoryId;
@@ -101,6 +125,7 @@ export class Recommender {
       source: 'vectors',
       ids: async (n) => {
         if (!pid) return [];
+        if (!cat && n <= NEIGHBOURS_HELD) return (await this.nearestTo(tenantId, pid)).filter((id) => !exclude.has(id)).slice(0, n);
         const v = (await this.d.vectors.vectorsOf(tenantId, [pid])).get(pid);
         if (!v) return [];
         const hits = await this.d.vectors.nearest(tenantId, v, n, { exclude: [...exclude], categoryIds: cat ? [cat] : undefined });

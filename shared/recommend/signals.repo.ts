@@ -125,6 +125,22 @@ export function signalsRepo(db: Knex) {
         .select('product_id');
       return rows.map((r) => r.product_id);
     },
+    /** A store's co-view rows (at most `limit`), best first per product (what SignalsCache holds). */
+    async allCoViews(tenantId: string, limit: number): Promise<Array<{ product_id: string; other_id: string }>> {
+      return db('co_views')
+        .where({ tenant_id: tenantId })
+        .orderBy(['product_id', { column: 'score', order: 'desc' }, 'other_id'])
+        .limit(limit)
+        .select('product_id', 'other_id');
+    },
+    /** The store's `limit` best trending products with their categories. */
+    async topTrends(tenantId: string, limit: number): Promise<Array<{ product_id: string; category_ids: string[] }>> {
+      return db('product_trends')
+        .where({ tenant_id: tenantId })
+        .orderBy([{ column: 'score', order: 'desc' }, 'product_id'])
+        .limit(limit)
+        .select('product_id', 'category_ids');
+    },
     async clickStats(tenantId: string): Promise<ClickStat[]> {
       return db('click_stats').where({ tenant_id: tenantId }).select('query', 'product_id', 'clicks', 'searches', 'attractiveness');
     },

@@ -72,6 +72,11 @@ export function planQuery(input: PlanInput): QueryPlan {
       else out.push(term);
       continue;
     }
+    const owner = possessive(t, terms);
+    if (owner) {
+      term.alternatives.push(owner);
+      term.phrase = true;
+    }
     if (!known(terms, t)) {
       const split = splitKnown(t, terms);
       if (split) {
@@ -89,6 +94,18 @@ export function planQuery(input: PlanInput): QueryPlan {
     out.push(term);
   }
   return { terms: out, corrections, compounds, intents };
+}
+
+/**
+ * A word typed without its apostrophe ("levis") also matches the possessive a title
+ * writes ("Levi's": the tokens levi, s), as a phrase, when its stem does not already reach it.
+ * English spelling, no word list: only when the word without its "s" is a catalog word.
+ */
+export function possessive(token: string, terms: Map<string, number>): string[] | null {
+  if (token.length < 4 || !/^\p{L}+s$/u.test(token)) return null;
+  const owner = token.slice(0, -1);
+  // "womens" already meets "women's" by its stem (women): only a word the plural rule keeps whole needs the phrase.
+  return terms.has(owner) && stem(token) !== owner ? [owner, 's'] : null;
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */

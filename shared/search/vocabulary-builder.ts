@@ -3,6 +3,12 @@ import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
 import { productHeads } from '../text/product-head.js';
 
+/** Words of a name as the engine counts them: spaces of its normalized text, plus one. */
+export function nameWordCount(name: string): number {
+  const norm = normalizeText(name);
+  return norm ? norm.split(' ').length : 0;
+}
+
 export interface SuggestTerm {
   kind: 'query' | 'brand' | 'category';
   norm: string;
@@ -22,10 +28,13 @@ export class VocabularyBuilder {
   readonly heads = new Map<string, number>();
   /** Products added. */
   products = 0;
+  /** Words of the products' names, summed (the store's title length: Vocabulary.nameWords). */
+  nameWords = 0;
   private suggestions = new Map<string, SuggestTerm>();
 
   add(p: StoredProduct): void {
     this.products++;
+    this.nameWords += nameWordCount(Object.values(p.name).join(' '));
     const seen = new Set<string>();
     const texts = [...Object.values(p.name), (p.brand as string) ?? ''];
     for (const c of (p.categories as Array<{ path: Array<Record<string, string>> }> | undefined) ?? []) {

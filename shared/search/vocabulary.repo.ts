@@ -12,13 +12,15 @@ export interface SuggestRow {
 
 /** The search_vocab row holding the number of products (see replace). */
 const PRODUCTS_TERM = '';
+/** The search_vocab row holding the products' name words, summed (no word is a space). */
+const NAME_WORDS_TERM = ' ';
 
 export function vocabularyRepo(db: Knex) {
   return {
     /**
      * Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one
      * transaction. The number of products counted is kept as the frequency of the empty term
-     * (no word is empty).
+     * (no word is empty), the words of their names summed as that of a space.
      */
     async replace(
       tenantId: string,
@@ -27,6 +29,7 @@ export function vocabularyRepo(db: Knex) {
       profiles: CategoryProfile[] = [],
       products = 0,
       heads = new Map<string, number>(),
+      nameWords = 0,
     ): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
@@ -48,8 +51,11 @@ export function vocabularyRepo(db: Knex) {
             [tenantId, JSON.stringify(profiles.slice(i, i + 2000))],
           );
         }
-        await trx('search_vocab').insert({ tenant_id: tenantId, term: PRODUCTS_TERM, freq: products });
-        const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM);
+        await trx('search_vocab').insert([
+          { tenant_id: tenantId, term: PRODUCTS_TERM, freq: products },
+          { tenant_id: tenantId, term: NAME_WORDS_TERM, freq: nameWords },
+        ]);
+        const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM && w !== NAME_WORDS_TERM);
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
           await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq, heads) SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[])`, [
@@ -79,14 +85,16 @@ export function vocabularyRepo(db: Knex) {
         ]),
       );
     },
-    /** Every word with its document frequency, the number of products they were counted over, and the words that are product types (heads). */
-    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number> }> {
+    /** Every word with its document frequency, the number of products they were counted over, their name words summed, and the words that are product types (heads). */
+    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number>; nameWords: number }> {
       const rows = await db('search_vocab').select('term', 'freq', 'heads').where({ tenant_id: tenantId });
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
       const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
       const products = terms.get(PRODUCTS_TERM) ?? 0;
+      const nameWords = terms.get(NAME_WORDS_TERM) ?? 0;
       terms.delete(PRODUCTS_TERM);
-      return { terms, products, heads };
+      terms.delete(NAME_WORDS_TERM);
+      return { terms, products, heads, nameWords };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted

@@ -27,11 +27,15 @@ export class Vocabulary {
   /** Products with a word of this stem (summed over its forms: the engine matches a word by its stem too). */
   private stemFreq = new Map<string, number>();
 
-  /** `products`: how many products the frequencies were counted over; `heads`: head noun -> products it is the head of. */
+  /**
+   * `products`: how many products the frequencies were counted over; `heads`: head noun -> products
+   * it is the head of; `nameWords`: the words of their names, summed.
+   */
   constructor(
     readonly terms: Map<string, number>,
     readonly products = 0,
     heads: Map<string, number> = new Map(),
+    private nameWords = 0,
   ) {
     this.typos = new TypoIndex(terms);
     for (const [word, n] of terms) {
@@ -42,6 +46,12 @@ export class Vocabulary {
       const s = stem(word);
       this.types.set(s, (this.types.get(s) ?? 0) + n);
     }
+  }
+
+  /** The store's average name length in words (its title style: terse or spec-sheet), or undefined without counts. */
+  get averageNameWords(): number | undefined {
+    if (!this.products || !this.nameWords) return undefined;
+    return Math.round((this.nameWords / this.products) * 100) / 100;
   }
 
   /**

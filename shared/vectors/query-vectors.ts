@@ -39,6 +39,10 @@ export class QueryVectors {
     return this.vectors.nearest(tenantId, vector, limit, filter);
   }
 
+  vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    return this.vectors.vectorsOf(tenantId, ids);
+  }
+
   /** The serving generation's embedder id, read at most every 5 s per store. */
   private actives = new Map<string, { at: number; active: Promise<string | null> }>();
   private activeOf(tenantId: string): Promise<{ active: string | null }> {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Vocabulary } from '../../shared/search/vocabulary.js';
 import { typeFirst } from '../../shared/search/steps/fallback.step.js';
-import { coverageWeights, headHit, partialHeadFactor, rarityShares } from '../../shared/engines/lexical/postgres.sql.js';
+import { coverageWeights, headHit, nameLengthFactor, partialHeadFactor, rarityShares } from '../../shared/engines/lexical/postgres.sql.js';
 
 // A store of 1,000 products: "pad" in 300 names (the head of 200), "skateboard" in 4 (the head of 3),
 // "outdoor" in 40 (the head of 1), "cover" in 100 (the head of 60).
@@ -80,4 +80,13 @@ t.test('the engine boosts the type in all-word queries, and only breaks coverage
   t.ok(partialHeadFactor({ boost, matchAny: true })?.sql.includes('heads &&'));
   t.equal(partialHeadFactor({ boost }), null);
   t.equal(headHit({ boost: { ...boost, heads: [] } }), null);
+});
+
+t.test("name length: the store's average, and the factor on the text rank", async (t) => {
+  t.equal(new Vocabulary(new Map(), 4, new Map(), 30).averageNameWords, 7.5);
+  t.equal(new Vocabulary(new Map(), 0, new Map(), 0).averageNameWords, undefined, 'no counts: no length factor');
+  t.equal(nameLengthFactor({ boost: { inStockFirst: false, popularity: 0, margin: 0 } }), null);
+  const f = nameLengthFactor({ boost: { inStockFirst: false, popularity: 0, margin: 0, nameWords: 8 } })!;
+  t.same(f.bindings, [8]);
+  t.match(f.sql, /nw \/ \?::float8/, 'the name length column against the average');
 });

@@ -121,7 +121,12 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
   // Choose a query or category suggestion with the keyboard (arrow down until one is selected, then Enter).
   let chosen = '';
   for (let i = 0; i < 12 && !chosen; i++) {
+    const selectedBefore = await page.evaluate(() => document.querySelector('.aa-Item[aria-selected="true"]')?.id ?? '');
     await page.keyboard.press('ArrowDown');
+    // The panel renders the new selection on its own time: wait for it (past the last item none is selected).
+    await page
+      .waitForFunction((b) => (document.querySelector('.aa-Item[aria-selected="true"]')?.id ?? '') !== b, selectedBefore, { timeout: 2000 })
+      .catch(() => undefined);
     const sel = page.locator('.aa-Item[aria-selected="true"] .pss-sugg');
     if ((await sel.count()) && (await sel.getAttribute('data-kind')) !== 'brand') chosen = await sel.innerText();
   }
@@ -147,14 +152,25 @@ async function steps(t: Test, page: Page, lang: 'en' | 'ar', typed: string, hits
 
   // Page 2.
   const firstIds = await page.locator('.pss-hit').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id));
-  await page.locator('.ais-Pagination-item--page:not(.ais-Pagination-item--selected) a').first().click();
+  const nextPage = page.locator('.ais-Pagination-item--page:not(.ais-Pagination-item--selected) a').first();
+  await nextPage.click();
+  // A click that landed while the list re-rendered is lost: click again if page 2 is not selected soon.
+  const selected = () =>
+    page.waitForFunction(() => /^[2٢]$/.test(document.querySelector('.ais-Pagination-item--selected')?.textContent?.trim() ?? ''), null, { timeout: 5000 });
+  if (
+    !(await selected().then(
+      () => true,
+      () => false,
+    ))
+  )
+    await nextPage.click();
   await page.waitForFunction(
     (ids) => {
       const now = [...document.querySelectorAll<HTMLElement>('.pss-hit')].map((e) => e.dataset.id);
       return now.length > 0 && now.every((id) => !ids.includes(id));
     },
     firstIds,
-    { timeout: 15_000 },
+    { timeout: 30_000 },
   );
   t.match(await text(page, '.ais-Pagination-item--selected'), /^[2٢]$/, 'page 2 is selected');
   await shot('5-page2');

@@ -105,7 +105,7 @@ t.test('position-bias-corrected statistics, a bounded boost, never a non-matchin
   );
   const top = stats.find((s) => s.product_id === last)!;
   t.equal(top.attractiveness, 1, `clicked at position ${before.ids.length} by every searcher: capped at 1`);
-  await deps.notices.publish('vectors', a.id);
+  await deps.notices.publish('signals', a.id);
   const after = await eventually(async () => {
     const r = await search(a.key, 'laptop');
     return r.ids[0] === last ? r : null;
@@ -125,7 +125,7 @@ t.test('a store can turn it off', async (t) => {
   const last = before.ids[before.ids.length - 1];
   await shoppers(b.id, 'laptop', 30, () => [[last, before.ids.length]]);
   await deps.repos.signals.recomputeClicks(b.id);
-  await deps.notices.publish('vectors', b.id);
+  await deps.notices.publish('signals', b.id);
   const after = await search(b.key, 'laptop');
   t.same(after.ids, before.ids, 'order unchanged');
   t.equal(after.debug.steps.find((s: { step: string }) => s.step === 'rerank').clicked, 0);

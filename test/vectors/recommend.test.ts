@@ -111,6 +111,24 @@ t.test('recently_viewed reads no database', async (t) => {
   t.equal(queries, 0, seen.join(' | '));
 });
 
+t.test('also_viewed, similar and trending read no database once the store is held', async (t) => {
+  for (const q of ['type=also_viewed&product_id=phones-0-0&limit=5', 'type=trending&limit=5', 'type=similar&product_id=laptops-0-0&limit=5']) await rec(q);
+  let queries = 0;
+  const seen: string[] = [];
+  const count = (q: { sql: string }) => void (queries++, seen.push(q.sql));
+  deps.db.on('query', count);
+  // Another limit: not an answer held, computed again from the held co-views, trends, vectors and cards.
+  const also = await rec('type=also_viewed&product_id=phones-0-0&limit=4');
+  const trending = await rec('type=trending&limit=4');
+  const similar = await rec('type=similar&product_id=laptops-0-0&limit=4');
+  deps.db.off('query', count);
+  t.equal(also.body.source, 'co_views');
+  t.equal(trending.body.source, 'popularity');
+  t.equal(similar.body.source, 'vectors');
+  t.equal(also.body.ids.length + trending.body.ids.length + similar.body.ids.length, 12);
+  t.equal(queries, 0, seen.join(' | '));
+});
+
 t.test('tenant isolation and deletes', async (t) => {
   const other = await rec('type=also_viewed&product_id=phones-0-0&limit=5', b.key);
   t.ok(

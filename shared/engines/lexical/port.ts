@@ -147,6 +147,8 @@ export interface EngineQuery {
      * that type): products of that type rank above those that only mention it (accessories, "for X").
      */
     heads?: string[];
+    /** The store's average name length in words: a match in a shorter name than the store's usual ranks higher (Postgres engine). */
+    nameWords?: number;
     /** Merchandising boosts (factor > 1) and buries (factor < 1): relevance of the products matching `filters` times `factor`. */
     shifts?: Array<{ filters: Record<string, FilterValue>; factor: number }>;
   };

@@ -11,6 +11,8 @@ import {
   orderBy,
   RANK_WEIGHTS,
   rarityShares,
+  nameLengthFactor,
+  NAME_WORDS_SQL,
   TSV_SQL,
   termsOf,
   tsQuery,
@@ -186,7 +188,10 @@ export class PostgresEngine implements LexicalEngine {
     const textBindings = [RANK_WEIGHTS, ts, ...(own ? [RANK_WEIGHTS, own] : []), ...perTerm.flatMap((t) => [RANK_WEIGHTS, t.ts, t.weight])];
     // Matching any word, products of the query's type come first among those covering it alike.
     const typeFactor = partial.length ? partialHeadFactor(q) : null;
-    const typed = typeFactor ? `${typeFactor.sql} * r.text_rank` : 'r.text_rank';
+    // Matching any word, the name's length weighs on the text rank (coverage decides first).
+    const anyLength = partial.length ? nameLengthFactor(q, NAME_WORDS_SQL) : null;
+    const textRank = anyLength ? `r.text_rank * ${anyLength.sql}` : 'r.text_rank';
+    const typed = typeFactor ? `${typeFactor.sql} * ${textRank}` : textRank;
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
@@ -205,12 +210,14 @@ export class PostgresEngine implements LexicalEngine {
     const all = filterSql(late);
     const pushed = filterSql(early);
     const only = idSql(q);
-    const order = orderBy(q, !!lang, !!head);
+    const byLength = !!ranked && !q.matchAny && !!nameLengthFactor(q);
+    const order = orderBy(q, !!lang, !!head, byLength);
     // Scores, strength and the language and type tests are read for the rows the late filters keep
     // (f) only: the others are in m for the facet counts of their own filter, nothing else.
     const lazy = (part: SqlPart): SqlPart =>
       all.sql ? { sql: `CASE WHEN true${all.sql} THEN ${part.sql} END`, bindings: [...all.bindings, ...part.bindings] } : part;
-    const typeBindings = typeFactor ? [...typeFactor.bindings, ...typeFactor.bindings] : [];
+    const typedOnce = [...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
+    const typeBindings = [...typedOnce, ...typedOnce];
     const scorePart = lazy({
       sql: score,
       bindings: ranked ? (partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) : [],
@@ -277,7 +284,8 @@ export class PostgresEngine implements LexicalEngine {
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${scorePart.sql} AS score, ${typPart.sql} AS typ,
-               ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit
+               ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit,
+               ${byLength ? NAME_WORDS_SQL : '0'} AS nw
           FROM search_docs ${textOnce ? `CROSS JOIN LATERAL (SELECT ${textOnce.sql} AS text_rank OFFSET 0) r` : ''}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),

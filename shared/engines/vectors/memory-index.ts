@@ -31,33 +31,53 @@ export class MemoryIndex {
 
   nearest(q: Float32Array, limit: number, f: VectorFilter = {}): VectorHit[] {
     if (q.length !== this.dims) throw new Error(`query has ${q.length} dimensions, the index ${this.dims}`);
+    if (limit <= 0) return [];
     const exclude = f.exclude?.length ? new Set(f.exclude) : null;
     const cats = f.categoryIds?.length ? new Set(f.categoryIds) : null;
     const brands = f.brands?.length ? new Set(f.brands.map((b) => b.toLowerCase())) : null;
+    const filtered = !!(f.inStock || f.price || brands || cats);
     const rows = f.ids ? f.ids.map((id) => this.pos.get(id)).filter((i): i is number => i !== undefined) : null;
     const n = rows ? rows.length : this.ids.length;
     const top: VectorHit[] = [];
     let min = -Infinity;
     const d = this.dims;
+    const d4 = d - (d % 4);
+    const data = this.data;
+    const payloads = this.payloads;
     for (let k = 0; k < n; k++) {
       const i = rows ? rows[k] : k;
-      const p = this.payloads[i];
+      const p = payloads[i];
       if (!p.visible) continue;
-      if (f.inStock && !p.inStock) continue;
-      if (f.price && ((f.price.gte != null && p.price < f.price.gte) || (f.price.lte != null && p.price > f.price.lte))) continue;
-      if (brands && !(p.brand && brands.has(p.brand.toLowerCase()))) continue;
-      if (cats && !p.categoryIds.some((c) => cats.has(c))) continue;
-      if (exclude?.has(this.ids[i])) continue;
-      let s = 0;
+      if (filtered) {
+        if (f.inStock && !p.inStock) continue;
+        if (f.price && ((f.price.gte != null && p.price < f.price.gte) || (f.price.lte != null && p.price > f.price.lte))) continue;
+        if (brands && !(p.brand && brands.has(p.brand.toLowerCase()))) continue;
+        if (cats && !p.categoryIds.some((c) => cats.has(c))) continue;
+      }
+      // Four sums at a time: the dot product is nearly all of a scan's time.
       const o = i * d;
-      for (let j = 0; j < d; j++) s += q[j] * this.data[o + j];
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let j = 0;
+      for (; j < d4; j += 4) {
+        s0 += q[j] * data[o + j];
+        s1 += q[j + 1] * data[o + j + 1];
+        s2 += q[j + 2] * data[o + j + 2];
+        s3 += q[j + 3] * data[o + j + 3];
+      }
+      for (; j < d; j++) s0 += q[j] * data[o + j];
+      const s = s0 + s1 + s2 + s3;
+      if (top.length === limit && s <= min) continue;
+      if (exclude?.has(this.ids[i])) continue;
       if (top.length < limit) {
         top.push({ id: this.ids[i], score: s });
         if (top.length === limit) {
           top.sort((a, b) => b.score - a.score);
           min = top[top.length - 1].score;
         }
-      } else if (s > min) {
+      } else {
         let at = top.length - 1;
         while (at > 0 && top[at - 1].score < s) at--;
         top.splice(at, 0, { id: this.ids[i], score: s });

@@ -44,6 +44,7 @@ export const plan: SearchStep = {
         categories: intent,
         typical,
         heads,
+        nameWords: vocab.averageNameWords,
       },
     };
   },

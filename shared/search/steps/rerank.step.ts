@@ -1,4 +1,4 @@
-import { clickOrder } from '../../recommend/index.js';
+import { clickFeedback, clickOrder, FEEDBACK_DEPTH } from '../../recommend/index.js';
 import type { EngineHit } from '../../engines/lexical/port.js';
 import type { SearchStep } from './state.js';
 
@@ -21,6 +21,7 @@ export const rerank: SearchStep = {
     const rest = s.result.hits.slice(n);
     let clicked = 0;
     let promoted = 0;
+    let inherited = 0;
     const boosts = s.ranking.click_learning && env.clicks ? await env.clicks.forQuery(s.tenantId, s.normalized) : null;
     if (boosts?.size) {
       clicked = boosts.size;
@@ -31,14 +32,35 @@ export const rerank: SearchStep = {
         const res = await env.engine.search({ ...s.query, ids: outside, offset: 0, limit: outside.length, facets: undefined });
         extra = res.hits;
       }
-      const ordered = clickOrder([...top, ...extra], boosts);
+      // Click feedback: the query's deeper matches that look like what shoppers chose (catalog vectors).
+      let deep: EngineHit[] = [];
+      let scores = boosts;
+      const chosen = env.vectors ? await env.vectors.vectorsOf(s.tenantId, [...boosts.keys()]) : null;
+      if (env.vectors && chosen?.size) {
+        const res = await env.engine.search({ ...s.query, offset: 0, limit: FEEDBACK_DEPTH, facets: undefined });
+        deep = res.hits.filter((h) => !shown.has(h.id) && !boosts.has(h.id));
+        if (deep.length) {
+          const vectors = await env.vectors.vectorsOf(
+            s.tenantId,
+            deep.map((h) => h.id),
+          );
+          for (const [id, v] of chosen) vectors.set(id, v);
+          scores = clickFeedback(
+            boosts,
+            vectors,
+            deep.map((h) => h.id),
+          );
+          inherited = scores.size - boosts.size;
+        }
+      }
+      const ordered = clickOrder([...top, ...extra, ...deep], scores);
       promoted = ordered.slice(0, n).filter((h) => !shown.has(h.id)).length;
       top = ordered.slice(0, n);
     }
     if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
     const moved = top.filter((h, i) => before[i] !== h.id).length;
     s.result = { ...s.result, hits: [...top, ...rest.filter((h) => !top.some((t) => t.id === h.id))].slice(0, s.query.limit) };
-    s.rerank = { considered: n, clicked, promoted, moved };
+    s.rerank = { considered: n, clicked, inherited, promoted, moved };
   },
   trace: (s) => ({ ...(s.rerank ?? { skipped: true }) }),
 };
