@@ -3,10 +3,12 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
 import { readCollectionJudgments, selectCollections } from '../scripts/eval/collections.js';
+import type { SearchInput } from '../shared/search/index.js';
 
 /**
  * bench/search-identity: every judged query of the eval collections (and variants: a typo, page 2,
- * a price filter, every facet) through SearchService on a database `npm run eval -- --keep` kept,
+ * a price filter, every facet, stock filters with and without their facet; the store browsed
+ * without words, by price, stock and its biggest brand) through SearchService on a database `npm run eval -- --keep` kept,
  * written as one JSON line per search (ids, scores, total, facets, help, did-you-mean). Run it from
  * two checkouts on the same database and diff the files: a change of statement shape must not
  * change a single answer. IDENTITY_CACHE_TTL_MS=600000 runs with the caches on (the result cache
@@ -34,16 +36,28 @@ try {
       .first();
     if (!tenant) throw new Error(`no tenant eval-${c.name} in ${url}`);
     const queries = [...(await readCollectionJudgments(resolve(base.sharedDataDir), c)).keys()];
-    const variants = queries.flatMap((q) => [
+    type Variant = { q: string; page?: number; filters?: SearchInput['filters']; facets?: string[] };
+    const all = ['brand', 'category', 'category_tree', 'price', 'in_stock'];
+    const variants: Variant[] = queries.flatMap((q): Variant[] => [
       { q },
       { q, page: 2 },
       { q: q.length > 5 ? q.slice(0, 2) + q[3] + q[2] + q.slice(4) : `${q}x` },
       { q, filters: { price: { lte: 100 } } },
-      { q, facets: ['brand', 'category', 'category_tree', 'price', 'in_stock'] },
+      { q, facets: all },
       { q, filters: { price: { lte: 100 } }, facets: ['brand'] },
       { q, filters: { price: { lte: 100 } }, page: 2 },
+      // A filter its own facet ignores (applied after the match), and one no facet ignores.
+      { q, filters: { in_stock: true }, facets: ['in_stock', 'brand', 'category_tree'] },
+      { q, filters: { in_stock: true, price: { gte: 20 } }, facets: ['price', 'category_tree'], page: 2 },
     ]);
-    for (const v of variants) {
+    // Without words: the store browsed, by price, stock and its biggest brand (added once its brand counts are known).
+    variants.push(
+      { q: '', facets: all },
+      { q: '', filters: { price: { lte: 100 } }, facets: all },
+      { q: '', filters: { in_stock: true, price: { gte: 50 } }, facets: ['in_stock', 'brand', 'price'], page: 3 },
+    );
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[i];
       const { body } = await deps.search.search(tenant.id, {
         q: v.q,
         lang: 'en',
@@ -58,6 +72,13 @@ try {
         log: false,
         ai: 'off',
       });
+      const brand = v.q === '' && !v.filters ? (body.facets?.find((f) => f.name === 'brand')?.buckets?.[0]?.value ?? null) : null;
+      if (brand)
+        variants.push(
+          { q: '', filters: { brand: [brand] } },
+          { q: '', filters: { brand: [brand] }, facets: ['brand', 'category_tree', 'price', 'in_stock'], page: 2 },
+          { q: '', filters: { brand: [brand], in_stock: true }, facets: ['brand'] },
+        );
       lines.push(
         JSON.stringify({
           c: c.name,

@@ -128,6 +128,12 @@ export interface EngineQuery {
   limit: number;
   /** Facet names; counts are disjunctive (a facet's own filter is ignored for its counts). `category_tree` counts every level. */
   facets?: string[];
+  /**
+   * Fewer strong matches than this (EngineResult.strong): the facets are not counted and the result
+   * says `facetsDeferred` (the caller's any-word fallback counts them over its own matches). Engines
+   * may ignore it.
+   */
+  deferFacetsBelow?: number;
   /** Business ranking inside relevance: in-stock first, popularity and margin weights 0..1. */
   boost?: {
     inStockFirst: boolean;
@@ -169,6 +175,8 @@ export interface EngineResult {
   strong?: number;
   hits: EngineHit[];
   facets: Record<string, FacetCount[] | { min: number | null; max: number | null }>;
+  /** The facets were not counted (EngineQuery.deferFacetsBelow): `facets` is empty. */
+  facetsDeferred?: boolean;
 }
 
 export interface LexicalEngine {

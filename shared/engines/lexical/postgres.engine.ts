@@ -17,6 +17,7 @@ import {
   termsOf,
   tsQuery,
   typicality,
+  type SqlPart,
 } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 
@@ -191,71 +192,114 @@ export class PostgresEngine implements LexicalEngine {
     const anyLength = partial.length ? nameLengthFactor(q, NAME_WORDS_SQL) : null;
     const textRank = anyLength ? `r.text_rank * ${anyLength.sql}` : 'r.text_rank';
     const typed = typeFactor ? `${typeFactor.sql} * ${textRank}` : textRank;
-    // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank below).
     const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
-    const textOnce = ranked && partial.length ? `CROSS JOIN LATERAL (SELECT ${text} AS text_rank) r` : '';
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
     // (see SearchService).
     const strong = perTerm.length && !q.matchAny ? tsQuery(q, ABOVE_DESCRIPTION) : null;
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
-    const typ = once(typicality(q));
     const lang = ranked ? langHit(q) : null;
     const head = ranked ? headHit(q) : null;
     // A filter no asked facet ignores (a facet ignores its own) narrows the matches themselves:
     // with an index behind it ("coffee" read as a brand) the statement never reads the other rows.
-    const { early, late } = splitFilters(q);
+    // Without words the match is the whole store: every filter narrows it, and a facet whose own
+    // filter is set counts the store's rows under the other filters (facetSource), not a copy of
+    // every row of the store (100k rows spilled to temp files, scanned once per facet).
+    const textless = !ts;
+    const { early, late } = textless ? { early: q.filters, late: {} } : splitFilters(q);
     const all = filterSql(late);
     const pushed = filterSql(early);
     const only = idSql(q);
     const byLength = !!ranked && !q.matchAny && !!nameLengthFactor(q);
     const order = orderBy(q, !!lang, !!head, byLength);
-    const bindings: Knex.RawBinding[] = [q.tenantId];
+    // Scores, strength and the language and type tests are read for the rows the late filters keep
+    // (f) only: the others are in m for the facet counts of their own filter, nothing else.
+    const lazy = (part: SqlPart): SqlPart =>
+      all.sql ? { sql: `CASE WHEN true${all.sql} THEN ${part.sql} END`, bindings: [...all.bindings, ...part.bindings] } : part;
     const typedOnce = [...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
     const typeBindings = [...typedOnce, ...typedOnce];
-    if (ranked) bindings.push(...((partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) as Knex.RawBinding[]));
-    bindings.push(...(typ.bindings as Knex.RawBinding[]));
-    if (strong) bindings.push(strong, ...(intent ? [intent] : []));
-    if (lang) bindings.push(...(lang.bindings as Knex.RawBinding[]));
-    if (head) bindings.push(...(head.bindings as Knex.RawBinding[]));
-    if (textOnce) bindings.push(...(textBindings as Knex.RawBinding[]));
-    bindings.push(q.tenantId);
-    if (ts) bindings.push(ts);
-    bindings.push(...(only.bindings as Knex.RawBinding[]), ...(pushed.bindings as Knex.RawBinding[]));
-    bindings.push(
-      ...(all.bindings as Knex.RawBinding[]),
-      ...(order.bindings as Knex.RawBinding[]),
-      ...(order.bindings as Knex.RawBinding[]),
+    const scorePart = lazy({
+      sql: score,
+      bindings: ranked ? (partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) : [],
+    });
+    // Typicality counts only inside the categories the query names (orderBy): elsewhere it is never read.
+    const typical = once(typicality(q));
+    const typPart = lazy(
+      intent && typical.sql !== '0'
+        ? { sql: `CASE WHEN category_ids && ?::text[] THEN ${typical.sql} ELSE 0 END`, bindings: [intent, ...typical.bindings] }
+        : { sql: '0', bindings: [] },
+    );
+    const strongPart = strong
+      ? lazy({ sql: `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})`, bindings: [strong, ...(intent ? [intent] : [])] })
+      : { sql: 'true', bindings: [] };
+    const langPart = lang ? lazy(lang) : { sql: 'false', bindings: [] };
+    const headPart = head ? lazy(head) : { sql: 'false', bindings: [] };
+    // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank; OFFSET 0
+    // keeps the planner from pulling the subquery up, which would inline the rank twice).
+    const textOnce = ranked && partial.length ? lazy({ sql: text, bindings: textBindings }) : null;
+    // Fewer strong matches than the caller's fallback threshold: the caller matches any word next
+    // and counts facets over that, so these counts are not made (facetsDeferred).
+    const defer = q.deferFacetsBelow != null && q.facets?.length ? q.deferFacetsBelow : null;
+    const facetCols = (q.facets ?? []).map((name, i) => {
+      const counted = facetQuery(name, facetSource(name), q.tenantId);
+      return {
+        sql: `${defer != null ? `CASE WHEN (SELECT strong FROM counts) >= ${Number(defer)} THEN ${counted.sql} END` : counted.sql} AS facet_${i}`,
+        bindings: counted.bindings,
+      };
+    });
+    /** Where a facet counts: m under the late filters but its own, or (textless, its own filter set) the store's rows under the other filters. */
+    function facetSource(name: string): SqlPart {
+      if (textless && q.filters && ownFilter(name) in q.filters) {
+        const others = filterSql(q.filters, ownFilter(name));
+        return {
+          sql: `FROM search_docs WHERE tenant_id = ? AND generation = (SELECT active FROM g) AND visible${only.sql}${others.sql}`,
+          bindings: [q.tenantId, ...only.bindings, ...others.bindings],
+        };
+      }
+      const ownFilters = filterSql(late, ownFilter(name));
+      return { sql: `FROM m WHERE true ${ownFilters.sql}`, bindings: ownFilters.bindings };
+    }
+    const bindings = [
+      q.tenantId,
+      ...scorePart.bindings,
+      ...typPart.bindings,
+      ...strongPart.bindings,
+      ...langPart.bindings,
+      ...headPart.bindings,
+      ...(textOnce?.bindings ?? []),
+      q.tenantId,
+      ...(ts ? [ts] : []),
+      ...only.bindings,
+      ...pushed.bindings,
+      ...all.bindings,
+      ...order.bindings,
+      ...order.bindings,
       q.limit,
       q.offset,
       q.tenantId,
-    );
-    const facetCols = (q.facets ?? []).map((name, i) => {
-      const ownFilters = filterSql(late, ownFilter(name));
-      bindings.push(...(facetBindings(name) as Knex.RawBinding[]), ...(ownFilters.bindings as Knex.RawBinding[]));
-      if (name === 'category' || name === 'category_tree') bindings.push(q.tenantId);
-      return `${facetQuery(name, ownFilters.sql)} AS facet_${i}`;
-    });
+      ...facetCols.flatMap((c) => c.bindings),
+    ] as Knex.RawBinding[];
     // Without filters f is m itself: read m's rows in place instead of copying every match once more.
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
-        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${score} AS score, ${typ.sql} AS typ,
-               ${strong ? `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})` : 'true'} AS strong,
-               ${lang ? lang.sql : 'false'} AS lang_hit, ${head ? head.sql : 'false'} AS head_hit,
+        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${scorePart.sql} AS score, ${typPart.sql} AS typ,
+               ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit,
                ${byLength ? NAME_WORDS_SQL : '0'} AS nw
-          FROM search_docs ${textOnce}, g
+          FROM search_docs ${textOnce ? `CROSS JOIN LATERAL (SELECT ${textOnce.sql} AS text_rank OFFSET 0) r` : ''}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),
       f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
-      page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top)
-      SELECT (SELECT count(*) FROM f)::int AS total, (SELECT count(*) FILTER (WHERE strong) FROM f)::int AS strong,
+      page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top),
+      counts AS (SELECT count(*) AS n, count(*) FILTER (WHERE strong) AS strong FROM f)
+      SELECT (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
                 FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
-             ${facetCols.map((c) => `,\n${c}`).join('')}`;
+             ${facetCols.map((c) => `,\n${c.sql}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
     const facets: EngineResult['facets'] = {};
+    if (defer != null && row.strong < defer) return { total: row.total, strong: row.strong, hits: row.hits, facets, facetsDeferred: true };
     (q.facets ?? []).forEach((name, i) => (facets[name] = row[`facet_${i}`]));
     return { total: row.total, strong: row.strong, hits: row.hits, facets };
   }
@@ -291,27 +335,30 @@ function splitFilters(q: Pick<EngineQuery, 'filters' | 'facets'>): { early: Engi
   return { early, late };
 }
 
-/** A facet's counts over the matches with every filter except the facet's own. */
-function facetQuery(name: string, ownFilters: string): string {
-  const from = `FROM m WHERE true ${ownFilters}`;
-  if (name === 'price') return `(SELECT json_build_object('min', min(price), 'max', max(price)) ${from})`;
+/** A facet's counts over the rows `source` (a FROM clause with its WHERE) gives: the matches with every filter except the facet's own. */
+function facetQuery(name: string, source: SqlPart, tenantId: string): SqlPart {
+  const from = source.sql;
+  if (name === 'price') return { sql: `(SELECT json_build_object('min', min(price), 'max', max(price)) ${from})`, bindings: source.bindings };
   if (name === 'category' || name === 'category_tree') {
     const which = name === 'category' ? `c NOT LIKE 'lvl:%'` : `c LIKE 'lvl:%'`;
     const limit = name === 'category' ? FACET_LIMIT : 200;
-    return `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', sc.label) ORDER BY b.count DESC, b.value), '[]')
-      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT category_ids ${from}) x, unnest(category_ids) c WHERE ${which}
-            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b
-      LEFT JOIN search_categories sc ON sc.tenant_id = ? AND sc.id = b.value)`;
+    // unnest in the select list (one ProjectSet) rather than a function scan per row; a label read
+    // per bucket by its key (a join's estimate could pick a scan of every category of the store).
+    return {
+      sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', (SELECT sc.label FROM search_categories sc WHERE sc.tenant_id = ? AND sc.id = b.value)) ORDER BY b.count DESC, b.value), '[]')
+      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x WHERE ${which}
+            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b)`,
+      bindings: [tenantId, ...source.bindings],
+    };
   }
-  const source =
-    name === 'brand'
-      ? `SELECT brand AS value ${from} AND brand IS NOT NULL`
-      : name === 'in_stock'
-        ? `SELECT in_stock::text AS value ${from}`
-        : `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value FROM m WHERE jsonb_exists(facets, ?) ${ownFilters}`;
-  return `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${source}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`;
-}
-
-function facetBindings(name: string): string[] {
-  return ['price', 'brand', 'in_stock', 'category', 'category_tree'].includes(name) ? [] : [name, name, name, name];
+  const grouped = (sql: string, bindings: unknown[]) => ({
+    sql: `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${sql}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`,
+    bindings,
+  });
+  if (name === 'brand') return grouped(`SELECT brand AS value ${from} AND brand IS NOT NULL`, source.bindings);
+  if (name === 'in_stock') return grouped(`SELECT in_stock::text AS value ${from}`, source.bindings);
+  return grouped(
+    `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value ${from} AND jsonb_exists(facets, ?)`,
+    [name, name, name, ...source.bindings, name],
+  );
 }

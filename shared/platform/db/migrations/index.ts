@@ -15,6 +15,7 @@ import * as m014 from './014-vectors.js';
 import * as m015 from './015-operations.js';
 import * as m016 from './016-relevance.js';
 import * as m017 from './017-search-speed.js';
+import * as m018 from './018-facet-index.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['015-operations', m015],
   ['016-relevance', m016],
   ['017-search-speed', m017],
+  ['018-facet-index', m018],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
