@@ -26,7 +26,7 @@ export interface RecommendOut {
 export interface RecommenderDeps {
   engine: LexicalEngine;
   vectors: VectorStore;
-  signals: Pick<SignalsRepo, 'coViews' | 'trending'>;
+  signals: Pick<SignalsRepo, 'coViews' | 'trending'> & { similar?(tenantId: string, productId: string): Promise<string[] | null> };
   recent: RecentViews;
   cards: CardCache;
   /** The product's categories and brand (the attribute fallback of similar). */
@@ -106,7 +106,10 @@ export class Recommender {
     if (!held) this.neighbours.set(tenantId, (held = new Map()));
     let ids = held.get(pid);
     if (!ids) {
-      ids = this.d.vectors.vectorsOf(tenantId, [pid]).then(async (m) => {
+      // The list learn-events computed, else one scan of the store's vectors.
+      ids = (this.d.signals.similar?.(tenantId, pid) ?? Promise.resolve(null)).then(async (listed) => {
+        if (listed) return listed;
+        const m = await this.d.vectors.vectorsOf(tenantId, [pid]);
         const v = m.get(pid);
         return v ? (await this.d.vectors.nearest(tenantId, v, NEIGHBOURS_HELD, { exclude: [pid] })).map((h) => h.id) : [];
       });

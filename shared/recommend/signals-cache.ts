@@ -4,6 +4,8 @@ import type { SignalsRepo } from './signals.repo.js';
 export const TRENDS_HELD = 20_000;
 /** Co-view rows held per store (about 100,000 products with 20 each, about 25 MB); a store with more reads its co-views per request. */
 export const CO_VIEW_ROWS_HELD = 2_000_000;
+/** Similar lists held per store (learn-events computes them for stores up to 50,000 products). */
+export const SIMILAR_LISTS_HELD = 50_000;
 const TTL_MS = 5 * 60_000;
 
 interface Held {
@@ -16,25 +18,29 @@ interface Snapshot {
   /** Co-viewed products per product, best first (ids interned: one string per product); null past CO_VIEW_ROWS_HELD. */
   coViews: Map<string, string[]> | null;
   trends: Array<{ id: string; categoryIds: string[] }>;
+  /** Each product's nearest products (learn-events' similar lists). */
+  similar: Map<string, string[]>;
   /** Trending lists per category, filtered from `trends` on first use. */
   byCategory: Map<string, string[]>;
 }
 
 /**
- * Co-views and trends of each store held per API process, so also_viewed and trending read no
+ * Co-views, trends and similar lists of each store held per API process, so also_viewed, trending
+ * and similar read no
  * database per request: loaded on a store's first recommendation and again at once on a signals
  * notice (sent when learn-events recomputed them; requests wait for the new copy), and in the
  * background after five minutes (the old copy answering meanwhile). Memory: about 2.4 MB per
  * 10,000 products with co-views (20 each), at most CO_VIEW_ROWS_HELD rows (a bigger store reads
  * each product's co-views per request instead), plus at most TRENDS_HELD trending products (about
- * 3 MB); a category asked for beyond those falls through to the recommender's next source (the
+ * 3 MB) and at most SIMILAR_LISTS_HELD similar lists (24 ids each, about 12 MB at 50,000); a
+ * category asked for beyond those falls through to the recommender's next source (the
  * catalog's best sellers).
  */
 export class SignalsCache {
   private held = new Map<string, Held>();
 
   constructor(
-    private repo: Pick<SignalsRepo, 'allCoViews' | 'topTrends' | 'coViews'>,
+    private repo: Pick<SignalsRepo, 'allCoViews' | 'topTrends' | 'coViews' | 'allSimilar'>,
     private ttlMs = TTL_MS,
     private maxCoViewRows = CO_VIEW_ROWS_HELD,
   ) {}
@@ -52,6 +58,11 @@ export class SignalsCache {
     const s = await this.snapshot(tenantId);
     if (!s.coViews) return this.repo.coViews(tenantId, productId, limit);
     return (s.coViews.get(productId) ?? []).slice(0, limit);
+  }
+
+  /** The product's similar list, null when none was computed for it (the caller scans the vectors). */
+  async similar(tenantId: string, productId: string): Promise<string[] | null> {
+    return (await this.snapshot(tenantId)).similar.get(productId) ?? null;
   }
 
   async trending(tenantId: string, categoryId: string | null, limit: number): Promise<string[]> {
@@ -96,7 +107,11 @@ export class SignalsCache {
   }
 
   private async load(tenantId: string): Promise<Snapshot> {
-    const [pairs, trends] = await Promise.all([this.repo.allCoViews(tenantId, this.maxCoViewRows + 1), this.repo.topTrends(tenantId, TRENDS_HELD)]);
+    const [pairs, trends, lists] = await Promise.all([
+      this.repo.allCoViews(tenantId, this.maxCoViewRows + 1),
+      this.repo.topTrends(tenantId, TRENDS_HELD),
+      this.repo.allSimilar(tenantId, SIMILAR_LISTS_HELD),
+    ]);
     const intern = new Map<string, string>();
     const one = (id: string) => intern.get(id) ?? (intern.set(id, id), id);
     const coViews = pairs.length > this.maxCoViewRows ? null : new Map<string, string[]>();
@@ -107,6 +122,7 @@ export class SignalsCache {
       if (!list) coViews!.set(id, (list = []));
       list.push(one(r.other_id));
     }
-    return { coViews, trends: trends.map((t) => ({ id: one(t.product_id), categoryIds: t.category_ids ?? [] })), byCategory: new Map() };
+    const similar = new Map(lists.map((l) => [one(l.product_id), l.ids.map(one)]));
+    return { coViews, trends: trends.map((t) => ({ id: one(t.product_id), categoryIds: t.category_ids ?? [] })), similar, byCategory: new Map() };
   }
 }

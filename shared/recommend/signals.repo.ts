@@ -141,6 +141,20 @@ export function signalsRepo(db: Knex) {
         .limit(limit)
         .select('product_id', 'category_ids');
     },
+    /** Replaces a store's similar lists in one transaction (learn-events). */
+    async replaceSimilar(tenantId: string, rows: Array<{ product_id: string; ids: string[] }>): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx('similar_lists').where({ tenant_id: tenantId }).delete();
+        for (let i = 0; i < rows.length; i += 2000) {
+          const chunk = rows.slice(i, i + 2000);
+          await trx('similar_lists').insert(chunk.map((r) => ({ tenant_id: tenantId, product_id: r.product_id, ids: r.ids })));
+        }
+      });
+    },
+    /** A store's similar lists (at most `limit`), what SignalsCache holds. */
+    async allSimilar(tenantId: string, limit: number): Promise<Array<{ product_id: string; ids: string[] }>> {
+      return db('similar_lists').where({ tenant_id: tenantId }).limit(limit).select('product_id', 'ids');
+    },
     async clickStats(tenantId: string): Promise<ClickStat[]> {
       return db('click_stats').where({ tenant_id: tenantId }).select('query', 'product_id', 'clicks', 'searches', 'attractiveness');
     },

@@ -31,6 +31,10 @@ function repo() {
         .map((c) => c.other_id)
         .slice(0, limit);
     },
+    lists: [{ product_id: 'a', ids: ['c', 'b'] }],
+    async allSimilar(_tenant: string, limit: number) {
+      return r.lists.slice(0, limit);
+    },
     async topTrends(_tenant: string, limit: number) {
       return r.trends.slice(0, limit);
     },
@@ -47,6 +51,8 @@ t.test('co-views and trends come from one load per store', async (t) => {
   t.same(await cache.trending('t1', null, 2), ['c', 'a']);
   t.same(await cache.trending('t1', 'shoes', 5), ['c', 'b'], 'per category, in trend order');
   t.same(await cache.trending('t1', 'toys', 5), [], 'a category with no trend: the next source answers');
+  t.same(await cache.similar('t1', 'a'), ['c', 'b'], 'the similar list computed by learn-events');
+  t.equal(await cache.similar('t1', 'b'), null, 'none computed: the caller scans');
   t.equal(r.loads, 1);
   await cache.coViews('t2', 'a', 5);
   t.equal(r.loads, 2, 'each store loads its own');

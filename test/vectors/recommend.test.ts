@@ -99,6 +99,30 @@ t.test('also_viewed, trending and recently_viewed from events', async (t) => {
   t.equal(fresh.body.ids.length, 3);
 });
 
+t.test('similar lists computed by learn-events answer without a scan', async (t) => {
+  const lists: Array<{ product_id: string; ids: string[] }> = await deps.db('similar_lists').where({ tenant_id: a.id }).select('product_id', 'ids');
+  t.ok(lists.length >= (await deps.vectors.count(a.id)) && lists.length > 0, `${lists.length} lists: one per product with a vector`);
+  const laptop = lists.find((l) => l.product_id === 'laptops-0-0')!;
+  const wv = workers.deps.vectors;
+  const v = (await wv.vectorsOf(a.id, ['laptops-0-0'])).get('laptops-0-0')!;
+  t.same(
+    laptop.ids,
+    (await wv.nearest(a.id, v, 24, { exclude: ['laptops-0-0'] })).map((h) => h.id),
+    'the exact 24 nearest',
+  );
+  deps.recommender.clear(a.id);
+  const nearest = deps.vectors.nearest.bind(deps.vectors);
+  let scans = 0;
+  deps.vectors.nearest = async (...args) => (scans++, nearest(...args));
+  const res = await rec('type=similar&product_id=laptops-0-0&limit=5');
+  deps.vectors.nearest = nearest;
+  t.equal(res.body.source, 'vectors');
+  t.same(res.body.ids, laptop.ids.slice(0, 5), 'answered from the list');
+  t.equal(scans, 0, 'no scan of the vectors');
+  const other = await deps.db('similar_lists').where({ tenant_id: b.id }).count({ n: '*' });
+  t.equal(Number(other[0].n), 0, 'lists are per store: the other store (never learned) has none');
+});
+
 t.test('recently_viewed reads no database', async (t) => {
   await rec('type=recently_viewed&session=s2&limit=5');
   let queries = 0;

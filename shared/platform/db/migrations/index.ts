@@ -16,6 +16,7 @@ import * as m015 from './015-operations.js';
 import * as m016 from './016-relevance.js';
 import * as m017 from './017-search-speed.js';
 import * as m018 from './018-facet-index.js';
+import * as m019 from './019-similar-lists.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['016-relevance', m016],
   ['017-search-speed', m017],
   ['018-facet-index', m018],
+  ['019-similar-lists', m019],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

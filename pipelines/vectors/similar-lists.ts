@@ -1,0 +1,37 @@
+import type { Deps } from '../../shared/deps.js';
+
+/** Nearest products listed per product. */
+export const SIMILAR_LISTED = 24;
+/** Stores with more vectors than this keep answering `similar` by a scan (the computation would take minutes). */
+export const SIMILAR_MAX_PRODUCTS = 50_000;
+const CHUNK = 500;
+
+/**
+ * Each product's SIMILAR_LISTED nearest products in the serving generation (built-in vector store:
+ * the worker's in-memory copy, one exact scan per product, about 2 ms each at 20k x 64), replacing
+ * the store's similar lists in one transaction. With no vectors, another vector store, or more than
+ * SIMILAR_MAX_PRODUCTS vectors, the lists are emptied (`similar` then scans per request). Products
+ * added after a computation are in no other product's list until the next one.
+ */
+export async function computeSimilarLists(deps: Deps, tenantId: string, progress?: (share: number) => Promise<void>): Promise<number> {
+  const { active } = await deps.vectors.generations(tenantId);
+  const ids: string[] =
+    active && deps.vectors.name === 'postgres'
+      ? await deps.db('product_vectors').where({ tenant_id: tenantId, generation: active.generation }).orderBy('product_id').pluck('product_id')
+      : [];
+  const rows: Array<{ product_id: string; ids: string[] }> = [];
+  if (ids.length <= SIMILAR_MAX_PRODUCTS) {
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const vectors = await deps.vectors.vectorsOf(tenantId, ids.slice(i, i + CHUNK));
+      for (const [id, v] of vectors) {
+        const near = await deps.vectors.nearest(tenantId, v, SIMILAR_LISTED, { exclude: [id] });
+        rows.push({ product_id: id, ids: near.map((h) => h.id) });
+      }
+      await progress?.((i + CHUNK) / ids.length);
+      // Let the worker's other jobs and heartbeats in between chunks.
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  await deps.repos.signals.replaceSimilar(tenantId, rows);
+  return rows.length;
+}
