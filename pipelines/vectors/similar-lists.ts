@@ -14,11 +14,8 @@ const CHUNK = 500;
  * added after a computation are in no other product's list until the next one.
  */
 export async function computeSimilarLists(deps: Deps, tenantId: string, progress?: (share: number) => Promise<void>): Promise<number> {
-  const { active } = await deps.vectors.generations(tenantId);
-  const ids: string[] =
-    active && deps.vectors.name === 'postgres'
-      ? await deps.db('product_vectors').where({ tenant_id: tenantId, generation: active.generation }).orderBy('product_id').pluck('product_id')
-      : [];
+  // Only a store that can list its ids (the built-in one) gets lists; Qdrant answers nearest itself.
+  const ids = deps.vectors.servingIds ? await deps.vectors.servingIds(tenantId) : [];
   const rows: Array<{ product_id: string; ids: string[] }> = [];
   if (ids.length <= SIMILAR_MAX_PRODUCTS) {
     for (let i = 0; i < ids.length; i += CHUNK) {

@@ -62,6 +62,8 @@ export interface VectorStore {
   vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>>;
   /** Vectors in the serving generation. */
   count(tenantId: string): Promise<number>;
+  /** Ids of the products with a vector in the serving generation (the built-in store; similar lists need every id). */
+  servingIds?(tenantId: string): Promise<string[]>;
   /** Tells this process the store's vectors changed (a version notice): reload what is held in memory. */
   changed(tenantId: string): void;
   /** Called once a store's reloaded vectors answer (what was computed from the old ones is stale). */

@@ -102,6 +102,12 @@ export class PostgresVectorStore implements VectorStore {
     return Number(n);
   }
 
+  async servingIds(tenantId: string): Promise<string[]> {
+    const { active } = await this.generations(tenantId);
+    if (!active) return [];
+    return this.db('product_vectors').where({ tenant_id: tenantId, generation: active.generation }).orderBy('product_id').pluck('product_id');
+  }
+
   onReplaced(listener: (tenantId: string) => void): void {
     this.listeners.push(listener);
   }
