@@ -8,7 +8,7 @@ import type { SearchInput } from '../shared/search/index.js';
 /**
  * bench/search-identity: every judged query of the eval collections (and variants: a typo, page 2,
  * a price filter, every facet, stock filters with and without their facet; the store browsed
- * without words, by price, stock and its biggest brand) through SearchService on a database `npm run eval -- --keep` kept,
+ * without words, by price, stock, its biggest brand and its biggest categories) through SearchService on a database `npm run eval -- --keep` kept,
  * written as one JSON line per search (ids, scores, total, facets, help, did-you-mean). Run it from
  * two checkouts on the same database and diff the files: a change of statement shape must not
  * change a single answer. IDENTITY_CACHE_TTL_MS=600000 runs with the caches on (the result cache
@@ -56,6 +56,22 @@ try {
       { q: '', filters: { price: { lte: 100 } }, facets: all },
       { q: '', filters: { in_stock: true, price: { gte: 50 } }, facets: ['in_stock', 'brand', 'price'], page: 3 },
     );
+    // A first search without words, then a moment: counts an engine builds for the store in the background are there for the rest.
+    await deps.search.search(tenant.id, {
+      q: '',
+      lang: 'en',
+      page: 1,
+      perPage: 50,
+      filters: {},
+      sort: null,
+      facets: all,
+      session: null,
+      debug: false,
+      override: null,
+      log: false,
+      ai: 'off',
+    });
+    await new Promise((r) => setTimeout(r, 3000));
     for (let i = 0; i < variants.length; i++) {
       const v = variants[i];
       const { body } = await deps.search.search(tenant.id, {
@@ -72,13 +88,20 @@ try {
         log: false,
         ai: 'off',
       });
-      const brand = v.q === '' && !v.filters ? (body.facets?.find((f) => f.name === 'brand')?.buckets?.[0]?.value ?? null) : null;
+      const top = (name: string) => (v.q === '' && !v.filters ? (body.facets?.find((f) => f.name === name)?.buckets?.[0]?.value ?? null) : null);
+      const brand = top('brand');
       if (brand)
         variants.push(
           { q: '', filters: { brand: [brand] } },
           { q: '', filters: { brand: [brand] }, facets: ['brand', 'category_tree', 'price', 'in_stock'], page: 2 },
           { q: '', filters: { brand: [brand], in_stock: true }, facets: ['brand'] },
         );
+      // Category pages (the biggest level, the biggest leaf), in stock only: the store's held counts answer them.
+      const level = top('category_tree');
+      const leaf = v.facets ? top('category') : null;
+      if (v.q === '' && !v.filters) variants.push({ q: '', filters: { in_stock: true } }, { q: '', filters: { in_stock: true }, facets: all, page: 2 });
+      if (level) variants.push({ q: '', filters: { category: [level] } });
+      if (leaf) variants.push({ q: '', filters: { category: [leaf] }, facets: all, page: 2 });
       lines.push(
         JSON.stringify({
           c: c.name,

@@ -240,6 +240,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     search.results.clear(id);
   });
   notices.on('index', (id) => {
+    engine.changed?.(id);
     cards.clear(id);
     recommender.clear(id);
   });

@@ -194,6 +194,8 @@ export interface LexicalEngine {
   /** Abandons a building generation (failed or canceled reindex). */
   dropGeneration(tenantId: string, generation: number): Promise<void>;
   search(query: EngineQuery): Promise<EngineResult>;
+  /** The tenant's index changed (written by another process; '*': every tenant's): what the engine derived from it in this process goes. */
+  changed?(tenantId: string): void;
   /** Removes everything of a tenant. */
   dropTenant(tenantId: string): Promise<void>;
 }

@@ -20,6 +20,12 @@ import {
   type SqlPart,
 } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
+import { StoreFacets } from './postgres.store-facets.js';
+
+/** An engine result without the generation it was read from. */
+function strip({ generation: _g, ...res }: EngineResult & { generation?: number }): EngineResult {
+  return res;
+}
 
 const FACET_LIMIT = 50;
 
@@ -60,7 +66,21 @@ const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id,
 export class PostgresEngine implements LexicalEngine {
   readonly name = 'postgres';
 
-  constructor(private db: Knex) {}
+  /** Whole-store counts for searches without words, per tenant (postgres.store-facets.ts). */
+  private storeFacets: StoreFacets;
+
+  /** `storeFacetsMinRows`: the smallest filter value whose counts are held (StoreFacets; tests use a few). */
+  constructor(
+    private db: Knex,
+    options: { storeFacetsMinRows?: number } = {},
+  ) {
+    this.storeFacets = new StoreFacets(db, facetQuery, options.storeFacetsMinRows);
+  }
+
+  /** Whether the store's counts are held for a tenant (a search without words may use them). */
+  holdsStoreCounts(tenantId: string): boolean {
+    return this.storeFacets.holds(tenantId);
+  }
 
   private async liveGenerations(tenantId: string): Promise<number[]> {
     await this.db.raw('INSERT INTO search_generations (tenant_id, active) VALUES (?, 1) ON CONFLICT DO NOTHING', [tenantId]);
@@ -71,6 +91,7 @@ export class PostgresEngine implements LexicalEngine {
   async upsert(tenantId: string, docs: SearchDoc[], _settings: IndexSettings): Promise<void> {
     if (!docs.length) return;
     for (const generation of await this.liveGenerations(tenantId)) await this.write(tenantId, generation, docs);
+    this.storeFacets.changed(tenantId);
   }
 
   async writeGeneration(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
@@ -121,6 +142,7 @@ export class PostgresEngine implements LexicalEngine {
   async remove(tenantId: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
     await this.db('search_docs').where({ tenant_id: tenantId }).whereIn('product_id', ids).delete();
+    this.storeFacets.changed(tenantId);
   }
 
   async beginGeneration(tenantId: string, _settings: IndexSettings): Promise<number> {
@@ -141,6 +163,7 @@ export class PostgresEngine implements LexicalEngine {
       await trx('search_generations').where({ tenant_id: tenantId }).update({ active: generation, building: null });
       return row.active as number;
     });
+    this.storeFacets.changed(tenantId);
     await this.db('search_docs').where({ tenant_id: tenantId, generation: old }).delete();
     // A whole generation just changed: fresh statistics keep the planner on the text index.
     await this.db.raw('ANALYZE search_docs');
@@ -154,14 +177,61 @@ export class PostgresEngine implements LexicalEngine {
   async dropTenant(tenantId: string): Promise<void> {
     await this.db('search_docs').where({ tenant_id: tenantId }).delete();
     await this.db('search_generations').where({ tenant_id: tenantId }).delete();
+    this.storeFacets.changed(tenantId);
+  }
+
+  /** The tenant's index changed in another process: counts held for it go (StoreFacets). */
+  changed(tenantId: string): void {
+    this.storeFacets.changed(tenantId);
   }
 
   /**
    * One round trip: matches (small columns only), total, the page (cards read for its rows only)
-   * and the requested facets with disjunctive counts.
+   * and the requested facets with disjunctive counts. Without words, the counts the store's held
+   * counts know (StoreFacets) are not counted again; with all of them and the total known, only the
+   * page is read.
    */
   async search(q: EngineQuery): Promise<EngineResult> {
     if (q.noTextRank && !q.facets?.length) return this.preview(q);
+    const known = !q.noTextRank && !tsQuery(q) ? this.storeFacets.answer(q) : null;
+    if (!known) return strip(await this.statement(q));
+    const missing = (q.facets ?? []).filter((name) => known.facets[name] === undefined);
+    const res =
+      !missing.length && known.total != null && !q.boost?.shifts?.length
+        ? { ...(await this.page(q)), total: known.total, strong: known.total, facets: {} }
+        : await this.statement({ ...q, facets: missing });
+    // Counted for another generation (a swap whose notice has not come yet): counted again, here.
+    if (res.generation !== known.generation) {
+      this.storeFacets.changed(q.tenantId);
+      return strip(await this.statement(q));
+    }
+    const facets: EngineResult['facets'] = {};
+    for (const name of q.facets ?? []) facets[name] = known.facets[name] ?? res.facets[name];
+    return { ...strip(res), facets };
+  }
+
+  /** The first page of a query without words and without merchandising shifts: its score is 0, so relevance is stock and popularity. */
+  private async page(q: EngineQuery): Promise<{ generation: number; hits: EngineResult['hits'] }> {
+    const filters = filterSql(q.filters);
+    const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
+    // The other sorts' ORDER BY reads columns only (no bindings, nothing of f).
+    const order = !q.sort || q.sort === 'relevance' || q.sort === 'popular' ? `${head}popularity DESC, product_id` : orderBy(q).sql;
+    const { rows } = await this.db.raw(
+      `WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
+       top AS (SELECT product_id, row_number() OVER (ORDER BY ${order}) AS ord
+                 FROM (SELECT product_id, price, popularity, created_at, in_stock FROM search_docs
+                        WHERE tenant_id = ? AND generation = (SELECT active FROM g) AND visible ${filters.sql}
+                        ORDER BY ${order} LIMIT ? OFFSET ?) s)
+       SELECT (SELECT active FROM g) AS generation,
+              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', 0, 'strong', true, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
+                 FROM top p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits`,
+      [q.tenantId, q.tenantId, ...filters.bindings, q.limit, q.offset, q.tenantId] as Knex.RawBinding[],
+    );
+    return { generation: rows[0].generation, hits: rows[0].hits };
+  }
+
+  /** The engine statement (see search). */
+  private async statement(q: EngineQuery): Promise<EngineResult & { generation: number }> {
     const ts = tsQuery(q);
     const match = ts ? `AND tsv @@ to_tsquery('simple', ?)` : '';
     // Cover density rewards query words close together; normalization 1 damps long spec-heavy titles.
@@ -292,16 +362,17 @@ export class PostgresEngine implements LexicalEngine {
       f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
       page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top),
       counts AS (SELECT count(*) AS n, count(*) FILTER (WHERE strong) AS strong FROM f)
-      SELECT (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
+      SELECT (SELECT active FROM g) AS generation, (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
                 FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
              ${facetCols.map((c) => `,\n${c.sql}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
     const facets: EngineResult['facets'] = {};
-    if (defer != null && row.strong < defer) return { total: row.total, strong: row.strong, hits: row.hits, facets, facetsDeferred: true };
+    if (defer != null && row.strong < defer)
+      return { generation: row.generation, total: row.total, strong: row.strong, hits: row.hits, facets, facetsDeferred: true };
     (q.facets ?? []).forEach((name, i) => (facets[name] = row[`facet_${i}`]));
-    return { total: row.total, strong: row.strong, hits: row.hits, facets };
+    return { generation: row.generation, total: row.total, strong: row.strong, hits: row.hits, facets };
   }
   /** Lean query for previews: the first `limit` matches by stock and popularity, nothing counted. */
   private async preview(q: EngineQuery): Promise<EngineResult> {

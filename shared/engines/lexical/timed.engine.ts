@@ -15,5 +15,6 @@ export function timedEngine(engine: LexicalEngine): LexicalEngine {
     dropGeneration: (t, g) => engine.dropGeneration(t, g),
     search: (q: EngineQuery) => timeEngine(engine.name, 'search', () => engine.search(q)),
     dropTenant: (t) => engine.dropTenant(t),
+    changed: (t) => engine.changed?.(t),
   };
 }
