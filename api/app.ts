@@ -51,7 +51,7 @@ export function createApp(deps: Deps): Koa {
   app.use(queueDashboard(deps, queueNames));
   app.use(metricsEndpoint(deps.config.ops.metricsToken));
   app.use(cors);
-  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX]));
+  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX], deps.config.largeBodies));
   app.use(router.routes());
   // Only reached when no route handled the request.
   app.use(async (ctx) => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
  * objects die young instead of being promoted, so fewer old-generation collections stall the event
  * loop (suggest at c=32 on 100k products: p99 about 10 ms instead of 13-15 ms).
  */
-export const API_NODE_FLAGS = ['--max-semi-space-size=64'];
+export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=64'];
 
 /**
  * Starts `node [flags] --import tsx <script>` with env (in `cwd`: another checkout's code); resolves when `ready()` says so.

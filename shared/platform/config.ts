@@ -20,6 +20,12 @@ const Env = z.object({
     .int()
     .positive()
     .default(4 * 1024 * 1024),
+  JSON_LARGE_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
+  JSON_LARGE_BODY_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_SECRET_PER_S: z.coerce.number().int().positive().default(200),
@@ -140,6 +146,8 @@ export interface Config {
   /** `npm run api`: API processes sharing the port (node:cluster), one per core the API may use. */
   apiProcesses: number;
   bodyLimitBytes: number;
+  /** Request bodies of at least `bytes` (catalog batches) are parsed and handled `concurrency` at a time per API process: they bound its heap. */
+  largeBodies: { bytes: number; concurrency: number };
   authCacheTtlMs: number;
   rateLimits: { public: number; secret: number; session: number };
   /** Failed authentications allowed per minute, per client address and per key prefix, before 429 auth_throttled. */
@@ -292,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrateOnStart: e.MIGRATE_ON_START ? e.MIGRATE_ON_START === 'true' : e.NODE_ENV !== 'production',
     apiProcesses: e.API_PROCESSES,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    largeBodies: { bytes: e.JSON_LARGE_BODY_BYTES, concurrency: e.JSON_LARGE_BODY_CONCURRENCY },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
     authFailureLimits: { perAddress: e.AUTH_FAILURES_PER_MINUTE, perPrefix: e.AUTH_FAILURES_PER_PREFIX_PER_MINUTE },

@@ -13,7 +13,13 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * protocol (algoliasearch lite, search-insights' sendBeacon) send JSON as text/plain so that no
  * CORS preflight is needed. Under `rawPrefixes` the raw bytes are kept in ctx.state.rawBody, unparsed.
  */
-export function jsonBody(limit: number, plainTextPrefixes: string[] = [], rawPrefixes: string[] = []) {
+export function jsonBody(
+  limit: number,
+  plainTextPrefixes: string[] = [],
+  rawPrefixes: string[] = [],
+  large: LargeBodies = { bytes: Infinity, concurrency: 1 },
+) {
+  const gate = new Gate(large.concurrency);
   return async (ctx: Context, next: Next) => {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
     const declared = Number(ctx.get('content-length') || 0);
@@ -24,32 +30,75 @@ export function jsonBody(limit: number, plainTextPrefixes: string[] = [], rawPre
       ctx.state.rawBody = raw;
       return next();
     }
-    if (raw.length > 0) {
-      const type = ctx.get('content-type');
-      const plainOk = plainTextPrefixes.some((p) => ctx.path.startsWith(p)) && /^text\/plain\b/i.test(type);
-      if (type && !plainOk && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-        throw new AppError('unsupported_media_type', 415, 'request bodies must be application/json');
-      }
-      const text = decodeUtf8(raw);
-      if (text === null) {
-        throw new AppError('invalid_text', 400, 'request body is not valid UTF-8', [
-          { in: 'body', field: '(root)', code: 'invalid_text', message: 'JSON must be encoded as UTF-8' },
-        ]);
-      }
-      const deepAt = jsonTooDeepAt(text);
-      if (deepAt >= 0) {
-        throw new AppError('json_too_deep', 400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${deepAt})`, {
-          max_depth: MAX_JSON_DEPTH,
-        });
-      }
+    // A large body (a catalog batch) becomes tens of megabytes of objects until its request ends:
+    // only `large.concurrency` at a time per process, the others wait read but not parsed.
+    if (raw.length >= large.bytes) {
+      await gate.enter();
       try {
-        (ctx.request as { body?: unknown }).body = JSON.parse(text);
-      } catch (err) {
-        throw new AppError('malformed_json', 400, `request body is not valid JSON: ${(err as Error).message}`);
+        return await parsed(ctx, next, raw, plainTextPrefixes);
+      } finally {
+        gate.leave();
       }
     }
-    await next();
+    return parsed(ctx, next, raw, plainTextPrefixes);
   };
+}
+
+/** Bodies of at least `bytes` are parsed and handled `concurrency` at a time (JSON_LARGE_BODY_BYTES, JSON_LARGE_BODY_CONCURRENCY). */
+export interface LargeBodies {
+  bytes: number;
+  concurrency: number;
+}
+
+/** A counting semaphore, first come first served. */
+class Gate {
+  private active = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(private size: number) {}
+
+  async enter(): Promise<void> {
+    if (this.active < this.size) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
+/** The body as JSON in ctx.request.body (see jsonBody), then the rest of the chain. */
+async function parsed(ctx: Context, next: Next, raw: Buffer, plainTextPrefixes: string[]): Promise<void> {
+  if (raw.length > 0) {
+    const type = ctx.get('content-type');
+    const plainOk = plainTextPrefixes.some((p) => ctx.path.startsWith(p)) && /^text\/plain\b/i.test(type);
+    if (type && !plainOk && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+      throw new AppError('unsupported_media_type', 415, 'request bodies must be application/json');
+    }
+    const text = decodeUtf8(raw);
+    if (text === null) {
+      throw new AppError('invalid_text', 400, 'request body is not valid UTF-8', [
+        { in: 'body', field: '(root)', code: 'invalid_text', message: 'JSON must be encoded as UTF-8' },
+      ]);
+    }
+    const deepAt = jsonTooDeepAt(text);
+    if (deepAt >= 0) {
+      throw new AppError('json_too_deep', 400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${deepAt})`, {
+        max_depth: MAX_JSON_DEPTH,
+      });
+    }
+    try {
+      (ctx.request as { body?: unknown }).body = JSON.parse(text);
+    } catch (err) {
+      throw new AppError('malformed_json', 400, `request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  await next();
 }
 
 function tooLarge(limit: number) {
