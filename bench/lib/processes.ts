@@ -2,11 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
- * The API's V8 flags, as `npm run api` sets them: a 64 MB young generation lets a request's short-lived
- * objects die young instead of being promoted, so fewer old-generation collections stall the event
- * loop (suggest at c=32 on 100k products: p99 about 10 ms instead of 13-15 ms).
+ * The API's V8 flags, as `npm run api` sets them: a 32 MB semi-space (young generation up to 64 MiB)
+ * lets a request's short-lived objects die young instead of being promoted. 64 MB (128 MiB of young
+ * generation, kept while the process is busy) was measured best for suggest's p99 on a quiet
+ * machine but held a third of a busy API process's RSS (README, Performance, third round).
+ * BENCH_API_NODE_FLAGS (space-separated) overrides them.
  */
-export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=64'];
+export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=32'];
 
 /**
  * Starts `node [flags] --import tsx <script>` with env (in `cwd`: another checkout's code); resolves when `ready()` says so.
