@@ -51,12 +51,12 @@ try {
   for (const [i, v] of variants.entries()) {
     const file = `/tmp/pss-api-memory-${process.pid}-${i}.jsonl`;
     rmSync(file, { force: true });
-    const api = await startProcess(
-      'api/main.ts',
-      { ...env, ...v.env, MEMORY_PROBE_FILE: file },
-      async () => (await fetch(`${origin}/healthz`)).ok,
-      ['--expose-gc', ...v.flags, '--import', './bench/lib/memory-probe.mjs'],
-    );
+    const api = await startProcess('api/main.ts', { ...env, ...v.env, MEMORY_PROBE_FILE: file }, async () => (await fetch(`${origin}/healthz`)).ok, [
+      '--expose-gc',
+      ...v.flags,
+      '--import',
+      './bench/lib/memory-probe.mjs',
+    ]);
     try {
       const { key } = await createTenantWithKey(deps, { name: `mem-${i}`, locales: ['en', 'ar'], defaultLocale: 'en' });
       const sent = await sendPrepared({ url: origin, key, bodies, inFlight: 4, runId: `mem${i}` });
@@ -73,7 +73,9 @@ try {
       const idle = samples.filter((s) => s.label === 'tick').pop();
       const gc = samples.find((s) => s.label === 'after-gc');
       const show = (s: (typeof samples)[number]) =>
-        s ? `rss ${s.rss} heap ${s.heapUsed}/${s.heapTotal} (new ${s.spaces.new_space}, old ${s.spaces.old_space}, large ${s.spaces.large_object_space}) external ${s.external} buffers ${s.arrayBuffers}` : '-';
+        s
+          ? `rss ${s.rss} heap ${s.heapUsed}/${s.heapTotal} (new ${s.spaces.new_space}, old ${s.spaces.old_space}, large ${s.spaces.large_object_space}) external ${s.external} buffers ${s.arrayBuffers}`
+          : '-';
       process.stdout.write(
         `${v.name} (${sent.sent} products in ${sent.seconds.toFixed(0)} s):\n  peak      ${show(peak)}\n  loaded    ${show(atLoad)}\n  idle ${IDLE_MS / 1000} s ${show(idle)}\n  after gc  ${show(gc)}\n`,
       );
@@ -82,7 +84,11 @@ try {
       rmSync(file, { force: true });
     }
   }
-  process.stdout.write(`(MiB; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})\n`);
+  process.stdout.write(
+    `(MiB; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
 } finally {
   await deps.close();
   await db.drop();

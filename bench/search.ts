@@ -9,7 +9,7 @@ import { waitSearchable } from '../scripts/lib/wait-searchable.js';
 import { queryMix } from './lib/query-mix.js';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/processes.js';
+import { API_NODE_FLAGS, apiNodeFlagsOf, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
 import { merchComparison } from './lib/merch-compare.js';
@@ -66,14 +66,14 @@ const beforeApis = before
         'api/main.ts',
         { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' },
         async () => (await fetch(`${before.origin}/healthz`)).ok,
-        API_NODE_FLAGS,
+        apiNodeFlagsOf(compareDir!),
         compareDir!,
       ),
       await startProcess(
         'api/main.ts',
         { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' },
         async () => (await fetch(`${before.nocache}/healthz`)).ok,
-        API_NODE_FLAGS,
+        apiNodeFlagsOf(compareDir!),
         compareDir!,
       ),
     ]

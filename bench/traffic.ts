@@ -6,7 +6,7 @@ import { migrateLatest } from '../shared/platform/db/knex.js';
 import { createTenantWithKey } from '../shared/access/tenants.js';
 import { freshDatabase } from '../scripts/lib/fresh-database.js';
 import { waitSearchable } from '../scripts/lib/wait-searchable.js';
-import { API_NODE_FLAGS, rssTree, startProcess, stopProcess } from './lib/processes.js';
+import { API_NODE_FLAGS, apiNodeFlagsOf, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { httpLoad, type LoadResult } from './lib/http-load.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
@@ -104,7 +104,13 @@ try {
         t++
       )
         await new Promise((r) => setTimeout(r, 100));
-      api = await startProcess('api/main.ts', { ...env, ...phase.env }, async () => (await fetch(`${origin}/healthz`)).ok, API_NODE_FLAGS, phase.dir);
+      api = await startProcess(
+        'api/main.ts',
+        { ...env, ...phase.env },
+        async () => (await fetch(`${origin}/healthz`)).ok,
+        apiNodeFlagsOf(phase.dir),
+        phase.dir,
+      );
     }
     // A running store's processes have its vocabulary and dictionary loaded and its head queries
     // cached: BENCH_WARM_S (10) of the same traffic from another seed first, not measured.

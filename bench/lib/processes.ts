@@ -10,6 +10,13 @@ import { readFileSync } from 'node:fs';
  */
 export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=32'];
 
+/** The V8 flags a checkout's own `npm run api` sets (another checkout measured as it runs; BENCH_API_NODE_FLAGS overrides). */
+export function apiNodeFlagsOf(dir: string): string[] {
+  if (process.env.BENCH_API_NODE_FLAGS) return API_NODE_FLAGS;
+  const script = (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts?: Record<string, string> }).scripts?.api ?? '';
+  return script.split(/\s+/).filter((w) => /^--[a-z-]+=\S+$/.test(w));
+}
+
 /**
  * Starts `node [flags] --import tsx <script>` with env (in `cwd`: another checkout's code); resolves when `ready()` says so.
  * Stores without a subscription run on the enterprise plan (no caps) unless the env says otherwise: the free plan's
