@@ -24,9 +24,11 @@ await new Promise((r) => server.once('listening', r));
 t.teardown(() => server.close());
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const post = (n: number) =>
-  fetch(origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: Array.from({ length: n }, (_, i) => i) }) }).then(
-    async (r) => ((await r.json()) as { n: number }).n,
-  );
+  fetch(origin, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ items: Array.from({ length: n }, (_, i) => i) }),
+  }).then(async (r) => ((await r.json()) as { n: number }).n);
 
 t.test('large bodies one at a time, small ones beside them', async (t) => {
   const large = [post(500), post(600), post(700)];
