@@ -17,7 +17,7 @@ import * as m016 from './016-relevance.js';
 import * as m017 from './017-search-speed.js';
 import * as m018 from './018-facet-index.js';
 import * as m019 from './019-similar-lists.js';
-import * as m020 from './020-browse-order.js';
+import * as m023 from './023-browse-order.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,7 +44,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['017-search-speed', m017],
   ['018-facet-index', m018],
   ['019-similar-lists', m019],
-  ['020-browse-order', m020],
+  ['023-browse-order', m023],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
