@@ -5,15 +5,26 @@ export const SIMILAR_LISTED = 24;
 /** Stores with more vectors than this keep answering `similar` by a scan (the computation would take minutes). */
 export const SIMILAR_MAX_PRODUCTS = 50_000;
 const CHUNK = 500;
+/** Part of the kept fingerprint: lists computed another way (a new length, a new limit) are recomputed. */
+const LISTS_VERSION = `${SIMILAR_LISTED}-${SIMILAR_MAX_PRODUCTS}`;
 
 /**
  * Each product's SIMILAR_LISTED nearest products in the serving generation (built-in vector store:
  * the worker's in-memory copy, one exact scan per product, about 2 ms each at 20k x 64), replacing
  * the store's similar lists in one transaction. With no vectors, another vector store, or more than
  * SIMILAR_MAX_PRODUCTS vectors, the lists are emptied (`similar` then scans per request). Products
- * added after a computation are in no other product's list until the next one.
+ * added after a computation are in no other product's list until the next one. While the vectors
+ * are those the lists were computed from (the store's fingerprint: ids, vectors, visibility; a
+ * price or stock change leaves it), the lists are kept and nothing is scanned (`reused`).
  */
-export async function computeSimilarLists(deps: Deps, tenantId: string, progress?: (share: number) => Promise<void>): Promise<number> {
+export async function computeSimilarLists(
+  deps: Deps,
+  tenantId: string,
+  progress?: (share: number) => Promise<void>,
+): Promise<{ listed: number; reused: boolean }> {
+  const fingerprint = (await deps.vectors.fingerprint?.(tenantId)) ?? null;
+  const kept = fingerprint ? await deps.repos.signals.similarState(tenantId) : null;
+  if (kept && kept.fingerprint === `${LISTS_VERSION}:${fingerprint}`) return { listed: kept.listed, reused: true };
   // Only a store that can list its ids (the built-in one) gets lists; Qdrant answers nearest itself.
   const ids = deps.vectors.servingIds ? await deps.vectors.servingIds(tenantId) : [];
   const rows: Array<{ product_id: string; ids: string[] }> = [];
@@ -29,6 +40,6 @@ export async function computeSimilarLists(deps: Deps, tenantId: string, progress
       await new Promise((r) => setImmediate(r));
     }
   }
-  await deps.repos.signals.replaceSimilar(tenantId, rows);
-  return rows.length;
+  await deps.repos.signals.replaceSimilar(tenantId, rows, fingerprint && `${LISTS_VERSION}:${fingerprint}`);
+  return { listed: rows.length, reused: false };
 }

@@ -64,6 +64,12 @@ export interface VectorStore {
   count(tenantId: string): Promise<number>;
   /** Ids of the products with a vector in the serving generation (the built-in store; similar lists need every id). */
   servingIds?(tenantId: string): Promise<string[]>;
+  /**
+   * A fingerprint of what nearest-neighbour answers are computed from (the serving ids, their
+   * vectors and visibility), as this process holds them; null without vectors. Equal fingerprints,
+   * equal neighbours: learn-events keeps its similar lists while it is unchanged (the built-in store).
+   */
+  fingerprint?(tenantId: string): Promise<string | null>;
   /** Tells this process the store's vectors changed (a version notice): reload what is held in memory. */
   changed(tenantId: string): void;
   /** Called once a store's reloaded vectors answer (what was computed from the old ones is stale). */

@@ -6,6 +6,8 @@ import { PostgresGenerations } from './generations.js';
 interface Held {
   index: Promise<MemoryIndex | null>;
   stale: boolean;
+  /** The background reload under way, if any. */
+  reloading?: Promise<unknown>;
   usedAt: number;
   bytes: number;
 }
@@ -108,6 +110,14 @@ export class PostgresVectorStore implements VectorStore {
     return this.db('product_vectors').where({ tenant_id: tenantId, generation: active.generation }).orderBy('product_id').pluck('product_id');
   }
 
+  /** Of the current vectors: waits for a reload a notice asked for (requests are answered by the old copy meanwhile; this is not a request). */
+  async fingerprint(tenantId: string): Promise<string | null> {
+    await this.index(tenantId);
+    await this.held.get(tenantId)?.reloading;
+    const index = await this.index(tenantId);
+    return index ? index.fingerprint() : null;
+  }
+
   onReplaced(listener: (tenantId: string) => void): void {
     this.listeners.push(listener);
   }
@@ -137,7 +147,7 @@ export class PostgresVectorStore implements VectorStore {
       h.stale = false;
       const entry = h;
       const next = this.load(tenantId);
-      next.then(
+      entry.reloading = next.then(
         (ix) => {
           entry.index = Promise.resolve(ix);
           this.loaded(tenantId, entry, ix);
