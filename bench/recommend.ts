@@ -102,6 +102,13 @@ try {
     `/v1/recommend?type=${t}&limit=10&product_id=${encodeURIComponent(ids[(i * 7919) % ids.length])}&session=bench-${(i * 31) % 5000}`;
   await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (i) => ({ path: path(types[i % 4], i), headers: auth }) });
   for (const c of [8, 32]) {
+    // The floor of this machine in the same run: the same middleware and HTTP path with no work behind it (no key, no I/O).
+    lines.push(
+      formatLoad(
+        `GET /healthz c=${c} (HTTP floor)`,
+        await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: () => ({ path: '/healthz' }) }),
+      ),
+    );
     for (const t of types)
       lines.push(
         formatLoad(
