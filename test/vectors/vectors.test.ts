@@ -145,6 +145,14 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
     on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')),
     `coffee first: ${on.body.ids}`,
   );
+  // Only the any-word relaxation matched: its order is kept, the vector side only fills behind it.
+  const relaxedOff = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone grinder', per_page: 50, debug: true } });
+  const relaxedOn = await h.api.call('POST', '/v1/search', {
+    key: ses,
+    body: { q: 'smartphone grinder', per_page: 50, debug: true, config_override: { hybrid_search: true } },
+  });
+  t.equal(relaxedOff.body.debug.steps.find((s: { step: string }) => s.step === 'fallback').relaxed, true, 'no product has both words');
+  t.same(relaxedOn.body.ids.slice(0, relaxedOff.body.ids.length), relaxedOff.body.ids, 'the relaxation keeps its order');
   const fused = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone', debug: true, config_override: { hybrid_search: true } } });
   const step = fused.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
   t.ok(step.candidates > 0 && step.fused > 0, JSON.stringify(step));
