@@ -80,11 +80,21 @@ try {
   }
   for (let i = 0; i < rows.length; i += 2000) await deps.repos.events.insertMany(rows.slice(i, i + 2000));
   await deps.recentViews.record(rows);
-  const learnStart = Date.now();
-  const jobId = await deps.queues.enqueue(learnEvents, { tenantId: tenant.id, bucket: 1 });
-  while (!(await deps.queues.get('embeddings').getJob(jobId))?.finishedOn) await new Promise((r) => setTimeout(r, 200));
+  // The job's own time (BullMQ processedOn to finishedOn), not its wait in the embeddings queue behind embed jobs.
+  const learn = async (bucket: number) => {
+    const id = await deps.queues.enqueue(learnEvents, { tenantId: tenant.id, bucket });
+    for (;;) {
+      const job = await deps.queues.get('embeddings').getJob(id);
+      if (job?.finishedOn)
+        return { seconds: (job.finishedOn - (job.processedOn ?? job.finishedOn)) / 1000, result: job.returnvalue as { similarReused?: boolean } };
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const first = await learn(1);
+  // The schedule's next run over the same vectors: the similar lists are kept (their fingerprint is unchanged).
+  const again = await learn(2);
   const lines = [
-    `catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${((Date.now() - learnStart) / 1000).toFixed(1)} s; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
+    `catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${first.seconds.toFixed(1)} s, again with the vectors unchanged in ${again.seconds.toFixed(1)} s (lists ${again.result.similarReused ? 'kept' : 'computed again'}); ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
   ];
   const auth = { authorization: `Bearer ${key}` };
   const types = ['similar', 'also_viewed', 'trending', 'recently_viewed'];
@@ -92,6 +102,13 @@ try {
     `/v1/recommend?type=${t}&limit=10&product_id=${encodeURIComponent(ids[(i * 7919) % ids.length])}&session=bench-${(i * 31) % 5000}`;
   await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (i) => ({ path: path(types[i % 4], i), headers: auth }) });
   for (const c of [8, 32]) {
+    // The floor of this machine in the same run: the same middleware and HTTP path with no work behind it (no key, no I/O).
+    lines.push(
+      formatLoad(
+        `GET /healthz c=${c} (HTTP floor)`,
+        await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: () => ({ path: '/healthz' }) }),
+      ),
+    );
     for (const t of types)
       lines.push(
         formatLoad(

@@ -15,6 +15,12 @@ const RETRAIN_FACTOR = 2;
 export const embedProducts = defineStage({
   ...embedProductsJob,
   async run({ data, deps }) {
+    const { active, building } = await deps.vectors.generations(data.tenantId);
+    if (!active && !building) {
+      // No vectors yet (a store's first load): nothing to write into or remove from; the embed job fills them once the load settles.
+      await startEmbed(deps, data.tenantId, 'first vectors');
+      return { embedded: 0, removed: 0, served: false };
+    }
     const rows = await deps.repos.products.findMany(data.tenantId, data.ids);
     const found = new Set(rows.map((r) => r.id));
     const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];

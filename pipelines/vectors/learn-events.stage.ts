@@ -26,6 +26,6 @@ export const learnEvents = defineStage({
     const clicks = await signals.recomputeClicks(data.tenantId);
     const similar = await computeSimilarLists(deps, data.tenantId, (share) => progress(Math.min(1, share)));
     await deps.notices.publish('signals', data.tenantId);
-    return { coViews, trends, clicks, similar };
+    return { coViews, trends, clicks, similar: similar.listed, similarReused: similar.reused };
   },
 });

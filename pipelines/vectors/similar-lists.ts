@@ -1,34 +1,36 @@
 import type { Deps } from '../../shared/deps.js';
+import { SIMILAR_LISTS_HELD } from '../../shared/recommend/index.js';
+import { EXACT_MAX } from '../../shared/engines/vectors/neighbour-lists.js';
 
 /** Nearest products listed per product. */
 export const SIMILAR_LISTED = 24;
-/** Stores with more vectors than this keep answering `similar` by a scan (the computation would take minutes). */
-export const SIMILAR_MAX_PRODUCTS = 50_000;
-const CHUNK = 500;
+/** Stores with more vectors than this keep answering `similar` by a scan (as many lists as the API processes hold, SIMILAR_LISTS_HELD). */
+export const SIMILAR_MAX_PRODUCTS = SIMILAR_LISTS_HELD;
+/** Part of the kept fingerprint: lists computed another way (a new length, a new limit, a new method) are recomputed. */
+const LISTS_VERSION = `${SIMILAR_LISTED}-${SIMILAR_MAX_PRODUCTS}-${EXACT_MAX}`;
 
 /**
- * Each product's SIMILAR_LISTED nearest products in the serving generation (built-in vector store:
- * the worker's in-memory copy, one exact scan per product, about 2 ms each at 20k x 64), replacing
- * the store's similar lists in one transaction. With no vectors, another vector store, or more than
+ * Each product's SIMILAR_LISTED nearest visible products in the serving generation (built-in
+ * vector store: the worker's in-memory copy; exact up to EXACT_MAX vectors, about 2 ms a product
+ * at 20k x 64, an inverted file past it: shared/engines/vectors/neighbour-lists.ts), replacing the
+ * store's similar lists in one transaction. With no vectors, another vector store, or more than
  * SIMILAR_MAX_PRODUCTS vectors, the lists are emptied (`similar` then scans per request). Products
- * added after a computation are in no other product's list until the next one.
+ * added after a computation are in no other product's list until the next one. While the vectors
+ * are those the lists were computed from (the store's fingerprint: ids, vectors, visibility; a
+ * price or stock change leaves it), the lists are kept and nothing is scanned (`reused`).
  */
-export async function computeSimilarLists(deps: Deps, tenantId: string, progress?: (share: number) => Promise<void>): Promise<number> {
-  // Only a store that can list its ids (the built-in one) gets lists; Qdrant answers nearest itself.
-  const ids = deps.vectors.servingIds ? await deps.vectors.servingIds(tenantId) : [];
-  const rows: Array<{ product_id: string; ids: string[] }> = [];
-  if (ids.length <= SIMILAR_MAX_PRODUCTS) {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const vectors = await deps.vectors.vectorsOf(tenantId, ids.slice(i, i + CHUNK));
-      for (const [id, v] of vectors) {
-        const near = await deps.vectors.nearest(tenantId, v, SIMILAR_LISTED, { exclude: [id] });
-        rows.push({ product_id: id, ids: near.map((h) => h.id) });
-      }
-      await progress?.((i + CHUNK) / ids.length);
-      // Let the worker's other jobs and heartbeats in between chunks.
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-  await deps.repos.signals.replaceSimilar(tenantId, rows);
-  return rows.length;
+export async function computeSimilarLists(
+  deps: Deps,
+  tenantId: string,
+  progress?: (share: number) => Promise<void>,
+): Promise<{ listed: number; reused: boolean }> {
+  const fingerprint = (await deps.vectors.fingerprint?.(tenantId)) ?? null;
+  const kept = fingerprint ? await deps.repos.signals.similarState(tenantId) : null;
+  if (kept && kept.fingerprint === `${LISTS_VERSION}:${fingerprint}`) return { listed: kept.listed, reused: true };
+  const count = fingerprint ? Number(fingerprint.split(':')[0]) : 0;
+  // Only a store that lists neighbours itself (the built-in one) gets lists; Qdrant answers nearest itself.
+  const lists = deps.vectors.neighbourLists && count <= SIMILAR_MAX_PRODUCTS ? await deps.vectors.neighbourLists(tenantId, SIMILAR_LISTED, progress) : [];
+  const rows = lists.map((l) => ({ product_id: l.id, ids: l.ids }));
+  await deps.repos.signals.replaceSimilar(tenantId, rows, fingerprint && `${LISTS_VERSION}:${fingerprint}`);
+  return { listed: rows.length, reused: false };
 }

@@ -5,7 +5,7 @@ export const TRENDS_HELD = 20_000;
 /** Co-view rows held per store (about 100,000 products with 20 each, about 25 MB); a store with more reads its co-views per request. */
 export const CO_VIEW_ROWS_HELD = 2_000_000;
 /** Similar lists held per store (learn-events computes them for stores up to 50,000 products). */
-export const SIMILAR_LISTS_HELD = 50_000;
+export const SIMILAR_LISTS_HELD = 100_000;
 const TTL_MS = 5 * 60_000;
 
 interface Held {
@@ -32,7 +32,7 @@ interface Snapshot {
  * background after five minutes (the old copy answering meanwhile). Memory: about 2.4 MB per
  * 10,000 products with co-views (20 each), at most CO_VIEW_ROWS_HELD rows (a bigger store reads
  * each product's co-views per request instead), plus at most TRENDS_HELD trending products (about
- * 3 MB) and at most SIMILAR_LISTS_HELD similar lists (24 ids each, about 12 MB at 50,000); a
+ * 3 MB) and at most SIMILAR_LISTS_HELD similar lists (24 ids each, about 24 MB at 100,000); a
  * category asked for beyond those falls through to the recommender's next source (the
  * catalog's best sellers).
  */

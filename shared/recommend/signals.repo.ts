@@ -141,15 +141,21 @@ export function signalsRepo(db: Knex) {
         .limit(limit)
         .select('product_id', 'category_ids');
     },
-    /** Replaces a store's similar lists in one transaction (learn-events). */
-    async replaceSimilar(tenantId: string, rows: Array<{ product_id: string; ids: string[] }>): Promise<void> {
+    /** Replaces a store's similar lists in one transaction (learn-events), with the fingerprint of the vectors they come from. */
+    async replaceSimilar(tenantId: string, rows: Array<{ product_id: string; ids: string[] }>, fingerprint: string | null): Promise<void> {
       await db.transaction(async (trx) => {
         await trx('similar_lists').where({ tenant_id: tenantId }).delete();
         for (let i = 0; i < rows.length; i += 2000) {
           const chunk = rows.slice(i, i + 2000);
           await trx('similar_lists').insert(chunk.map((r) => ({ tenant_id: tenantId, product_id: r.product_id, ids: r.ids })));
         }
+        await trx('similar_state').where({ tenant_id: tenantId }).delete();
+        if (fingerprint) await trx('similar_state').insert({ tenant_id: tenantId, fingerprint, listed: rows.length });
       });
+    },
+    /** What the store's similar lists were computed from, and how many there are (null: never computed). */
+    async similarState(tenantId: string): Promise<{ fingerprint: string; listed: number } | null> {
+      return (await db('similar_state').where({ tenant_id: tenantId }).first('fingerprint', 'listed')) ?? null;
     },
     /** A store's similar lists (at most `limit`), what SignalsCache holds. */
     async allSimilar(tenantId: string, limit: number): Promise<Array<{ product_id: string; ids: string[] }>> {

@@ -15,6 +15,28 @@ const TYPE_SHARE = 0.1;
 /** What follows these in a query qualifies the product named before them ("bike for children"): general-language prepositions. */
 const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'of', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
 
+/** Where a query's qualifier starts ("bike for children": 1, at "for"), or -1: a preposition after its first word. */
+export function qualifierAt(tokens: string[]): number {
+  return tokens.findIndex((t, i) => i > 0 && QUALIFIERS.has(t));
+}
+
+/**
+ * The terms with the words of the query's qualifier marked (QueryTerm.qualifier): the terms whose
+ * typed words all come after its preposition, and none before it. `tokens`: the query's tokens (the
+ * preposition may be left out of the terms: an intent word the catalog does not know).
+ */
+export function markQualifier(terms: QueryTerm[], tokens: string[]): QueryTerm[] {
+  const cut = qualifierAt(tokens);
+  if (cut < 0) return terms;
+  const before = new Set(tokens.slice(0, cut + 1));
+  const after = new Set(tokens.slice(cut + 1));
+  const qualifies = (t: QueryTerm) => {
+    const typed = t.alternatives[0] ?? [];
+    return typed.length > 0 && typed.every((w) => after.has(w) && !before.has(w));
+  };
+  return terms.some((t) => !qualifies(t)) ? terms.map((t) => (qualifies(t) ? { ...t, qualifier: true } : t)) : terms;
+}
+
 /**
  * A tenant's catalog vocabulary in the API process: every indexed word with its frequency
  * (known words, compounds, rarity), the typo index over them, and the store's product types (head
@@ -109,7 +131,7 @@ export class Vocabulary {
    * of the query are tried in that order when it is not ("sunglasses polarized": sunglasses).
    */
   queryHead(tokens: string[]): string[] {
-    const cut = tokens.findIndex((t, i) => i > 0 && QUALIFIERS.has(t));
+    const cut = qualifierAt(tokens);
     const words = (cut > 0 ? tokens.slice(0, cut) : tokens).filter((w) => w.length >= 2 && !isCodeLike(w));
     const ordered = isArabic(words.join(' ')) ? words : [...words].reverse();
     const head = ordered.find((w) => this.isType(w));

@@ -37,6 +37,20 @@ t.test('a handful of all-word matches is filled in too: three office chairs, the
   t.same(got.slice(3), ['c4'], 'one of the words');
 });
 
+t.test('more strong matches than FEW_STRONG but fewer than a page: partial matches still fill the page, after them', async (t) => {
+  const other = await h.tenant();
+  await loadProducts(h, other.key, other.id, [
+    ...[1, 2, 3, 4, 5, 6].map((i) => p(`s${i}`, `Scented candle ${i}`)),
+    p('u1', 'Beeswax candle'),
+    p('u2', 'Candle holder'),
+    ...Array.from({ length: 30 }, (_, i) => p(`x${i}`, `Ceramic bowl ${i}`)),
+  ]);
+  const body = (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('scented candle')}`, { key: other.key })).body as { ids: string[]; total: number };
+  t.same(body.ids.slice(0, 6).sort(), ['s1', 's2', 's3', 's4', 's5', 's6'], 'every word first');
+  t.same(body.ids.slice(6).sort(), ['u1', 'u2'], 'then the products with one of the words');
+  t.equal(body.total, 8);
+});
+
 t.test('all words in descriptions only are a weak match: a few strong ones call for the fallback, and the weak ones go below', async (t) => {
   const other = await h.tenant();
   await loadProducts(h, other.key, other.id, [

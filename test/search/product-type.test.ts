@@ -51,3 +51,28 @@ t.test('matching some of the words, a rare word outweighs a common one', async (
     'then the pads',
   );
 });
+
+t.test('a qualifier\'s words count in descriptions: the bikes "for children" before child bike seats', async (t) => {
+  const other = await h.tenant();
+  const d = (id: string, name: string, description: string) => ({ ...p(id, name), description: { en: description } });
+  await loadProducts(h, other.key, other.id, [
+    p('c1', 'Rear Child Bike Seat - Grey'),
+    p('c2', 'Front Child Bike Seat - Red'),
+    p('c3', 'Child Bike Seat Carrier'),
+    // "for" is a catalog word here, as in most stores: the query's words must all match, which no seat does.
+    p('x1', 'Cover for Grills'),
+    d('b1', 'Balance Bike', 'A light first bike with no pedals and a low seat, made for children learning to ride'),
+    d('b2', 'Mongoose Boys Bike', 'A steel frame and coaster brakes, sized for children of six to nine years old'),
+    d('b3', 'Huffy Girls Bike', 'Comes with training wheels, a basket and streamers, for children who start riding'),
+  ]);
+  const search = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key: other.key })).body as { ids: string[] }).ids;
+  const got = await waitFor(
+    async () => {
+      const r = await search('bike for children');
+      return sorted(r.slice(0, 3)).join() === 'b1,b2,b3' ? r : null;
+    },
+    20_000,
+    'the bikes first: each has "children" in its description, the seats have "child" in the name but are seats',
+  );
+  t.same(sorted(got.slice(3, 6)), ['c1', 'c2', 'c3']);
+});

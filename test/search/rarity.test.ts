@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Vocabulary } from '../../shared/search/vocabulary.js';
+import { markQualifier, qualifierAt, Vocabulary } from '../../shared/search/vocabulary.js';
 import { typeFirst } from '../../shared/search/steps/fallback.step.js';
 import { coverageWeights, headHit, nameLengthFactor, partialHeadFactor, rarityShares } from '../../shared/engines/lexical/postgres.sql.js';
 
@@ -89,4 +89,25 @@ t.test("name length: the store's average, and the factor on the text rank", asyn
   const f = nameLengthFactor({ boost: { inStockFirst: false, popularity: 0, margin: 0, nameWords: 8 } })!;
   t.same(f.bindings, [8]);
   t.match(f.sql, /nw \/ \?::float8/, 'the name length column against the average');
+});
+
+t.test("a query's qualifier: the words after its preposition are marked, never the preposition or the product's words", async (t) => {
+  const term = (w: string) => ({ alternatives: [[w]] });
+  t.equal(qualifierAt(['bike', 'for', 'children']), 1);
+  t.equal(qualifierAt(['for', 'children']), -1, 'a preposition first qualifies nothing');
+  const marked = markQualifier(['bike', 'for', 'children'].map(term), ['bike', 'for', 'children']);
+  t.same(
+    marked.map((x) => !!x.qualifier),
+    [false, false, true],
+  );
+  t.same(
+    markQualifier(['blender', 'jar'].map(term), ['blender', 'jar']).map((x) => !!x.qualifier),
+    [false, false],
+    'no qualifier',
+  );
+  // "cheap" left out of the match (an intent word the catalog lacks): the terms follow the preposition still.
+  t.same(
+    markQualifier(['case', 'with', 'stand'].map(term), ['cheap', 'case', 'with', 'stand']).map((x) => !!x.qualifier),
+    [false, false, true],
+  );
 });

@@ -24,7 +24,15 @@ const ev = (events: unknown[], key = pub) => h.api.call('POST', '/v1/events', { 
 async function learn(tenantId: string) {
   const job = await deps.queues.enqueue(learnEvents, { tenantId, bucket: Date.now() });
   const q = workers.deps.queues.get('embeddings');
-  await eventually(async () => (await q.getJob(job))?.finishedOn, 20_000, 50);
+  const done = await eventually(
+    async () => {
+      const j = await q.getJob(job);
+      return j?.finishedOn ? j : null;
+    },
+    20_000,
+    50,
+  );
+  return done.returnvalue as { similar: number; similarReused: boolean };
 }
 
 t.test('a public key may call it; it is not billed as a search', async (t) => {
@@ -121,6 +129,31 @@ t.test('similar lists computed by learn-events answer without a scan', async (t)
   t.equal(scans, 0, 'no scan of the vectors');
   const other = await deps.db('similar_lists').where({ tenant_id: b.id }).count({ n: '*' });
   t.equal(Number(other[0].n), 0, 'lists are per store: the other store (never learned) has none');
+});
+
+t.test('similar lists are kept while the vectors are unchanged, recomputed when they change', async (t) => {
+  const listed = Number((await deps.db('similar_lists').where({ tenant_id: a.id }).count({ n: '*' }))[0].n);
+  const again = await learn(a.id);
+  t.same(again, { ...again, similar: listed, similarReused: true }, 'same vectors: no scan, the lists kept');
+  const before = await deps.db('similar_lists').where({ tenant_id: a.id, product_id: 'phones-0-1' }).first('ids');
+  // A new name embeds a new vector: the next run computes the lists again.
+  const item = products.find((p) => p.id === 'phones-0-1')!;
+  const version = async () => (await deps.db('product_vectors').where({ tenant_id: a.id, product_id: 'phones-0-1' }).first('source_version'))?.source_version;
+  const old = await version();
+  const res = await h.api.call('POST', '/v1/products/batch', {
+    key: a.key,
+    body: { upsert: [{ ...item, name: { en: 'Espresso machine with milk frother' } }] },
+  });
+  t.equal(res.status, 200);
+  await eventually(async () => (await version()) !== old, 20_000, 50);
+  const changed = await eventually(async () => {
+    const r = await learn(a.id);
+    return r.similarReused ? null : r;
+  });
+  t.equal(changed.similar, listed, 'recomputed, one list per product');
+  const after = await deps.db('similar_lists').where({ tenant_id: a.id, product_id: 'phones-0-1' }).first('ids');
+  t.notSame(after.ids, before.ids, `its own list follows its new vector: ${after.ids.slice(0, 5)}`);
+  t.equal((await learn(a.id)).similarReused, true, 'and kept again after that');
 });
 
 t.test('recently_viewed reads no database', async (t) => {

@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { familyProducts } from './catalog.js';
 import { startEmbed } from '../../shared/vectors/index.js';
+import { embedProducts } from '../../pipelines/vectors/embed-products.stage.js';
 
 const { h } = await setupWithWorkers();
 const deps = h.api.deps;
@@ -76,6 +77,28 @@ t.test('deletes reach the vector store', async (t) => {
   t.notOk(res.body.ids.includes('phones-2-0'));
 });
 
+t.test('a batch of a store without vectors reads no products to embed: it starts the embed job', async (t) => {
+  const c = await h.tenant('vectors c');
+  const items = familyProducts('c-').slice(0, 5);
+  const { validateItems } = await import('../../shared/catalog/batch.js');
+  await deps.repos.products.writeBatch(c.id, { upserts: validateItems({ upsert: items, replace_all: false, sync_complete: false }).upserts, deletes: [] });
+  const reads: string[] = [];
+  const onQuery = (q: { sql: string }) => {
+    if (/\bfrom\s+"?products"?\b|products p\b/i.test(q.sql)) reads.push(q.sql);
+  };
+  deps.db.on('query', onQuery);
+  const ids = items.map((p) => p.id);
+  const out = await embedProducts.run({ data: { tenantId: c.id, batchId: 'b1', ids, deletes: [] }, deps } as never);
+  deps.db.off('query', onQuery);
+  t.same(out, { embedded: 0, removed: 0, served: false });
+  t.same(reads, [], 'no product read, no search document built');
+  const jobs = await h.api.call('GET', '/v1/jobs?kind=embed', { key: c.key });
+  t.equal(jobs.body.data.length, 1, 'the embed job that fills the first generation');
+  // The same products through the API: stored but not indexed yet, so they are indexed now; the job, waiting for the load to settle, then fills the vectors.
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key: c.key, body: { upsert: items } })).status, 200);
+  await eventually(async () => (await deps.vectors.count(c.id)) === items.length, 30_000, 100);
+});
+
 t.test('a rebuild fills a new generation with a new model version and drops the old one', async (t) => {
   const { job } = await startEmbed(deps, a.id, 'test');
   const done = await eventually(
@@ -122,6 +145,14 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
     on.body.ids.slice(0, 3).every((id: string) => id.startsWith('coffee-')),
     `coffee first: ${on.body.ids}`,
   );
+  // Only the any-word relaxation matched: its order is kept, the vector side only fills behind it.
+  const relaxedOff = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone grinder', per_page: 50, debug: true } });
+  const relaxedOn = await h.api.call('POST', '/v1/search', {
+    key: ses,
+    body: { q: 'smartphone grinder', per_page: 50, debug: true, config_override: { hybrid_search: true } },
+  });
+  t.equal(relaxedOff.body.debug.steps.find((s: { step: string }) => s.step === 'fallback').relaxed, true, 'no product has both words');
+  t.same(relaxedOn.body.ids.slice(0, relaxedOff.body.ids.length), relaxedOff.body.ids, 'the relaxation keeps its order');
   const fused = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphone', debug: true, config_override: { hybrid_search: true } } });
   const step = fused.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid');
   t.ok(step.candidates > 0 && step.fused > 0, JSON.stringify(step));

@@ -101,6 +101,11 @@ export interface QueryTerm {
   common?: boolean;
   /** Rarity in the store's catalog (BM25 idf): a rare word outweighs a common one in partial matches and in field scoring. Absent: 1. */
   weight?: number;
+  /**
+   * A word of the query's qualifier, after its preposition ("children" of "bike for children"):
+   * matching any word, it counts in any field, descriptions included (they say whom a product is for).
+   */
+  qualifier?: boolean;
 }
 
 export interface EngineQuery {

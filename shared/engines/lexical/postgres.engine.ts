@@ -241,16 +241,20 @@ export class PostgresEngine implements LexicalEngine {
     const ranked = ts && !q.noTextRank;
     // One tsquery per word of a several-word query.
     const terms = termsOf(q);
-    const eachTerm = (weights?: string) =>
+    const eachTerm = (weights?: string, qualifierWeights = weights) =>
       ranked && terms.length > 1
         ? terms
-            .map((t, i) => ({ ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, weights), weight: t.weight ?? 1 }))
+            .map((t, i) => ({
+              ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, t.qualifier ? qualifierWeights : weights),
+              weight: t.weight ?? 1,
+            }))
             .filter((x): x is { ts: string; weight: number } => !!x.ts)
         : [];
     const perTerm = rarityShares(eachTerm());
     // Matching any word: products with more of the query's words above the description come first
     // (each word counted by its rarity: a rare word the shopper typed outweighs a common one), then by rank.
-    const partial = q.matchAny ? coverageWeights(eachTerm(ABOVE_DESCRIPTION)) : [];
+    // A qualifier's words ("children" of "bike for children") count in any field: descriptions say whom a product is for.
+    const partial = q.matchAny ? coverageWeights(eachTerm(ABOVE_DESCRIPTION, '')) : [];
     // Several words: each word's own rank too, by its share of the query's rarity, so a word far
     // from the others (in another field) still counts for what it is worth; cover density alone
     // makes such a match near zero.

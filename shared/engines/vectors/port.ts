@@ -62,8 +62,17 @@ export interface VectorStore {
   vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>>;
   /** Vectors in the serving generation. */
   count(tenantId: string): Promise<number>;
-  /** Ids of the products with a vector in the serving generation (the built-in store; similar lists need every id). */
-  servingIds?(tenantId: string): Promise<string[]>;
+  /**
+   * Each product's `k` nearest visible products in the serving generation, for the whole store
+   * (similar lists; the built-in store, exact up to 20k vectors, an inverted file past it).
+   */
+  neighbourLists?(tenantId: string, k: number, progress?: (share: number) => Promise<void>): Promise<Array<{ id: string; ids: string[] }>>;
+  /**
+   * A fingerprint of what nearest-neighbour answers are computed from (the serving ids, their
+   * vectors and visibility), as this process holds them; null without vectors. Equal fingerprints,
+   * equal neighbours: learn-events keeps its similar lists while it is unchanged (the built-in store).
+   */
+  fingerprint?(tenantId: string): Promise<string | null>;
   /** Tells this process the store's vectors changed (a version notice): reload what is held in memory. */
   changed(tenantId: string): void;
   /** Called once a store's reloaded vectors answer (what was computed from the old ones is stale). */

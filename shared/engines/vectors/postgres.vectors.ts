@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { fromBytes, toBytes, type VectorFilter, type VectorGeneration, type VectorHit, type VectorItem, type VectorStore } from './port.js';
 import { MemoryIndex } from './memory-index.js';
+import { neighbourLists } from './neighbour-lists.js';
 import { PostgresGenerations } from './generations.js';
 
 interface Held {
   index: Promise<MemoryIndex | null>;
   stale: boolean;
+  /** The background reload under way, if any. */
+  reloading?: Promise<unknown>;
   usedAt: number;
   bytes: number;
 }
@@ -102,10 +105,22 @@ export class PostgresVectorStore implements VectorStore {
     return Number(n);
   }
 
-  async servingIds(tenantId: string): Promise<string[]> {
-    const { active } = await this.generations(tenantId);
-    if (!active) return [];
-    return this.db('product_vectors').where({ tenant_id: tenantId, generation: active.generation }).orderBy('product_id').pluck('product_id');
+  async neighbourLists(tenantId: string, k: number, progress?: (share: number) => Promise<void>): Promise<Array<{ id: string; ids: string[] }>> {
+    const index = await this.current(tenantId);
+    if (!index) return [];
+    return neighbourLists({ ids: index.ids, data: index.data, dims: index.dims, visible: (row) => index.payloads[row].visible }, k, progress);
+  }
+
+  /** Of the current vectors: waits for a reload a notice asked for (requests are answered by the old copy meanwhile; this is not a request). */
+  async fingerprint(tenantId: string): Promise<string | null> {
+    return (await this.current(tenantId))?.fingerprint() ?? null;
+  }
+
+  /** The held copy once a reload a notice asked for is in (whole-store work, not a request: it may wait). */
+  private async current(tenantId: string): Promise<MemoryIndex | null> {
+    await this.index(tenantId);
+    await this.held.get(tenantId)?.reloading;
+    return this.index(tenantId);
   }
 
   onReplaced(listener: (tenantId: string) => void): void {
@@ -137,7 +152,7 @@ export class PostgresVectorStore implements VectorStore {
       h.stale = false;
       const entry = h;
       const next = this.load(tenantId);
-      next.then(
+      entry.reloading = next.then(
         (ix) => {
           entry.index = Promise.resolve(ix);
           this.loaded(tenantId, entry, ix);

@@ -7,14 +7,15 @@ import { MAX_FALLBACK_TERMS } from '../query-bounds.js';
 export const FEW_STRONG = 5;
 
 /**
- * Few strong matches (EngineHit.strong): products matching some of the words fill in after the
- * strong ones; a common word alone makes no match. `relaxed` when nothing matched every word.
+ * Few strong matches (EngineHit.strong), or too few matches of every word to fill the page:
+ * products matching some of the words fill in after the strong ones; a common word alone makes
+ * no match. `relaxed` when nothing matched every word.
  */
 export const fallback: SearchStep = {
   name: 'fallback',
   async run(s, env) {
     const strong = s.result.strong ?? s.result.total;
-    if (strong >= FEW_STRONG || s.plan.terms.length <= 1) return countDeferred(s, env);
+    if (s.plan.terms.length <= 1 || (strong >= FEW_STRONG && !pageShort(s))) return countDeferred(s, env);
     const { terms, keptLast } = rarest(typeFirst(markCommon(s.plan.terms, s.vocab), s.query.boost?.heads?.[0], s.vocab), s.vocab);
     s.fallbackTerms = terms.length;
     const any = await env.engine.search({ ...s.query, terms, prefixLast: s.query.prefixLast && keptLast, matchAny: true });
@@ -24,6 +25,17 @@ export const fallback: SearchStep = {
   },
   trace: (s) => ({ relaxed: s.relaxed, total: s.result.total, terms: s.fallbackTerms ?? 0 }),
 };
+
+/**
+ * Fewer matches of every word than FEW_MATCHES: an empty slot of a first page is worth a partial
+ * match (nine "vanilla scented perfumes", then perfumes with the scent). A count, not the page
+ * size asked for, so the first results are the same whatever the page size.
+ */
+export function pageShort(s: Pick<SearchState, 'result'>): boolean {
+  return s.result.total < FEW_MATCHES;
+}
+/** A first page's worth of matches (the default page size). */
+export const FEW_MATCHES = 10;
 
 /** The all-words answer is kept: its facets, left out by the engine for the fallback (retrieve), are counted now. */
 async function countDeferred(s: SearchState, env: StepEnv): Promise<void> {

@@ -12,8 +12,14 @@ const CANDIDATES = 50;
  */
 const RRF_K = 60;
 const VECTOR_WEIGHT = 0;
-/** The vector side's weight when no product matched every word and the any-word relaxation answered. */
-const RELAXED_VECTOR_WEIGHT = 1;
+/**
+ * The vector side's weight when no product matched every word and the any-word relaxation answered.
+ * Fused as equals (1) it raised CrowdFlower nDCG@10 by 0.002 once; after the ranking of issue 21
+ * (rarity, product types, the page fill) the same fusion lowered it by 0.0021 (0.5: 0.0014), the
+ * vector order pulling related but unrequested products above the relaxation's best: the
+ * relaxation's order is kept and vector candidates only fill its page.
+ */
+const RELAXED_VECTOR_WEIGHT = 0;
 /** Cosine below which a vector-only candidate does not enter a page of lexical matches. */
 const MIN_ADD_COSINE = 0.75;
 /** Cosine below which a vector candidate does not rescue a zero-result query. */
@@ -24,9 +30,8 @@ const MIN_RESCUE_COSINE = 0.35;
  * (cached per process) and its nearest products read from the vector store; their cards come from
  * the engine under the search's filters, so a vector candidate is shown only if it passes every
  * filter. A query nothing matched is answered by the vector candidates; a query that only the
- * any-word relaxation answered gets the RRF of those matches and the vector candidates as equals
- * (replacing the relaxation by the vectors lowered CrowdFlower nDCG@10 by 0.012, fusing them
- * raised it by 0.002); otherwise page 1 is the
+ * any-word relaxation answered keeps its order, vector candidates (cosine >= 0.35) filling a page
+ * it could not fill (see RELAXED_VECTOR_WEIGHT); otherwise page 1 is the
  * reciprocal rank fusion of the lexical hits and the vector candidates (see VECTOR_WEIGHT: with the
  * catalog embedder, the lexical order is kept), a vector-only candidate entering only to fill a
  * page the lexical side could not fill, and only when close to the query (cosine >= 0.75).
@@ -89,7 +94,7 @@ function fuse(s: SearchState, vec: EngineHit[], cosine: Map<string, number>, rel
   const fill = lexical.length < s.query.limit;
   vec.forEach((h, i) => {
     if (relaxed) {
-      // Any-word matches and vector candidates are both weak evidence: fused as equals.
+      // Any-word matches first, in their order (RELAXED_VECTOR_WEIGHT 0); vector candidates behind them.
       score.set(h.id, (score.get(h.id) ?? 0) + RELAXED_VECTOR_WEIGHT / (RRF_K + i + 1));
       if (!pool.has(h.id)) {
         pool.set(h.id, { ...h, strong: false });
