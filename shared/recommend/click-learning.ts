@@ -2,14 +2,39 @@ import type { ClickStat } from './signals.repo.js';
 
 /** Largest factor a product's score gets from clicks (bounded: clicks reorder, never bury relevance). */
 export const MAX_CLICK_FACTOR = 5;
+/** A product is passed over when its click rate per examination is, with 90 % confidence, below this. */
+export const PASSED_OVER_RATE = 0.15;
+/** One-sided 90 % normal quantile (the Wilson bound of passedOver). */
+const Z90 = 1.2816;
+
+/**
+ * Whether shoppers pass over a product they were shown: the upper end of the Wilson interval of
+ * its click rate per examination (clicks / examinations, examinations being the position-bias
+ * model's expected looks) is below PASSED_OVER_RATE. Few examinations never decide it (the
+ * interval is wide); a product at the top of many first pages with a few stray clicks does.
+ */
+export function passedOver(clicks: number, examinations: number): boolean {
+  if (examinations <= 0 || clicks >= examinations) return false;
+  const n = examinations;
+  const p = clicks / n;
+  const z2 = Z90 * Z90;
+  const upper = (p + z2 / (2 * n) + Z90 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return upper < PASSED_OVER_RATE;
+}
+
+/** What a query's shoppers taught: chosen products' attractiveness (0..1), and the products they pass over. */
+export interface QueryClicks {
+  boosts: Map<string, number>;
+  passed: Set<string>;
+}
 
 /**
  * Click statistics of each store held per process (loaded on first use, reloaded after a
  * signals notice or a minute): for a normalized query, the products shoppers chose and their
- * position-bias-corrected attractiveness (0..1).
+ * position-bias-corrected attractiveness (0..1), and the products they were shown and pass over.
  */
 export class ClickBoosts {
-  private held = new Map<string, { at: number; stale: boolean; stats: Promise<Map<string, Map<string, number>>> }>();
+  private held = new Map<string, { at: number; stale: boolean; stats: Promise<Map<string, QueryClicks>> }>();
 
   constructor(
     private load: (tenantId: string) => Promise<ClickStat[]>,
@@ -21,15 +46,16 @@ export class ClickBoosts {
     if (h) h.stale = true;
   }
 
-  async forQuery(tenantId: string, query: string): Promise<Map<string, number> | null> {
+  async forQuery(tenantId: string, query: string): Promise<QueryClicks | null> {
     let h = this.held.get(tenantId);
     if (!h || h.stale || Date.now() - h.at > this.ttlMs) {
       const stats = this.load(tenantId).then((rows) => {
-        const out = new Map<string, Map<string, number>>();
+        const out = new Map<string, QueryClicks>();
         for (const r of rows) {
           let m = out.get(r.query);
-          if (!m) out.set(r.query, (m = new Map()));
-          m.set(r.product_id, Number(r.attractiveness));
+          if (!m) out.set(r.query, (m = { boosts: new Map(), passed: new Set() }));
+          if (Number(r.clicks) > 0) m.boosts.set(r.product_id, Number(r.attractiveness));
+          if (passedOver(Number(r.clicks), Number(r.examinations))) m.passed.add(r.product_id);
         }
         return out;
       });
@@ -56,4 +82,15 @@ export class ClickBoosts {
 export function clickOrder<T extends { id: string }>(ranked: T[], boosts: Map<string, number>, k = 10): T[] {
   const scored = ranked.map((h, i) => ({ h, s: (1 / (k + i + 1)) * (1 + (MAX_CLICK_FACTOR - 1) * Math.min(1, boosts.get(h.id) ?? 0) ** 1.5), i }));
   return scored.sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.h);
+}
+
+/**
+ * Skips as evidence (after the cascade model): the products shoppers were shown and pass over
+ * (`passed`) move below every other candidate, the query's matches not yet shown among them, in
+ * their order otherwise. They stay in the results; what they make room for matches the query
+ * (callers pass matching products only), and its own clicks or skips decide at the next recompute.
+ */
+export function passBelow<T extends { id: string }>(ranked: T[], passed: Set<string>): T[] {
+  if (!passed.size) return ranked;
+  return [...ranked.filter((h) => !passed.has(h.id)), ...ranked.filter((h) => passed.has(h.id))];
 }

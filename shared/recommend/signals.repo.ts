@@ -8,6 +8,8 @@ export const WINDOW_DAYS = 60;
 const TREND_WEIGHTS = { view: 1, search_click: 2, add_to_cart: 4, purchase: 8 };
 /** A query needs this many searches before its clicks move a ranking. */
 export const MIN_SEARCHES = 10;
+/** A product shown and never clicked is kept in the click statistics from this many examinations on. */
+export const MIN_EXAMINATIONS = 10;
 const DECAY = `exp(-extract(epoch FROM now() - e.occurred_at) / 86400.0 * ln(2) / ${HALF_LIFE_DAYS})`;
 
 export interface ClickStat {
@@ -16,6 +18,8 @@ export interface ClickStat {
   clicks: number;
   searches: number;
   attractiveness: number;
+  /** Expected looks at the product over the logged first pages that showed it (0: not logged). */
+  examinations: number;
 }
 
 /**
@@ -85,12 +89,20 @@ export function signalsRepo(db: Knex) {
     async recomputeClicks(tenantId: string): Promise<number> {
       return db.transaction(async (trx) => {
         await trx('click_stats').where({ tenant_id: tenantId }).delete();
+        // Examinations: over the first pages logged with what they showed (search_log.shown), the
+        // position-bias model's expected looks at each product, sum of examination(p) = 1/p.
         const { rowCount } = await trx.raw(
           `WITH q AS (
              SELECT s.normalized AS query, count(*) AS searches
                FROM search_log s
               WHERE s.tenant_id = ? AND s.page = 1 AND s.normalized <> '' AND s.created_at > now() - interval '${WINDOW_DAYS} days'
               GROUP BY s.normalized HAVING count(*) >= ${MIN_SEARCHES}),
+           imp AS (
+             SELECT s.normalized AS query, x.product_id, sum(1.0 / least(x.pos, 20)::float8) AS exam
+               FROM search_log s CROSS JOIN LATERAL unnest(s.shown) WITH ORDINALITY AS x(product_id, pos)
+              WHERE s.tenant_id = ? AND s.page = 1 AND s.shown IS NOT NULL AND s.created_at > now() - interval '${WINDOW_DAYS} days'
+                AND s.normalized IN (SELECT query FROM q)
+              GROUP BY s.normalized, x.product_id),
            c AS (
              SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS ipw
                FROM events e JOIN search_log s ON s.id = e.search_id AND s.tenant_id = e.tenant_id
@@ -98,12 +110,19 @@ export function signalsRepo(db: Knex) {
                 AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
               GROUP BY s.normalized, e.product_id),
            ranked AS (
-             SELECT c.query, c.product_id, c.clicks, q.searches, least(1.0, c.ipw / q.searches) AS a,
+             SELECT c.query, c.product_id, c.clicks, q.searches, least(1.0, c.ipw / q.searches) AS a, coalesce(i.exam, 0) AS exam,
                     row_number() OVER (PARTITION BY c.query ORDER BY c.ipw DESC, c.product_id) AS r
-               FROM c JOIN q ON q.query = c.query)
-           INSERT INTO click_stats (tenant_id, query, product_id, clicks, searches, attractiveness)
-           SELECT ?, query, product_id, clicks, searches, a FROM ranked WHERE r <= 30`,
-          [tenantId, tenantId, tenantId],
+               FROM c JOIN q ON q.query = c.query LEFT JOIN imp i ON i.query = c.query AND i.product_id = c.product_id),
+           skipped AS (
+             SELECT i.query, i.product_id, 0 AS clicks, q.searches, 0.0::float8 AS a, i.exam,
+                    row_number() OVER (PARTITION BY i.query ORDER BY i.exam DESC, i.product_id) AS r
+               FROM imp i JOIN q ON q.query = i.query
+              WHERE i.exam >= ${MIN_EXAMINATIONS} AND NOT EXISTS (SELECT 1 FROM c WHERE c.query = i.query AND c.product_id = i.product_id))
+           INSERT INTO click_stats (tenant_id, query, product_id, clicks, searches, attractiveness, examinations)
+           SELECT ?, query, product_id, clicks, searches, a, exam FROM ranked WHERE r <= 30
+           UNION ALL
+           SELECT ?, query, product_id, clicks, searches, a, exam FROM skipped WHERE r <= 30`,
+          [tenantId, tenantId, tenantId, tenantId, tenantId],
         );
         return rowCount ?? 0;
       });
@@ -162,7 +181,7 @@ export function signalsRepo(db: Knex) {
       return db('similar_lists').where({ tenant_id: tenantId }).limit(limit).select('product_id', 'ids');
     },
     async clickStats(tenantId: string): Promise<ClickStat[]> {
-      return db('click_stats').where({ tenant_id: tenantId }).select('query', 'product_id', 'clicks', 'searches', 'attractiveness');
+      return db('click_stats').where({ tenant_id: tenantId }).select('query', 'product_id', 'clicks', 'searches', 'attractiveness', 'examinations');
     },
     /** Stores with events since `since` (the scheduled recompute's fan-out). */
     async tenantsWithEvents(since: Date): Promise<string[]> {

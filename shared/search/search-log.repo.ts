@@ -16,6 +16,8 @@ export interface SearchLogRow {
   /** The running experiment and the session's variant, when the search was in one. */
   experiment_id?: string | null;
   variant?: string | null;
+  /** The page's product ids in order (click learning's impressions). */
+  shown?: string[] | null;
   created_at?: Date;
 }
 
@@ -25,11 +27,11 @@ export function searchLogRepo(db: Knex) {
     async insertMany(rows: SearchLogRow[]): Promise<void> {
       if (!rows.length) return;
       await db.raw(
-        `INSERT INTO search_log (id, tenant_id, session, query, normalized, lang, filters, sort, total, page, took_ms, zero_result, experiment_id, variant, created_at)
+        `INSERT INTO search_log (id, tenant_id, session, query, normalized, lang, filters, sort, total, page, took_ms, zero_result, experiment_id, variant, shown, created_at)
          SELECT v.id, v.tenant_id, v.session, v.query, v.normalized, v.lang, v.filters, v.sort, v.total, v.page, v.took_ms, v.zero_result,
-                v.experiment_id, v.variant, coalesce(v.created_at, now())
+                v.experiment_id, v.variant, v.shown, coalesce(v.created_at, now())
            FROM jsonb_to_recordset(?::jsonb) AS v(id text, tenant_id text, session text, query text, normalized text, lang text,
-                filters jsonb, sort text, total int, page int, took_ms float8, zero_result boolean, experiment_id text, variant text, created_at timestamptz)
+                filters jsonb, sort text, total int, page int, took_ms float8, zero_result boolean, experiment_id text, variant text, shown text[], created_at timestamptz)
          ON CONFLICT (id) DO NOTHING`,
         [JSON.stringify(rows)],
       );

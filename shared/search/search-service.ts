@@ -137,6 +137,7 @@ export class SearchService {
       zero_result: body.total === 0,
       experiment_id: assignment?.experiment_id ?? null,
       variant: assignment?.variant ?? null,
+      shown: body.ids,
     });
   }
 

@@ -17,10 +17,14 @@ await deps
   .where({ id: b.id })
   .update({ settings: JSON.stringify({ ranking: { click_learning: false } }) });
 
-const search = async (key: string, q: string) => (await h.api.call('POST', '/v1/search', { key, body: { q, per_page: 10, debug: true } })).body;
+const search = async (key: string, q: string, perPage = 10) =>
+  (await h.api.call('POST', '/v1/search', { key, body: { q, per_page: perPage, debug: true } })).body;
 
-/** `n` first-page searches of `q` (as the search log stores them), each followed by clicks at the given positions. */
-async function shoppers(tenantId: string, q: string, n: number, clicks: (i: number) => Array<[string, number]>) {
+/**
+ * `n` first-page searches of `q` (as the search log stores them, with the page `shown` when
+ * given), each followed by clicks at the given positions.
+ */
+async function shoppers(tenantId: string, q: string, n: number, clicks: (i: number) => Array<[string, number]>, shown?: string[]) {
   const searches = [];
   const events = [];
   for (let i = 0; i < n; i++) {
@@ -38,6 +42,7 @@ async function shoppers(tenantId: string, q: string, n: number, clicks: (i: numb
       page: 1,
       took_ms: 1,
       zero_result: false,
+      shown: shown ?? null,
       created_at: new Date(),
     });
     for (const [product, position] of clicks(i)) {
@@ -115,6 +120,88 @@ t.test('position-bias-corrected statistics, a bounded boost, never a non-matchin
   const step = after.debug.steps.find((s: { step: string }) => s.step === 'rerank');
   t.ok(step.clicked >= 1 && step.moved > 0, JSON.stringify(step));
   t.equal(after.total, before.total, 'the total is the lexical one');
+});
+
+t.test('the search log keeps the page shown; a product shown often and never clicked has examinations', async (t) => {
+  const r = await search(a.key, 'usb cable', 5);
+  await deps.searchLog.flush();
+  const row = await deps.db('search_log').where({ id: r.search_id }).first('shown', 'page');
+  t.same(row.shown, r.ids, 'the page shown, in order');
+  const page = (await search(a.key, 'hdmi', 5)).ids as string[];
+  await deps.searchLog.flush();
+  await shoppers(a.id, 'hdmi', 20, () => [[page[0], 1]], page);
+  await deps.repos.signals.recomputeClicks(a.id);
+  const stats = (await deps.repos.signals.clickStats(a.id)).filter((x) => x.query === 'hdmi');
+  const first = stats.find((x) => x.product_id === page[0])!;
+  t.equal(Number(first.clicks), 20);
+  // 20 simulated searches and the test's own (logged with its page).
+  t.ok(Math.abs(first.examinations - 21) < 1e-9, `position 1: examined in every search: ${first.examinations}`);
+  const second = stats.find((x) => x.product_id === page[1]);
+  t.ok(second && Number(second.clicks) === 0 && Math.abs(second.examinations - 10.5) < 1e-9, `position 2, never clicked: ${JSON.stringify(second)}`);
+  t.notOk(
+    stats.some((x) => x.product_id === page[2]),
+    'fewer than 10 examinations (position 3: 7) and no click: no row',
+  );
+});
+
+t.test('products shoppers pass over go below the matches they have not seen, never for a non-matching product', async (t) => {
+  const before = await search(a.key, 'cable', 5);
+  t.equal(before.ids.length, 5);
+  t.ok(before.total > 5, `more matches than the page: ${before.total}`);
+  const chosen = before.ids[1];
+  // Every searcher clicks the second product (and a coffee machine attributed to the searches);
+  // the other four are examined 60 x 1/p times and never clicked.
+  await shoppers(
+    a.id,
+    'cable',
+    60,
+    () => [
+      [chosen, 2],
+      ['coffee-0-0', 3],
+    ],
+    before.ids,
+  );
+  await deps.repos.signals.recomputeClicks(a.id);
+  await deps.notices.publish('signals', a.id);
+  const after = await eventually(async () => {
+    const r = await search(a.key, 'cable', 5);
+    return r.ids[0] === chosen ? r : null;
+  });
+  t.equal(after.ids[0], chosen, 'the chosen product first');
+  const unseen = before.total - 5;
+  t.ok(unseen >= 1 && unseen < 4, `fewer unseen matches than passed-over products: ${unseen}`);
+  t.same(
+    after.ids.slice(1, 1 + unseen).filter((id: string) => before.ids.includes(id)),
+    [],
+    `the matches not yet shown come next: ${before.ids} -> ${after.ids}`,
+  );
+  t.same(
+    after.ids.slice(1 + unseen),
+    before.ids.filter((id: string) => id !== chosen).slice(0, 4 - unseen),
+    'the passed-over products after them, in their order (they stay in the results)',
+  );
+  t.ok(
+    after.ids.every((id: string) => id.startsWith('cables-')),
+    `only matches of "cable" fill their places: ${after.ids}`,
+  );
+  const step = after.debug.steps.find((s: { step: string }) => s.step === 'rerank');
+  t.ok(step.promoted === unseen && step.passed === 4 - unseen, JSON.stringify(step));
+  t.equal(after.total, before.total, 'nothing is removed from the results');
+  await deps
+    .db('tenants')
+    .where({ id: a.id })
+    .update({ settings: JSON.stringify({ ranking: { click_learning: false } }) });
+  await deps.notices.publish('synonyms', a.id);
+  const off = await eventually(async () => {
+    const r = await search(a.key, 'cable', 5);
+    return r.ids[0] === before.ids[0] ? r : null;
+  });
+  t.same(off.ids, before.ids, 'click learning off: the order is the lexical one again');
+  await deps
+    .db('tenants')
+    .where({ id: a.id })
+    .update({ settings: JSON.stringify({}) });
+  await deps.notices.publish('synonyms', a.id);
 });
 
 t.test('a store can turn it off', async (t) => {

@@ -1,4 +1,4 @@
-import { clickFeedback, clickOrder, FEEDBACK_DEPTH } from '../../recommend/index.js';
+import { clickFeedback, clickOrder, FEEDBACK_DEPTH, passBelow } from '../../recommend/index.js';
 import type { EngineHit } from '../../engines/lexical/port.js';
 import type { SearchStep } from './state.js';
 
@@ -8,7 +8,9 @@ import type { SearchStep } from './state.js';
  * this normalized query were learned, the clicked products that also match the query and its
  * filters (read from the engine with the same query, restricted to them, so a non-matching
  * product is never promoted) join the page's hits, and the top N are reordered by rank x a
- * bounded click factor (at most 3x); (2) in-stock first (ranking `in_stock_first`), stable.
+ * bounded click factor (at most 5x), the query's deeper matches inherit from the chosen products
+ * they resemble (click feedback), and the products shoppers were shown and pass over go below the
+ * matches not yet shown (they stay in the results); (2) in-stock first (ranking `in_stock_first`), stable.
  * Business signals (popularity, margin) are weighed by the engine in the first pass.
  */
 export const rerank: SearchStep = {
@@ -22,8 +24,10 @@ export const rerank: SearchStep = {
     let clicked = 0;
     let promoted = 0;
     let inherited = 0;
-    const boosts = s.ranking.click_learning && env.clicks ? await env.clicks.forQuery(s.tenantId, s.normalized) : null;
-    if (boosts?.size) {
+    let passed = 0;
+    const learned = s.ranking.click_learning && env.clicks ? await env.clicks.forQuery(s.tenantId, s.normalized) : null;
+    if (learned && (learned.boosts.size || learned.passed.size)) {
+      const boosts = learned.boosts;
       clicked = boosts.size;
       const shown = new Set(s.result.hits.map((h) => h.id));
       const outside = [...boosts.keys()].filter((id) => !shown.has(id));
@@ -32,35 +36,39 @@ export const rerank: SearchStep = {
         const res = await env.engine.search({ ...s.query, ids: outside, offset: 0, limit: outside.length, facets: undefined });
         extra = res.hits;
       }
-      // Click feedback: the query's deeper matches that look like what shoppers chose (catalog vectors).
+      // The query's deeper matches: candidates for click feedback (like what shoppers chose, by
+      // catalog vectors) and for the places of the products shoppers pass over.
       let deep: EngineHit[] = [];
       let scores = boosts;
-      const chosen = env.vectors ? await env.vectors.vectorsOf(s.tenantId, [...boosts.keys()]) : null;
-      if (env.vectors && chosen?.size) {
+      const chosen = env.vectors && boosts.size ? await env.vectors.vectorsOf(s.tenantId, [...boosts.keys()]) : null;
+      const skipped = top.some((h) => learned.passed.has(h.id));
+      if ((env.vectors && chosen?.size) || skipped) {
         const res = await env.engine.search({ ...s.query, offset: 0, limit: FEEDBACK_DEPTH, facets: undefined });
         deep = res.hits.filter((h) => !shown.has(h.id) && !boosts.has(h.id));
-        if (deep.length) {
-          const vectors = await env.vectors.vectorsOf(
-            s.tenantId,
-            deep.map((h) => h.id),
-          );
-          for (const [id, v] of chosen) vectors.set(id, v);
-          scores = clickFeedback(
-            boosts,
-            vectors,
-            deep.map((h) => h.id),
-          );
-          inherited = scores.size - boosts.size;
-        }
       }
-      const ordered = clickOrder([...top, ...extra, ...deep], scores);
+      if (env.vectors && chosen?.size && deep.length) {
+        const vectors = await env.vectors.vectorsOf(
+          s.tenantId,
+          deep.map((h) => h.id),
+        );
+        for (const [id, v] of chosen) vectors.set(id, v);
+        scores = clickFeedback(
+          boosts,
+          vectors,
+          deep.map((h) => h.id),
+        );
+        inherited = scores.size - boosts.size;
+      }
+      // Products shoppers were shown and pass over go below the matches they have not seen yet.
+      const ordered = passBelow(clickOrder([...top, ...extra, ...deep], scores), learned.passed);
+      passed = ordered.slice(0, n).length - ordered.slice(0, n).filter((h) => !learned.passed.has(h.id)).length;
       promoted = ordered.slice(0, n).filter((h) => !shown.has(h.id)).length;
       top = ordered.slice(0, n);
     }
     if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
     const moved = top.filter((h, i) => before[i] !== h.id).length;
     s.result = { ...s.result, hits: [...top, ...rest.filter((h) => !top.some((t) => t.id === h.id))].slice(0, s.query.limit) };
-    s.rerank = { considered: n, clicked, inherited, promoted, moved };
+    s.rerank = { considered: n, clicked, inherited, passed, promoted, moved };
   },
   trace: (s) => ({ ...(s.rerank ?? { skipped: true }) }),
 };

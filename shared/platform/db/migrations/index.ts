@@ -18,6 +18,7 @@ import * as m017 from './017-search-speed.js';
 import * as m018 from './018-facet-index.js';
 import * as m019 from './019-similar-lists.js';
 import * as m021 from './021-similar-state.js';
+import * as m022 from './022-click-impressions.js';
 import * as m023 from './023-browse-order.js';
 
 interface Migration {
@@ -46,6 +47,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['018-facet-index', m018],
   ['019-similar-lists', m019],
   ['021-similar-state', m021],
+  ['022-click-impressions', m022],
   ['023-browse-order', m023],
 ];
 
