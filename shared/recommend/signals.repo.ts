@@ -83,8 +83,12 @@ export function signalsRepo(db: Knex) {
     /**
      * Click statistics per normalized query and product, corrected for position bias by inverse
      * propensity weighting: a click at position p counts 1 / examination(p), examination(p) = 1/p
-     * (shoppers look at lower results less), over the query's first-page searches. Queries with
-     * fewer than MIN_SEARCHES searches are left out.
+     * (shoppers look at lower results less), over the query's first-page searches. Where the
+     * first pages were logged with what they showed, a product's examinations (sum of 1/p over the
+     * pages that showed it) are counted, its attractiveness is its clicks on those pages per
+     * examination (at least MIN_EXAMINATIONS taken), and products shown and never clicked get a
+     * row too (clicks 0: the skips of click learning). Queries with fewer than MIN_SEARCHES
+     * searches are left out.
      */
     async recomputeClicks(tenantId: string): Promise<number> {
       return db.transaction(async (trx) => {
@@ -104,13 +108,15 @@ export function signalsRepo(db: Knex) {
                 AND s.normalized IN (SELECT query FROM q)
               GROUP BY s.normalized, x.product_id),
            c AS (
-             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS ipw
+             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS ipw,
+                    count(*) FILTER (WHERE s.page = 1 AND s.shown IS NOT NULL) AS logged
                FROM events e JOIN search_log s ON s.id = e.search_id AND s.tenant_id = e.tenant_id
               WHERE e.tenant_id = ? AND e.type = 'search_click' AND e.product_id IS NOT NULL AND e.position IS NOT NULL
                 AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
               GROUP BY s.normalized, e.product_id),
            ranked AS (
-             SELECT c.query, c.product_id, c.clicks, q.searches, least(1.0, c.ipw / q.searches) AS a, coalesce(i.exam, 0) AS exam,
+             SELECT c.query, c.product_id, c.clicks, q.searches, CASE WHEN i.exam > 0 THEN least(1.0, c.logged / greatest(i.exam, ${MIN_EXAMINATIONS}))
+                    ELSE least(1.0, c.ipw / q.searches) END AS a, coalesce(i.exam, 0) AS exam,
                     row_number() OVER (PARTITION BY c.query ORDER BY c.ipw DESC, c.product_id) AS r
                FROM c JOIN q ON q.query = c.query LEFT JOIN imp i ON i.query = c.query AND i.product_id = c.product_id),
            skipped AS (

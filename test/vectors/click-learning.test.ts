@@ -144,6 +144,20 @@ t.test('the search log keeps the page shown; a product shown often and never cli
   );
 });
 
+t.test('attractiveness per examination: a product shown in only some of the searches', async (t) => {
+  const page = ['laptops-0-0', 'laptops-0-1', 'laptops-0-2'];
+  const later = ['laptops-1-0', 'laptops-0-0', 'laptops-0-1'];
+  // 20 searches showed `page`; 20 more (after a reordering) showed laptops-1-0 first, and it was clicked each time.
+  await shoppers(a.id, 'notebook', 20, () => [['laptops-0-0', 1]], page);
+  await shoppers(a.id, 'notebook', 20, () => [['laptops-1-0', 1]], later);
+  await deps.repos.signals.recomputeClicks(a.id);
+  const stats = (await deps.repos.signals.clickStats(a.id)).filter((x) => x.query === 'notebook');
+  const promoted = stats.find((x) => x.product_id === 'laptops-1-0')!;
+  t.equal(promoted.attractiveness, 1, 'clicked every time it was shown: 1 (per search it would be 0.5)');
+  const first = stats.find((x) => x.product_id === 'laptops-0-0')!;
+  t.ok(Math.abs(first.examinations - 30) < 1e-9 && Math.abs(first.attractiveness - 20 / 30) < 1e-9, JSON.stringify(first));
+});
+
 t.test('products shoppers pass over go below the matches they have not seen, never for a non-matching product', async (t) => {
   const before = await search(a.key, 'cable', 5);
   t.equal(before.ids.length, 5);
