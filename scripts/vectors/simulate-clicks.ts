@@ -58,7 +58,14 @@ try {
     await store.deps.searchLog.flush();
     const jobId = await store.deps.queues.enqueue(learnEvents, { tenantId: store.tenantId, bucket: Date.now() });
     const queue = store.deps.queues.get('embeddings');
-    while (!(await queue.getJob(jobId))?.finishedOn) await new Promise((r) => setTimeout(r, 200));
+    // The stage runs in this process: while its similar lists block the event loop, a poll can
+    // time out (ioredis commandTimeout); that is not the job's end, so poll again.
+    const finished = () =>
+      queue.getJob(jobId).then(
+        (j) => !!j?.finishedOn,
+        () => false,
+      );
+    while (!(await finished())) await new Promise((r) => setTimeout(r, 200));
     // Let the API's statistics reload (signals notice) before the next searches.
     await new Promise((r) => setTimeout(r, 500));
   };
