@@ -76,7 +76,7 @@ async function invertedFile(input: NeighbourInput, k: number, probeCount: number
   const { data, dims } = input;
   const n = input.ids.length;
   const lists = Math.round(Math.sqrt(n));
-  const centroids = kmeans(data, dims, n, lists);
+  const centroids = await kmeans(data, dims, n, lists);
   // Each vector's `width` nearest centroids; filed under the first.
   const width = Math.min(probeCount, lists);
   const probes = new Int32Array(n * width);
@@ -117,7 +117,7 @@ async function invertedFile(input: NeighbourInput, k: number, probeCount: number
 }
 
 /** Spherical k-means (centroids kept unit length) on an evenly spaced sample, seeded with evenly spaced rows: deterministic. */
-function kmeans(data: Float32Array, dims: number, n: number, lists: number): Float32Array {
+async function kmeans(data: Float32Array, dims: number, n: number, lists: number): Promise<Float32Array> {
   const step = Math.max(1, Math.floor(n / Math.min(n, KMEANS_SAMPLE)));
   const sample: number[] = [];
   for (let i = 0; i < n; i += step) sample.push(i);
@@ -129,6 +129,8 @@ function kmeans(data: Float32Array, dims: number, n: number, lists: number): Flo
     );
   const sums = new Float64Array(lists * dims);
   for (let round = 0; round < KMEANS_ROUNDS; round++) {
+    // A round over 20,000 samples and 316 centroids (100k products) is about 0.4 s: let the worker's other jobs in between.
+    await new Promise((r) => setImmediate(r));
     sums.fill(0);
     for (const i of sample) {
       let bestC = 0;
