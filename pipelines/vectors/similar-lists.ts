@@ -27,9 +27,9 @@ export async function computeSimilarLists(
   const fingerprint = (await deps.vectors.fingerprint?.(tenantId)) ?? null;
   const kept = fingerprint ? await deps.repos.signals.similarState(tenantId) : null;
   if (kept && kept.fingerprint === `${LISTS_VERSION}:${fingerprint}`) return { listed: kept.listed, reused: true };
-  const count = fingerprint ? Number(fingerprint.split(':')[0]) : 0;
   // Only a store that lists neighbours itself (the built-in one) gets lists; Qdrant answers nearest itself.
-  const lists = deps.vectors.neighbourLists && count <= SIMILAR_MAX_PRODUCTS ? await deps.vectors.neighbourLists(tenantId, SIMILAR_LISTED, progress) : [];
+  const listable = !!deps.vectors.neighbourLists && (await deps.vectors.count(tenantId)) <= SIMILAR_MAX_PRODUCTS;
+  const lists = listable ? await deps.vectors.neighbourLists!(tenantId, SIMILAR_LISTED, progress) : [];
   const rows = lists.map((l) => ({ product_id: l.id, ids: l.ids }));
   await deps.repos.signals.replaceSimilar(tenantId, rows, fingerprint && `${LISTS_VERSION}:${fingerprint}`);
   return { listed: rows.length, reused: false };

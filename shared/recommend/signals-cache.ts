@@ -4,7 +4,7 @@ import type { SignalsRepo } from './signals.repo.js';
 export const TRENDS_HELD = 20_000;
 /** Co-view rows held per store (about 100,000 products with 20 each, about 25 MB); a store with more reads its co-views per request. */
 export const CO_VIEW_ROWS_HELD = 2_000_000;
-/** Similar lists held per store (learn-events computes them for stores up to 50,000 products). */
+/** Similar lists held per store (learn-events computes them for stores up to as many products). */
 export const SIMILAR_LISTS_HELD = 100_000;
 const TTL_MS = 5 * 60_000;
 

@@ -61,9 +61,9 @@ export const rerank: SearchStep = {
       }
       // Products shoppers were shown and pass over go below the matches they have not seen yet.
       const ordered = passBelow(clickOrder([...top, ...extra, ...deep], scores), learned.passed);
-      passed = ordered.slice(0, n).length - ordered.slice(0, n).filter((h) => !learned.passed.has(h.id)).length;
-      promoted = ordered.slice(0, n).filter((h) => !shown.has(h.id)).length;
       top = ordered.slice(0, n);
+      passed = top.filter((h) => learned.passed.has(h.id)).length;
+      promoted = top.filter((h) => !shown.has(h.id)).length;
     }
     if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
     const moved = top.filter((h, i) => before[i] !== h.id).length;
