@@ -49,7 +49,7 @@ type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> 
  */
 export class Recommender {
   /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index, vectors and signals notices. */
-  private cache = new Map<string, Map<string, { out: Promise<RecommendOut>; at: number }>>();
+  private cache = new Map<string, Map<string, { out: Promise<RecommendOut>; json?: Promise<string>; at: number }>>();
   /** Each product's NEIGHBOURS_HELD nearest (vectors), per store: a product page asked again scans no vectors. */
   private neighbours = new Map<string, Map<string, Promise<string[]>>>();
 
@@ -61,17 +61,28 @@ export class Recommender {
   }
 
   async recommend(tenantId: string, input: RecommendInput): Promise<RecommendOut> {
-    if (input.type === 'recently_viewed') return this.compute(tenantId, input);
+    return this.entry(tenantId, input).out;
+  }
+
+  /** The answer as the response's JSON text, serialized once per held answer (the route sends it as is). */
+  recommendJson(tenantId: string, input: RecommendInput): Promise<string> {
+    const e = this.entry(tenantId, input);
+    return (e.json ??= e.out.then(recommendJson));
+  }
+
+  private entry(tenantId: string, input: RecommendInput): { out: Promise<RecommendOut>; json?: Promise<string>; at: number } {
+    if (input.type === 'recently_viewed') return { out: this.compute(tenantId, input), at: 0 };
     const key = `${input.type}\u0000${input.productId}\u0000${input.categoryId}\u0000${input.limit}`;
     let held = this.cache.get(tenantId);
     if (!held) this.cache.set(tenantId, (held = new Map()));
     const hit = held.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.out;
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit;
     if (held.size > 10_000) held.clear();
     const out = this.compute(tenantId, input);
-    held.set(key, { out, at: Date.now() });
+    const e = { out, at: Date.now() };
+    held.set(key, e);
     out.catch(() => held!.delete(key));
-    return out;
+    return e;
   }
 
   private async compute(tenantId: string, input: RecommendInput): Promise<RecommendOut> {
@@ -179,4 +190,18 @@ export class Recommender {
         return [{ source: 'session', ids: async (n) => (input.session ? this.d.recent.list(tenantId, input.session, n) : []) }, trends, catalog];
     }
   }
+}
+
+/** Each held card's JSON, made once: the card cache keeps the same card objects across answers for ten minutes. */
+const cardJson = new WeakMap<ProductCard, string>();
+
+/** `RecommendOut` as JSON text (the same as JSON.stringify), each card serialized once while the card cache holds it. */
+export function recommendJson(out: RecommendOut): string {
+  let products = '';
+  for (const card of out.products) {
+    let json = cardJson.get(card);
+    if (json === undefined) cardJson.set(card, (json = JSON.stringify(card)));
+    products += products ? `,${json}` : json;
+  }
+  return `{"type":${JSON.stringify(out.type)},"ids":${JSON.stringify(out.ids)},"products":[${products}],"source":${JSON.stringify(out.source)}}`;
 }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { familyProducts } from './catalog.js';
+import { subscribe as subscribeTo } from '../helpers/subscribe.js';
 import { startEmbed } from '../../shared/vectors/index.js';
 import { embedProducts } from '../../pipelines/vectors/embed-products.stage.js';
 
@@ -165,4 +166,29 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
     filtered.body.hits.every((x: { product: { brand: string } }) => x.product.brand === 'Philips'),
     'filters apply to vector candidates',
   );
+});
+
+t.test('hybrid_search is a plan feature: a store whose plan lacks it searches lexically', async (t) => {
+  const subscribe = (planCode: string) => subscribeTo(deps, a.id, planCode);
+
+  const ses = (await h.api.call('POST', '/v1/sessions', { key: a.key, body: {} })).body.token;
+  const hybridStep = async () => {
+    const res = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'espressomachines', debug: true, config_override: { hybrid_search: true } } });
+    t.equal(res.status, 200);
+    return { ids: res.body.ids as string[], step: res.body.debug.steps.find((s: { step: string }) => s.step === 'hybrid') };
+  };
+  await subscribe('starter');
+  const starter = await eventually(async () => {
+    const r = await hybridStep();
+    return r.step.reason === 'not in plan' ? r : null;
+  });
+  t.equal(starter.step.rescued, false, 'starter (no hybrid_search): the vector side is not asked');
+  t.same(starter.ids, [], 'no lexical match, no rescue');
+  await subscribe('growth');
+  const growth = await eventually(async () => {
+    const r = await hybridStep();
+    return r.step.rescued ? r : null;
+  });
+  t.ok(growth.ids.length > 0 && growth.ids.every((id) => id.startsWith('coffee-1-')), `growth (hybrid_search): rescued ${growth.ids}`);
+  await subscribe('enterprise');
 });

@@ -8,7 +8,7 @@ const SEARCH = { scope: 'search' as const };
 /** Recommendations (spec 4.6); public keys allowed. */
 export function recommendRoutes(deps: Deps): RouteSpec[] {
   return [
-    /** Reads only (vectors and card caches in memory, co-views and trends from Postgres); not billed as a search, not logged. */
+    /** Reads only (vectors, signals and card caches in memory); the answer's JSON is made once per held answer; not billed as a search, not logged. */
     defineRoute({
       method: 'get',
       path: '/v1/recommend',
@@ -23,13 +23,15 @@ export function recommendRoutes(deps: Deps): RouteSpec[] {
             { in: 'query', field: 'product_id', code: 'required', message: `required for ${query.type}` },
           ]);
         }
-        ctx.body = await deps.recommender.recommend(ctx.state.principal.tenantId, {
+        const json = await deps.recommender.recommendJson(ctx.state.principal.tenantId, {
           type: query.type,
           productId: query.product_id ?? null,
           categoryId: query.category_id ?? null,
           session: query.session ?? null,
           limit: query.limit,
         });
+        ctx.type = 'application/json';
+        ctx.body = json;
       },
     }),
   ];
