@@ -204,7 +204,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     prefix: config.queuePrefix,
   });
   const vectors = createVectorStore(config, db);
-  const queryVectors = new QueryVectors(vectors, embedders);
+  const queryVectors = new QueryVectors(vectors, embedders, async (tenantId) => (await entitlements.get(tenantId)).plan.features.hybrid_search);
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);
   const cards = new CardCache(engine);

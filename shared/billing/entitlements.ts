@@ -1,5 +1,6 @@
 import type { Notices } from '../platform/notices.js';
-import { DEFAULT_PLAN, findPlan, type Plan } from './plans.js';
+import { DEFAULT_PLAN, findPlan, type FeatureName, type Plan } from './plans.js';
+import { AppError } from '../platform/errors.js';
 import type { SubscriptionRow } from './subscriptions.repo.js';
 import type { SubscriptionStatus } from './states.js';
 
@@ -63,4 +64,16 @@ export class Entitlements {
     value.catch(() => this.cache.delete(tenantId));
     return value;
   }
+}
+
+/**
+ * 402 `feature_not_in_plan` unless the store's plan has `feature` (plans.ts: experiments and
+ * translation from Starter/Growth up). Checked where the feature starts work (an experiment's
+ * start, a translation backfill that is not a dry run), not where a store reads or stops what it
+ * has, so a store that moved down can still see and stop it.
+ */
+export async function requireFeature(entitlements: Pick<Entitlements, 'get'>, tenantId: string, feature: FeatureName): Promise<void> {
+  const { plan } = await entitlements.get(tenantId);
+  if (plan.features[feature]) return;
+  throw new AppError('feature_not_in_plan', 402, `the ${plan.name} plan does not include ${feature}: change plan to use it`, { feature, plan: plan.code });
 }

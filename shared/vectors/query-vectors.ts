@@ -11,10 +11,17 @@ const MAX_CACHED = 5000;
 export class QueryVectors {
   private cache = new Map<string, Promise<Float32Array | null>>();
 
+  /** `planAllows`: whether the store's plan has the `hybrid_search` feature (absent: every store may). */
   constructor(
     private vectors: VectorStore,
     private embedders: EmbedderSource,
+    private planAllows?: (tenantId: string) => Promise<boolean>,
   ) {}
+
+  /** Whether the store's plan lets its searches use the vector side (hybrid_search is a plan feature as well as a ranking setting). */
+  allowed(tenantId: string): Promise<boolean> {
+    return this.planAllows ? this.planAllows(tenantId) : Promise.resolve(true);
+  }
 
   /** The query's vector with the serving generation's embedder (null: the store has no vectors). */
   async embed(tenantId: string, text: string): Promise<Float32Array | null> {

@@ -1,32 +1,13 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
+import { subscribe as subscribeTo } from '../helpers/subscribe.js';
 
 // The AI-rewrite budget follows the store's plan once it subscribes; AI_BUDGET_MICROS_USD otherwise.
 const h = await setup({ AI_BUDGET_MICROS_USD: '123456', BILLING_DEFAULT_PLAN: 'free' });
 t.teardown(() => h.close());
 const { deps } = h.api;
 const budget = deps.rewriter.budget;
-
-async function subscribe(tenantId: string, planCode: string, rawStatus = 'active') {
-  const now = new Date();
-  await deps.repos.subscriptions.applySnapshot(
-    'mock',
-    {
-      tenantId,
-      planCode,
-      interval: 'month',
-      rawStatus,
-      customerId: `cus_${tenantId}`,
-      subscriptionId: `sub_${tenantId}`,
-      trialEndsAt: null,
-      periodStart: now,
-      periodEnd: new Date(now.getTime() + 30 * 86400_000),
-      cancelAtPeriodEnd: false,
-    },
-    now,
-  );
-  await deps.notices.publish('subscription', tenantId);
-}
+const subscribe = (tenantId: string, planCode: string, rawStatus?: string) => subscribeTo(deps, tenantId, planCode, rawStatus);
 
 t.test("a subscribed store's plan sets its AI budget; no subscription or a custom plan keep the operator's", async (t) => {
   const none = await h.tenant('No subscription');

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { notFound } from '../../../shared/platform/errors.js';
+import { requireFeature } from '../../../shared/billing/index.js';
 import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { experimentsService, toExperimentOut, type ExperimentFields } from '../../../shared/experiments/index.js';
 import { Deleted, page } from '../../http/schemas.js';
@@ -38,6 +39,8 @@ export function experimentRoutes(deps: Deps): RouteSpec[] {
       params: ExperimentParams,
       responses: { 200: { description: 'the experiment', schema: ExperimentOut } },
       async handle(ctx, { params }) {
+        // Drafts on any plan; running one is the plan's experiments feature (stopping never is).
+        if (verb === 'start') await requireFeature(deps.entitlements, tenantOf(ctx), 'experiments');
         ctx.body = toExperimentOut(await service[verb](tenantOf(ctx), params.experiment_id));
       },
     });

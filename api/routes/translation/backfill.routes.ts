@@ -2,6 +2,7 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { backfillKey, startBackfill, STATUSES, usd, usageMonth } from '../../../shared/translation/index.js';
 import { toJobOut } from '../../http/schemas.js';
+import { requireFeature } from '../../../shared/billing/index.js';
 import { BackfillBody, BackfillEstimate, LocaleQuery, SettingsBody, SettingsOut, TranslationStatusOut } from './translation.schema.js';
 
 const READ = { scope: 'translations:read' as const };
@@ -33,6 +34,8 @@ export function backfillRoutes(deps: Deps): RouteSpec[] {
       body: BackfillBody,
       responses: { 202: { description: 'counts, estimated cost and the job (null for a dry run)', schema: BackfillEstimate } },
       async handle(ctx, { body }) {
+        // An estimate on any plan; translating is the plan's translation feature.
+        if (!body.dry_run) await requireFeature(deps.entitlements, ctx.state.principal.tenantId, 'translation');
         const { estimate, job } = await startBackfill(
           {
             repos: { jobs },

@@ -49,6 +49,8 @@ export const hybrid: SearchStep = {
     if (!zero && !relaxed && VECTOR_WEIGHT === 0 && s.result.hits.length >= s.query.limit) {
       return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'lexical page full' });
     }
+    // A plan feature as well as a ranking setting (and a session's config_override): a store whose plan lacks it searches lexically.
+    if (!(await env.vectors.allowed(s.tenantId))) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'not in plan' });
     const text = s.tokens.join(' ');
     const vector = await env.vectors.embed(s.tenantId, text);
     if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'no vectors' });
