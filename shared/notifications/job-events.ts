@@ -1,4 +1,5 @@
 import type { NotificationKind } from './kinds.js';
+import { withoutSealedFields } from '../platform/sealed.js';
 
 interface FinishedJob {
   id: string;
@@ -22,11 +23,13 @@ export async function notifyJobFinished(
   notify: (tenantId: string, kind: NotificationKind, payload: Record<string, unknown>) => Promise<unknown>,
   job: FinishedJob,
 ): Promise<void> {
-  const data = { job_id: job.id, job_kind: job.kind, status: job.status, result: job.result, error: job.error, finished_at: job.finished_at };
+  // Sealed fields (an export's download link) stay out: the payload is stored with each delivery; the receiver reads the job.
+  const result = withoutSealedFields(job.result);
+  const data = { job_id: job.id, job_kind: job.kind, status: job.status, result, error: job.error, finished_at: job.finished_at };
   if (job.status === 'succeeded') await notify(job.tenant_id, 'job.succeeded', data);
   if (job.status === 'failed') await notify(job.tenant_id, 'job.failed', data);
   if (job.status !== 'succeeded') return;
-  if (CATALOG_SYNC.includes(job.kind)) await notify(job.tenant_id, 'catalog.sync_completed', { job_id: job.id, job_kind: job.kind, result: job.result });
+  if (CATALOG_SYNC.includes(job.kind)) await notify(job.tenant_id, 'catalog.sync_completed', { job_id: job.id, job_kind: job.kind, result });
   const review = Number(
     (job.result as { review?: unknown; needs_review?: unknown } | null)?.review ?? (job.result as { needs_review?: unknown } | null)?.needs_review ?? 0,
   );

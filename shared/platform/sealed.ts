@@ -54,3 +54,27 @@ export function parseSealingKey(text: string): Buffer | null {
 
 /** The development default: derived in the open from a fixed phrase, so anyone can compute it; never use it in production. */
 export const DEV_SEALING_KEY = createHash('sha256').update('product-search-service development SECRET_ENCRYPTION_KEY (not secret)').digest();
+
+/**
+ * A stored object (a job's result) with its sealed top-level fields opened, for the store that owns
+ * it; a field sealed under another key (SECRET_ENCRYPTION_KEY rotated) or altered reads as null.
+ */
+export function openSealedFields(value: Record<string, unknown>, sealer: Sealer): Record<string, unknown> {
+  if (!Object.values(value).some(Sealer.isSealed)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    try {
+      out[k] = Sealer.isSealed(v) ? sealer.open(v) : v;
+    } catch (err) {
+      if (!(err instanceof SealedOpenError)) throw err;
+      out[k] = null;
+    }
+  }
+  return out;
+}
+
+/** The object without its sealed top-level fields (what leaves the service in a stored copy elsewhere, such as a webhook payload). */
+export function withoutSealedFields(value: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!value || !Object.values(value).some(Sealer.isSealed)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => !Sealer.isSealed(v)));
+}

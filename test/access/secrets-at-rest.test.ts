@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
 import { idempotencyRepo } from '../../shared/platform/db/idempotency.repo.js';
-import { Sealer } from '../../shared/platform/sealed.js';
+import { openSealedFields, Sealer, withoutSealedFields } from '../../shared/platform/sealed.js';
 import { loadConfig } from '../../shared/platform/config.js';
 
 // Issue 12, item 8: the idempotent replay of `POST /v1/keys` kept the full secret key readable
@@ -86,4 +86,15 @@ t.test('SECRET_ENCRYPTION_KEY: required in production, checked when set', async 
   t.same(loadConfig({ SECRET_ENCRYPTION_KEY: key.toString('base64') }).secretEncryptionKey, key);
   const dev = loadConfig({});
   t.equal(dev.secretEncryptionKeyIsDefault, true, 'development runs on the published key (the API warns)');
+});
+
+t.test('sealed fields of a stored result: opened for its store, left out of copies, null under another key', async (t) => {
+  const sealer = new Sealer(randomBytes(32));
+  const result = { export_id: 'exp_1', download_url: sealer.seal('/v1/data/exports/exp_1/download?token=abc'), bytes: 10 };
+  t.same(openSealedFields(result, sealer), { export_id: 'exp_1', download_url: '/v1/data/exports/exp_1/download?token=abc', bytes: 10 });
+  t.same(withoutSealedFields(result), { export_id: 'exp_1', bytes: 10 });
+  t.same(openSealedFields(result, new Sealer(randomBytes(32))).download_url, null, 'sealed under a key no longer configured');
+  const plain = { a: 1 };
+  t.equal(openSealedFields(plain, sealer), plain, 'nothing sealed: the same object');
+  t.equal(withoutSealedFields(null), null);
 });

@@ -83,6 +83,10 @@ t.test('data_export: admin only, confirmed; the archive holds everything the sto
   const job = await waitJob(a.key, started.body.job.id);
   t.equal(job.status, 'succeeded', job.error ?? '');
   t.match(job.result.download_url, /^\/v1\/data\/exports\/exp_\S+\/download\?token=/);
+  // The token is never stored readable: the jobs row (and the queue's copy) holds the link sealed; GET /v1/jobs opens it.
+  const stored = await db('jobs').where({ id: started.body.job.id }).first();
+  t.notMatch(JSON.stringify(stored.result), /token=/, 'no readable token in the jobs table');
+  t.type(stored.result.download_url.sealed, 'string', 'the link is sealed at rest');
   t.ok(new Date(job.result.expires_at).getTime() > Date.now() + 23 * 3600_000, 'the link lives EXPORT_LINK_TTL_HOURS');
 
   const dir = await download(job.result.download_url);

@@ -6,6 +6,8 @@ import { cursorCodec, cursorPage, CursorId, CursorTime } from '../../../shared/p
 import { Job, page, toJobOut } from '../../http/schemas.js';
 import { JobParams, ListJobs } from './jobs.schema.js';
 import { vectorLag } from '../../../shared/vectors/index.js';
+import { openSealedFields, Sealer } from '../../../shared/platform/sealed.js';
+import type { JobRow } from '../../../shared/jobs/index.js';
 
 /** The list page plus how far the vectors trail the catalog (the embed stages run after lexical indexing). */
 const JobsPage = page(Job).extend({
@@ -22,6 +24,12 @@ const jobsCursor = cursorCodec(z.strictObject({ created_at: CursorTime, id: Curs
 /** Read and cancel the tenant's jobs (the shared jobs table). */
 export function jobRoutes(deps: Deps): RouteSpec[] {
   const jobs = deps.repos.jobs;
+  const sealer = new Sealer(deps.config.secretEncryptionKey);
+  // A result's sealed fields (an export's download link) are opened for the store that owns the job.
+  const jobOut = (row: JobRow) => {
+    const out = toJobOut(row);
+    return out.result ? { ...out, result: openSealedFields(out.result, sealer) } : out;
+  };
   return [
     defineRoute({
       method: 'get',
@@ -38,7 +46,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
           query.limit,
           (n) => jobs.list(ctx.state.principal.tenantId, { kind: query.kind, status: query.status, cursor, limit: n }),
           (last) => ({ created_at: last.created_at.toISOString(), id: last.id }),
-          toJobOut,
+          jobOut,
         );
         ctx.body = { ...body, vector_lag: await vectorLag(deps.db, ctx.state.principal.tenantId) };
       },
@@ -54,7 +62,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params }) {
         const row = await jobs.find(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');
-        ctx.body = toJobOut(row);
+        ctx.body = jobOut(row);
       },
     }),
     /** Cancels a queued job at once; a running one stops at its next progress check. */
@@ -72,7 +80,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
         if (row.status === 'succeeded' || row.status === 'failed') {
           throw new AppError('job_finished', 409, `the job already ${row.status}`);
         }
-        ctx.body = toJobOut(row);
+        ctx.body = jobOut(row);
       },
     }),
   ];
