@@ -19,6 +19,12 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** null: no credential needed. */
   auth: AuthRule | null;
   idempotent?: boolean;
+  /**
+   * The text an Idempotency-Key's request hash covers, from the validated input (default: the
+   * body's canonical JSON). Must give equal texts for requests that do the same thing and
+   * different texts otherwise; a route that canonicalizes its body anyway reuses that work here.
+   */
+  requestText?(input: { params: P; query: Q; body: B }): string;
   /** Body fields whose items the handler checks one by one, text included, so one bad item fails alone (batch upserts, import files). */
   itemFields?: readonly string[];
   params?: z.ZodType<P>;
@@ -58,7 +64,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
       };
       await next();
     });
-    if (route.idempotent) chain.push(idempotency(deps));
+    if (route.idempotent) chain.push(idempotency(deps, route.requestText));
     chain.push(async (ctx) => route.handle(ctx, ctx.state.input));
     router[route.method](koaPath, ...chain);
   }

@@ -5,9 +5,10 @@ import type { Queues } from '../platform/queue/queues.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { productsRepo } from './products.repo.js';
 import { ProductIn } from './product.schema.js';
-import { newId } from '../platform/ids.js';
+import { canonicalJson, newId } from '../platform/ids.js';
 import { invalidText, textProblem } from '../text/valid-text.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
+import { wellFormedProduct } from './well-formed.js';
 import { indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
 import { isDependencyDown, withDeadline } from '../platform/dependency-errors.js';
@@ -53,12 +54,29 @@ export interface BatchRequest {
   sync_complete: boolean;
 }
 
-/** Validates items one by one: bad items become ItemErrors, never a failure of the call. */
+/**
+ * Validates items one by one: bad items become ItemErrors, never a failure of the call. `texts[i]`
+ * is the canonical JSON of upsert item i when it is stored (undefined for a refused item).
+ */
 export function validateItems(body: BatchRequest) {
   const errors: ItemError[] = [];
   const upserts: CanonicalProduct[] = [];
+  const texts: Array<string | undefined> = [];
   const seen = new Set<string>();
   (body.upsert ?? []).forEach((raw, index) => {
+    // The common well-formed product skips the text walk, zod and the sorted copy; anything else takes the checks below.
+    const fast = wellFormedProduct(raw);
+    if (fast) {
+      if (seen.has(fast.id)) {
+        errors.push({ id: fast.id, index, code: 'duplicate_id', message: 'the same id appears earlier in this batch' });
+        return;
+      }
+      seen.add(fast.id);
+      const product = canonicalProduct(fast);
+      upserts.push(product);
+      texts[index] = product.json;
+      return;
+    }
     const rawId = raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : null;
     const [badText] = invalidText(raw, { max: 1 });
     if (badText) {
@@ -78,7 +96,9 @@ export function validateItems(body: BatchRequest) {
       return;
     }
     seen.add(parsed.data.id);
-    upserts.push(canonicalProduct(toStored(parsed.data)));
+    const product = canonicalProduct(toStored(parsed.data));
+    upserts.push(product);
+    texts[index] = product.json;
   });
   const deletes: string[] = [];
   const offset = body.upsert?.length ?? 0;
@@ -95,7 +115,43 @@ export function validateItems(body: BatchRequest) {
       deletes.push(raw);
     }
   });
-  return { errors, upserts, deletes };
+  return { errors, upserts, deletes, texts };
+}
+
+export type ValidatedItems = ReturnType<typeof validateItems>;
+
+/** A request body's validated items, kept from the idempotency check (batchRequestText) until the handler takes them. */
+const validatedBodies = new WeakMap<BatchRequest, ValidatedItems>();
+
+/**
+ * The text an Idempotency-Key's request hash covers for a batch: the body's other fields, then
+ * each upsert item as the canonical JSON it is stored as (key order, a price as number or string
+ * and spelled-out defaults do not matter), or its own canonical JSON when it is refused. The
+ * items' canonical forms are the ones the handler writes: computed once, for both.
+ */
+export function batchRequestText(body: BatchRequest): string {
+  // A batch over the limit is refused before any item is checked: no need to check them here.
+  if ((body.upsert?.length ?? 0) + (body.delete?.length ?? 0) > MAX_BATCH_ITEMS) return canonicalJson(body);
+  let v = validatedBodies.get(body);
+  if (!v) {
+    v = validateItems(body);
+    validatedBodies.set(body, v);
+  }
+  const { upsert, ...rest } = body;
+  const parts = [canonicalJson({ ...rest, upsert: upsert?.length })];
+  (upsert ?? []).forEach((raw, i) => {
+    const text = v.texts[i];
+    // Canonical JSON holds no raw newline: the parts cannot run into each other.
+    parts.push(text === undefined ? `r${canonicalJson(raw)}` : `p${text}`);
+  });
+  return parts.join('\n');
+}
+
+function takeValidated(body: BatchRequest): ValidatedItems {
+  const v = validatedBodies.get(body);
+  if (!v) return validateItems(body);
+  validatedBodies.delete(body);
+  return v;
 }
 
 /**
@@ -103,7 +159,7 @@ export function validateItems(body: BatchRequest) {
  * the indexing of changed ones. Returns ProductBatchResult.
  */
 export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
-  const { errors, upserts: valid, deletes } = validateItems(body);
+  const { errors, upserts: valid, deletes } = takeValidated(body);
   const upserts = await withinProductsLimit(deps, tenantId, body, valid, deletes, errors);
   const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });

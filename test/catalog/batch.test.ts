@@ -78,6 +78,38 @@ t.test('Idempotency-Key replays the first answer', async (t) => {
   t.equal(b.headers.get('idempotent-replayed'), 'true');
   const c = await post({ upsert: [product('i2')] }, { 'idempotency-key': 'batch-key-0001' });
   t.equal(c.status, 409);
+  // The request hash covers the items as stored: keys in another order replay; any other item, delete or flag is another request.
+  const reordered = await post({ upsert: [{ currency: 'USD', price: 10, name: { en: 'Product i1' }, id: 'i1' }] }, { 'idempotency-key': 'batch-key-0001' });
+  t.equal(reordered.headers.get('idempotent-replayed'), 'true');
+  t.same(reordered.body, a.body);
+  for (const other of [
+    { upsert: [product('i1', { price: 11 })] },
+    { upsert: [product('i1')], delete: ['i9'] },
+    { upsert: [product('i1')], replace_all: true, sync_complete: true },
+    { upsert: [product('i1'), product('i1')] },
+    { upsert: [product('i1', { price: -1 })] },
+  ]) {
+    t.equal((await post(other, { 'idempotency-key': 'batch-key-0001' })).status, 409, JSON.stringify(other));
+  }
+  // A refused item is covered by its own text.
+  const bad = { upsert: [product('i3', { price: -1 })] };
+  const d = await post(bad, { 'idempotency-key': 'batch-key-0002' });
+  t.equal(d.body.errors[0].code, 'invalid_product');
+  t.equal((await post(bad, { 'idempotency-key': 'batch-key-0002' })).headers.get('idempotent-replayed'), 'true');
+  t.equal((await post({ upsert: [product('i3', { price: -2 })] }, { 'idempotency-key': 'batch-key-0002' })).status, 409);
+});
+
+t.test('a key claimed with the body hash of before (a retry across a deploy) still replays', async (t) => {
+  const { canonicalJson, sha256 } = await import('../../shared/platform/ids.js');
+  const body = { upsert: [product('d1')] };
+  const first = await post(body, { 'idempotency-key': 'batch-key-0003' });
+  t.equal(first.status, 200);
+  const legacy = sha256(`POST /v1/products/batch\n${canonicalJson(body)}`);
+  await h.api.deps.db('idempotency_keys').where({ tenant_id: tenantId, key: 'batch-key-0003' }).update({ request_hash: legacy });
+  const again = await post(body, { 'idempotency-key': 'batch-key-0003' });
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.same(again.body, first.body);
+  t.equal((await post({ upsert: [product('d2')] }, { 'idempotency-key': 'batch-key-0003' })).status, 409);
 });
 
 t.test('a product is searchable within 5 s and a delete leaves search at once', async (t) => {

@@ -10,11 +10,11 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
 /**
  * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
  * for the retention period; a retry with the same body replays it, a different body or a
- * concurrent duplicate gets 409. A 5xx, 429 or validation_failed frees the key so the
+ * concurrent duplicate gets 409. A 5xx, 429, 402 or validation_failed frees the key so the
  * retry runs again. The claim is a short lease renewed while the request runs, so the key of a
  * request whose process died, or whose release could not reach the database, frees itself.
  */
-export function idempotency(deps: Deps) {
+export function idempotency(deps: Deps, requestText?: (input: never) => string) {
   return async (ctx: Context, next: Next) => {
     const key = ctx.get('idempotency-key');
     if (!key) return next();
@@ -24,11 +24,13 @@ export function idempotency(deps: Deps) {
       ]);
     }
     const tenantId: string = ctx.state.principal.tenantId;
-    const hash = sha256(`${ctx.method} ${ctx.path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
+    const bodyHash = () => sha256(`${ctx.method} ${ctx.path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
+    const hash = requestText ? sha256(`${ctx.method} ${ctx.path}\n${requestText(ctx.state.input as never)}`) : bodyHash();
     const repo = deps.repos.idempotency;
     const existing = await repo.claim(tenantId, key, hash);
     if (existing) {
-      if (existing.request_hash !== hash) {
+      // A key claimed before its route had a requestText (a retry across a deploy) holds the body's hash.
+      if (existing.request_hash !== hash && !(requestText && existing.request_hash === bodyHash())) {
         throw new AppError('idempotency_key_reused', 409, 'this Idempotency-Key was used with a different request');
       }
       if (existing.state === 'in_flight') {
@@ -47,8 +49,9 @@ export function idempotency(deps: Deps) {
     } catch (err) {
       clearInterval(renewal);
       // A request the handler refused as invalid never ran (nor did one told to come back
-      // later): free the key so the corrected retry runs instead of being called a reuse.
-      if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429) {
+      // later, nor one the store's plan does not cover yet, 402): free the key so the corrected
+      // retry, or the one after a change of plan, runs instead of being called a reuse.
+      if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429 && err.status !== 402) {
         await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
       } else {
         await release();

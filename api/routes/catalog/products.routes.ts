@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../../shared/platform/errors.js';
 import { cursorPage, idCursor } from '../../../shared/platform/cursor.js';
 import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
-import { applyBatch, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
+import { applyBatch, batchRequestText, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 import { Deleted, page } from '../../http/schemas.js';
 import { BatchBody, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
 
@@ -34,6 +34,8 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       summary: 'Batch upsert and delete products',
       auth: WRITE,
       idempotent: true,
+      // The items' canonical forms, made once for the request hash and the write.
+      requestText: ({ body }) => batchRequestText(body),
       itemFields: ['upsert', 'delete'],
       body: BatchBody,
       responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
