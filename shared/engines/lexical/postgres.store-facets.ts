@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { categoryLevelKey, type EngineQuery, type EngineResult } from './port.js';
 import type { SqlPart } from './postgres.sql.js';
+import { CATEGORY_LABEL, categoryKeyTest, facetLimit, facetValues, isCategoryFacet } from './postgres.facet-sql.js';
 
 type Facets = EngineResult['facets'];
 
@@ -248,28 +249,22 @@ function underSql(name: string, dim: Dimension, i: number, tenantId: string): { 
       bindings: [],
     };
   }
+  const labelled = isCategoryFacet(name);
   let values: string;
   let bindings: unknown[] = [];
-  let limit = 50;
-  let labelled = false;
-  if (name === 'category' || name === 'category_tree') {
-    values = `SELECT t.dim, t.key, v.c AS value ${keyed} CROSS JOIN LATERAL unnest(d.category_ids) AS v(c) WHERE v.c ${name === 'category' ? 'NOT ' : ''}LIKE 'lvl:%'`;
-    limit = name === 'category' ? 50 : 200;
-    labelled = true;
-  } else if (name === 'brand') values = `SELECT t.dim, t.key, d.brand AS value ${keyed} WHERE d.brand IS NOT NULL`;
-  else if (name === 'in_stock') values = `SELECT t.dim, t.key, d.in_stock::text AS value ${keyed}`;
+  if (labelled) values = `SELECT t.dim, t.key, v.c AS value ${keyed} CROSS JOIN LATERAL unnest(d.category_ids) AS v(c) WHERE ${categoryKeyTest(name, 'v.c')}`;
   else {
-    values = `SELECT t.dim, t.key, jsonb_array_elements_text(CASE jsonb_typeof(d.facets->?) WHEN 'array' THEN d.facets->? ELSE jsonb_build_array(d.facets->?) END) AS value
-              ${keyed} WHERE jsonb_exists(d.facets, ?)`;
-    bindings = [name, name, name, name];
+    const v = facetValues(name, (c) => `d.${c}`);
+    values = `SELECT t.dim, t.key, ${v.value} AS value ${keyed}${v.test ? ` WHERE ${v.test}` : ''}`;
+    bindings = v.bindings;
   }
-  const label = labelled ? `, 'label', (SELECT sc.label FROM search_categories sc WHERE sc.tenant_id = ? AND sc.id = b.value)` : '';
+  const label = labelled ? `, 'label', ${CATEGORY_LABEL}` : '';
   return {
     alias,
     sql: `SELECT b.dim, b.key, json_agg(json_build_object('value', b.value, 'count', b.count${label}) ORDER BY b.count DESC, b.value) AS counts
             FROM (SELECT dim, key, value, count, row_number() OVER (PARTITION BY dim, key ORDER BY count DESC, value) AS rn
                     FROM (SELECT dim, key, value, count(*)::int AS count FROM (${values}) v GROUP BY dim, key, value) c) b
-           WHERE b.rn <= ${limit} GROUP BY b.dim, b.key`,
+           WHERE b.rn <= ${facetLimit(name)} GROUP BY b.dim, b.key`,
     bindings: [...(labelled ? [tenantId] : []), ...bindings],
   };
 }
