@@ -53,7 +53,16 @@ export const refreshVocabulary = defineStage({
       ...queries.map((q) => ({ kind: 'query' as const, norm: q.normalized, display: q.query, target: null, weight: q.count * 10 })),
     ];
     const categories = profiles.build();
-    await deps.repos.vocabulary.replace(data.tenantId, builder.terms, suggestions, categories, builder.products, builder.heads, builder.nameWords);
+    await deps.repos.vocabulary.replace(
+      data.tenantId,
+      builder.terms,
+      suggestions,
+      categories,
+      builder.products,
+      builder.heads,
+      builder.nameWords,
+      builder.openings,
+    );
     await deps.notices.publish('vocabulary', data.tenantId);
     // The catalog just settled (no batch pending): fresh statistics keep searches on good plans, and
     // index entries still waiting in GIN pending lists would be scanned by every search.

@@ -9,7 +9,9 @@ export type { TenantSearchContext };
 
 export interface TenantContextSources extends ContextSources {
   suggestTerms(tenantId: string): Promise<SuggestRow[]>;
-  vocabulary(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads?: Map<string, number>; nameWords?: number }>;
+  vocabulary(
+    tenantId: string,
+  ): Promise<{ terms: Map<string, number>; products: number; heads?: Map<string, number>; nameWords?: number; openings?: Map<string, number> }>;
 }
 
 /**
@@ -41,8 +43,8 @@ export class TenantContexts {
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
     this.vocabularies = new TenantCache(
       async (id) => {
-        const { terms, products, heads, nameWords } = await src.vocabulary(id);
-        return new Vocabulary(terms, products, heads, nameWords);
+        const { terms, products, heads, nameWords, openings } = await src.vocabulary(id);
+        return new Vocabulary(terms, products, heads, nameWords, openings);
       },
       { replaced },
     );

@@ -26,6 +26,8 @@ export class VocabularyBuilder {
   readonly terms = new Map<string, number>();
   /** The store's product types: each head noun (shared/text/product-head.ts) with how many products it is the head of. */
   readonly heads = new Map<string, number>();
+  /** Each word with how many product names open with it (their first word: a brand in marketplace titles). */
+  readonly openings = new Map<string, number>();
   /** Products added. */
   products = 0;
   /** Words of the products' names, summed (the store's title length: Vocabulary.nameWords). */
@@ -51,6 +53,8 @@ export class VocabularyBuilder {
         this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
       }
     }
+    const openers = new Set(Object.values(p.name).map((n) => tokenize(normalizeText(n))[0]));
+    for (const w of openers) if (w && w.length >= 2) this.openings.set(w, (this.openings.get(w) ?? 0) + 1);
     const heads = new Set(Object.values(p.name).flatMap(productHeads));
     for (const h of heads) this.heads.set(h, (this.heads.get(h) ?? 0) + 1);
     if (typeof p.brand === 'string' && p.brand.trim()) this.suggest('brand', p.brand, p.brand);

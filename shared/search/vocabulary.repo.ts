@@ -30,6 +30,7 @@ export function vocabularyRepo(db: Knex) {
       products = 0,
       heads = new Map<string, number>(),
       nameWords = 0,
+      openings = new Map<string, number>(),
     ): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
@@ -58,12 +59,11 @@ export function vocabularyRepo(db: Knex) {
         const words = [...terms.keys()].filter((w) => w !== PRODUCTS_TERM && w !== NAME_WORDS_TERM);
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
-          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq, heads) SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[])`, [
-            tenantId,
-            chunk,
-            chunk.map((w) => terms.get(w)!),
-            chunk.map((w) => heads.get(w) ?? 0),
-          ]);
+          await trx.raw(
+            `INSERT INTO search_vocab (tenant_id, term, freq, heads, openings)
+             SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[]), unnest(?::int[])`,
+            [tenantId, chunk, chunk.map((w) => terms.get(w)!), chunk.map((w) => heads.get(w) ?? 0), chunk.map((w) => openings.get(w) ?? 0)],
+          );
         }
         const rows = [...merged.values()];
         for (let i = 0; i < rows.length; i += 5000) {
@@ -85,16 +85,21 @@ export function vocabularyRepo(db: Knex) {
         ]),
       );
     },
-    /** Every word with its document frequency, the number of products they were counted over, their name words summed, and the words that are product types (heads). */
-    async terms(tenantId: string): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number>; nameWords: number }> {
-      const rows = await db('search_vocab').select('term', 'freq', 'heads').where({ tenant_id: tenantId });
+    /** Every word with its document frequency, the number of products they were counted over, their name words summed, the words that are product types (heads) and those that open names. */
+    async terms(
+      tenantId: string,
+    ): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number>; nameWords: number; openings: Map<string, number> }> {
+      const rows = await db('search_vocab').select('term', 'freq', 'heads', 'openings').where({ tenant_id: tenantId });
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
       const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
+      const openings = new Map<string, number>(
+        rows.filter((r: { openings: number }) => r.openings > 0).map((r: { term: string; openings: number }) => [r.term, r.openings]),
+      );
       const products = terms.get(PRODUCTS_TERM) ?? 0;
       const nameWords = terms.get(NAME_WORDS_TERM) ?? 0;
       terms.delete(PRODUCTS_TERM);
       terms.delete(NAME_WORDS_TERM);
-      return { terms, products, heads, nameWords };
+      return { terms, products, heads, nameWords, openings };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted

@@ -12,6 +12,10 @@ const COMMON_MIN = 50;
 const MIN_TYPE_PRODUCTS = 3;
 /** ... and the head of at least this share of the products that carry it. */
 const TYPE_SHARE = 0.1;
+/** A word is one of the store's brand words when at least this many product names open with it ... */
+const MIN_OPENER_PRODUCTS = 3;
+/** ... and at least this share of the products carrying it open their names with it ("crocs" of "Crocs Cleo Sandals", not of "Lite Crocs Rule Cartridge"). */
+const OPENER_SHARE = 0.5;
 /** What follows these in a query qualifies the product named before them ("bike for children"): general-language prepositions. */
 const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'of', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
 
@@ -37,6 +41,12 @@ export function markQualifier(terms: QueryTerm[], tokens: string[]): QueryTerm[]
   return terms.some((t) => !qualifies(t)) ? terms.map((t) => (qualifies(t) ? { ...t, qualifier: true } : t)) : terms;
 }
 
+/** The terms whose typed words are all prepositions (the general-language list above) marked (QueryTerm.preposition): prose is full of them. */
+export function markPrepositions(terms: QueryTerm[]): QueryTerm[] {
+  const isPreposition = (t: QueryTerm) => (t.alternatives[0] ?? []).length > 0 && t.alternatives[0].every((w) => QUALIFIERS.has(w));
+  return terms.some(isPreposition) ? terms.map((t) => (isPreposition(t) ? { ...t, preposition: true } : t)) : terms;
+}
+
 /**
  * A tenant's catalog vocabulary in the API process: every indexed word with its frequency
  * (known words, compounds, rarity), the typo index over them, and the store's product types (head
@@ -58,6 +68,7 @@ export class Vocabulary {
     readonly products = 0,
     heads: Map<string, number> = new Map(),
     private nameWords = 0,
+    private openings: Map<string, number> = new Map(),
   ) {
     this.typos = new TypoIndex(terms);
     for (const [word, n] of terms) {
@@ -117,6 +128,17 @@ export class Vocabulary {
     const n = this.typeCount(word);
     if (n < MIN_TYPE_PRODUCTS) return false;
     return n >= TYPE_SHARE * Math.max(this.docFreq(word), n);
+  }
+
+  /**
+   * Whether a word is one of the store's brand words, learned from how its titles start: it opens
+   * at least MIN_OPENER_PRODUCTS product names and OPENER_SHARE of the names of the products that
+   * carry it (marketplace and spec-sheet titles open with the maker: "Crocs Cleo Womens Sandals",
+   * "HP ProCurve 2524 Switch"; a word that opens a few names among many is no brand: "white", "patio").
+   */
+  isOpener(word: string): boolean {
+    const n = this.openings.get(word) ?? 0;
+    return n >= MIN_OPENER_PRODUCTS && n >= OPENER_SHARE * (this.terms.get(word) ?? n);
   }
 
   /** Products with the word or another form of its stem ("pads": pad and pads). */

@@ -1,7 +1,18 @@
 import t from 'tap';
-import { markQualifier, qualifierAt, Vocabulary } from '../../shared/search/vocabulary.js';
+import { markPrepositions, markQualifier, qualifierAt, Vocabulary } from '../../shared/search/vocabulary.js';
 import { typeFirst } from '../../shared/search/steps/fallback.step.js';
-import { coverageWeights, headHit, nameLengthFactor, partialHeadFactor, rarityShares } from '../../shared/engines/lexical/postgres.sql.js';
+import {
+  coverageSql,
+  coverageWeights,
+  DESCRIPTION_COVERAGE,
+  headHit,
+  nameLengthFactor,
+  openerHit,
+  orderBy,
+  partialHeadFactor,
+  partialOpenerFactor,
+  rarityShares,
+} from '../../shared/engines/lexical/postgres.sql.js';
 
 // A store of 1,000 products: "pad" in 300 names (the head of 200), "skateboard" in 4 (the head of 3),
 // "outdoor" in 40 (the head of 1), "cover" in 100 (the head of 60).
@@ -110,4 +121,47 @@ t.test("a query's qualifier: the words after its preposition are marked, never t
     markQualifier(['case', 'with', 'stand'].map(term), ['cheap', 'case', 'with', 'stand']).map((x) => !!x.qualifier),
     [false, false, true],
   );
+});
+
+t.test("brand words: names that open with the word, against the store's products carrying it", async (t) => {
+  const v = new Vocabulary(
+    new Map([
+      ['crocs', 21],
+      ['white', 500],
+      ['zeno', 2],
+    ]),
+    1000,
+    new Map(),
+    0,
+    new Map([
+      ['crocs', 16],
+      ['white', 36],
+      ['zeno', 2],
+    ]),
+  );
+  t.ok(v.isOpener('crocs'), '16 of 21 names open with it');
+  t.notOk(v.isOpener('white'), 'opens 36 of 500: a word of many names, no brand');
+  t.notOk(v.isOpener('zeno'), 'two names are too few to learn from');
+  t.notOk(v.isOpener('unknown'));
+  t.notOk(new Vocabulary(new Map([['crocs', 21]]), 1000).isOpener('crocs'), 'no opening counts: no brand words');
+  const boost = { inStockFirst: false, popularity: 0, margin: 0, openers: ['crocs', 'startech.com'] };
+  t.same(openerHit({ boost })?.bindings, ['^[^[:alnum:]]*(crocs|startech\\.com)([^[:alnum:]]|$)'], 'a whole word opening the name, dots escaped');
+  t.equal(openerHit({ boost, matchAny: true }), null, 'matching any word, coverage decides first');
+  t.match(partialOpenerFactor({ boost, matchAny: true })?.sql, /name_norm ~ \? THEN 2 ELSE 1/, '... and the brand word breaks its ties');
+  t.equal(partialOpenerFactor({ boost }), null);
+  t.equal(openerHit({ boost: { ...boost, openers: [] } }), null);
+  t.match(orderBy({ boost }, false, false, false, true).sql, /opener_hit THEN 2/);
+});
+
+t.test('matching any word, a word only in the description covers a share; a preposition none', async (t) => {
+  const term = (w: string) => ({ alternatives: [[w]] });
+  t.same(
+    markPrepositions(['dresses', 'for', 'women'].map(term)).map((x) => !!x.preposition),
+    [false, true, false],
+  );
+  t.same(coverageSql(null, 'q').match(/\?/g)?.length, 1, 'without a description tsquery: weight and one tsquery bound (the tsquery through the given SQL)');
+  const both = coverageSql("'pads'", '(SELECT q)');
+  t.match(both, /THEN 1 WHEN/, 'a match above the description earns the whole weight');
+  t.match(both, new RegExp(`THEN ${DESCRIPTION_COVERAGE} ELSE 0`), 'a match in the description only earns its share');
+  t.ok(DESCRIPTION_COVERAGE > 0 && DESCRIPTION_COVERAGE < 0.5, 'less than half: naming a word in the title counts more');
 });

@@ -106,6 +106,8 @@ export interface QueryTerm {
    * matching any word, it counts in any field, descriptions included (they say whom a product is for).
    */
   qualifier?: boolean;
+  /** A general-language preposition ("for" of "dresses for women"): matching any word, its match in a description counts nothing. */
+  preposition?: boolean;
 }
 
 export interface EngineQuery {
@@ -154,6 +156,11 @@ export interface EngineQuery {
     heads?: string[];
     /** The store's average name length in words: a match in a shorter name than the store's usual ranks higher (Postgres engine). */
     nameWords?: number;
+    /**
+     * Words of the query that are the store's brand words (Vocabulary.isOpener): with every word
+     * matched, products whose names open with one rank above those that only mention it (Postgres engine).
+     */
+    openers?: string[];
     /** Merchandising boosts (factor > 1) and buries (factor < 1): relevance of the products matching `filters` times `factor`. */
     shifts?: Array<{ filters: Record<string, FilterValue>; factor: number }>;
   };

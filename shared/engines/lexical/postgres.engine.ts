@@ -2,10 +2,13 @@ import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
 import {
   ABOVE_DESCRIPTION,
+  coverageSql,
   coverageWeights,
   filterSql,
   headHit,
+  openerHit,
   partialHeadFactor,
+  partialOpenerFactor,
   idSql,
   langHit,
   orderBy,
@@ -21,13 +24,12 @@ import {
 } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 import { StoreFacets } from './postgres.store-facets.js';
+import { CATEGORY_LABEL, FACET_LIMIT, categoryKeyTest, facetLimit, facetValues, isCategoryFacet } from './postgres.facet-sql.js';
 
 /** An engine result without the generation it was read from. */
 function strip({ generation: _g, ...res }: EngineResult & { generation?: number }): EngineResult {
   return res;
 }
-
-const FACET_LIMIT = 50;
 
 /**
  * A query text parsed once per statement, not once per matching row: a scalar subquery without
@@ -244,16 +246,20 @@ export class PostgresEngine implements LexicalEngine {
     const eachTerm = (weights?: string, qualifierWeights = weights) =>
       ranked && terms.length > 1
         ? terms
-            .map((t, i) => ({
-              ts: tsQuery({ terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 }, t.qualifier ? qualifierWeights : weights),
-              weight: t.weight ?? 1,
-            }))
-            .filter((x): x is { ts: string; weight: number } => !!x.ts)
+            .map((t, i) => {
+              const one = { terms: [t], tokens: [], prefixLast: q.prefixLast && i === terms.length - 1 };
+              const own = t.qualifier ? qualifierWeights : weights;
+              // Restricted to some fields, a word (not a preposition) also found in the description only covers a share (coverageSql).
+              const described = own && !t.preposition ? tsQuery(one) : null;
+              return { ts: tsQuery(one, own), weight: t.weight ?? 1, described };
+            })
+            .filter((x): x is { ts: string; weight: number; described: string | null } => !!x.ts)
         : [];
     const perTerm = rarityShares(eachTerm());
     // Matching any word: products with more of the query's words above the description come first
     // (each word counted by its rarity: a rare word the shopper typed outweighs a common one), then by rank.
-    // A qualifier's words ("children" of "bike for children") count in any field: descriptions say whom a product is for.
+    // A qualifier's words ("children" of "bike for children") count in any field: descriptions say whom a product is for;
+    // another word found in the description only covers a share of its weight (a preposition none).
     const partial = q.matchAny ? coverageWeights(eachTerm(ABOVE_DESCRIPTION, '')) : [];
     // Several words: each word's own rank too, by its share of the query's rarity, so a word far
     // from the others (in another field) still counts for what it is worth; cover density alone
@@ -265,8 +271,10 @@ export class PostgresEngine implements LexicalEngine {
     // Matching any word, the name's length weighs on the text rank (coverage decides first).
     const anyLength = partial.length ? nameLengthFactor(q, NAME_WORDS_SQL) : null;
     const textRank = anyLength ? `r.text_rank * ${anyLength.sql}` : 'r.text_rank';
-    const typed = typeFactor ? `${typeFactor.sql} * ${textRank}` : textRank;
-    const score = !ranked ? '0' : partial.length ? `(${partial.map(() => `?::float8 * (tsv @@ ${ONCE})::int`).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
+    // ... and those whose names open with a brand word of the query.
+    const openerFactor = partial.length ? partialOpenerFactor(q) : null;
+    const typed = [openerFactor?.sql, typeFactor?.sql, textRank].filter(Boolean).join(' * ');
+    const score = !ranked ? '0' : partial.length ? `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
     // (see SearchService).
@@ -274,6 +282,7 @@ export class PostgresEngine implements LexicalEngine {
     const intent = q.boost?.categories?.length ? q.boost.categories : null;
     const lang = ranked ? langHit(q) : null;
     const head = ranked ? headHit(q) : null;
+    const opener = ranked ? openerHit(q) : null;
     // A filter no asked facet ignores (a facet ignores its own) narrows the matches themselves:
     // with an index behind it ("coffee" read as a brand) the statement never reads the other rows.
     // Without words the match is the whole store: every filter narrows it, and a facet whose own
@@ -285,16 +294,20 @@ export class PostgresEngine implements LexicalEngine {
     const pushed = filterSql(early);
     const only = idSql(q);
     const byLength = !!ranked && !q.matchAny && !!nameLengthFactor(q);
-    const order = orderBy(q, !!lang, !!head, byLength);
+    const order = orderBy(q, !!lang, !!head, byLength, !!opener);
     // Scores, strength and the language and type tests are read for the rows the late filters keep
     // (f) only: the others are in m for the facet counts of their own filter, nothing else.
     const lazy = (part: SqlPart): SqlPart =>
       all.sql ? { sql: `CASE WHEN true${all.sql} THEN ${part.sql} END`, bindings: [...all.bindings, ...part.bindings] } : part;
-    const typedOnce = [...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
+    const typedOnce = [...(openerFactor?.bindings ?? []), ...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
     const typeBindings = [...typedOnce, ...typedOnce];
     const scorePart = lazy({
       sql: score,
-      bindings: ranked ? (partial.length ? [...partial.flatMap((t) => [t.weight, t.ts]), ...typeBindings] : textBindings) : [],
+      bindings: ranked
+        ? partial.length
+          ? [...partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]), ...typeBindings]
+          : textBindings
+        : [],
     });
     // Typicality counts only inside the categories the query names (orderBy): elsewhere it is never read.
     const typical = once(typicality(q));
@@ -308,6 +321,7 @@ export class PostgresEngine implements LexicalEngine {
       : { sql: 'true', bindings: [] };
     const langPart = lang ? lazy(lang) : { sql: 'false', bindings: [] };
     const headPart = head ? lazy(head) : { sql: 'false', bindings: [] };
+    const openerPart = opener ? lazy(opener) : { sql: 'false', bindings: [] };
     // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank; OFFSET 0
     // keeps the planner from pulling the subquery up, which would inline the rank twice).
     const textOnce = ranked && partial.length ? lazy({ sql: text, bindings: textBindings }) : null;
@@ -340,6 +354,7 @@ export class PostgresEngine implements LexicalEngine {
       ...strongPart.bindings,
       ...langPart.bindings,
       ...headPart.bindings,
+      ...openerPart.bindings,
       ...(textOnce?.bindings ?? []),
       q.tenantId,
       ...(ts ? [ts] : []),
@@ -358,7 +373,7 @@ export class PostgresEngine implements LexicalEngine {
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${scorePart.sql} AS score, ${typPart.sql} AS typ,
-               ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit,
+               ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit, ${openerPart.sql} AS opener_hit,
                ${byLength ? NAME_WORDS_SQL : '0'} AS nw
           FROM search_docs ${textOnce ? `CROSS JOIN LATERAL (SELECT ${textOnce.sql} AS text_rank OFFSET 0) r` : ''}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
@@ -414,26 +429,22 @@ function splitFilters(q: Pick<EngineQuery, 'filters' | 'facets'>): { early: Engi
 function facetQuery(name: string, source: SqlPart, tenantId: string): SqlPart {
   const from = source.sql;
   if (name === 'price') return { sql: `(SELECT json_build_object('min', min(price), 'max', max(price)) ${from})`, bindings: source.bindings };
-  if (name === 'category' || name === 'category_tree') {
-    const which = name === 'category' ? `c NOT LIKE 'lvl:%'` : `c LIKE 'lvl:%'`;
-    const limit = name === 'category' ? FACET_LIMIT : 200;
+  if (isCategoryFacet(name)) {
     // unnest in the select list (one ProjectSet) rather than a function scan per row; a label read
     // per bucket by its key (a join's estimate could pick a scan of every category of the store).
     return {
-      sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', (SELECT sc.label FROM search_categories sc WHERE sc.tenant_id = ? AND sc.id = b.value)) ORDER BY b.count DESC, b.value), '[]')
-      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x WHERE ${which}
-            GROUP BY c ORDER BY count DESC, c LIMIT ${limit}) b)`,
+      sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', ${CATEGORY_LABEL}) ORDER BY b.count DESC, b.value), '[]')
+      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x WHERE ${categoryKeyTest(name, 'c')}
+            GROUP BY c ORDER BY count DESC, c LIMIT ${facetLimit(name)}) b)`,
       bindings: [tenantId, ...source.bindings],
     };
   }
-  const grouped = (sql: string, bindings: unknown[]) => ({
-    sql: `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (${sql}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`,
-    bindings,
-  });
-  if (name === 'brand') return grouped(`SELECT brand AS value ${from} AND brand IS NOT NULL`, source.bindings);
-  if (name === 'in_stock') return grouped(`SELECT in_stock::text AS value ${from}`, source.bindings);
-  return grouped(
-    `SELECT jsonb_array_elements_text(CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END) AS value ${from} AND jsonb_exists(facets, ?)`,
-    [name, name, name, ...source.bindings, name],
-  );
+  // The value expression's bindings come before the source's, the row test's after.
+  const v = facetValues(name, (c) => c);
+  const valueBindings = v.test ? v.bindings.slice(0, -1) : v.bindings;
+  const testBindings = v.test ? v.bindings.slice(-1) : [];
+  return {
+    sql: `(SELECT coalesce(json_agg(b), '[]') FROM (SELECT value, count(*)::int AS count FROM (SELECT ${v.value} AS value ${from}${v.test ? ` AND ${v.test}` : ''}) s GROUP BY value ORDER BY count DESC, value LIMIT ${FACET_LIMIT}) b)`,
+    bindings: [...valueBindings, ...source.bindings, ...testBindings],
+  };
 }

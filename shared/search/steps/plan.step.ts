@@ -1,7 +1,7 @@
 import { planQuery } from '../query-plan.js';
 import { categoryIntent } from '../category-intent.js';
 import { narrowIntent, typicalWords } from '../category-profile.js';
-import { markQualifier } from '../vocabulary.js';
+import { markPrepositions, markQualifier } from '../vocabulary.js';
 import type { SearchStep } from './state.js';
 
 /**
@@ -23,7 +23,7 @@ export const plan: SearchStep = {
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
-    s.plan.terms = markQualifier(s.plan.terms, tokens);
+    s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
     const heads = vocab.queryHead(tokens.filter((t) => !s.plan.intents.includes(t)));
     const intent = narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles);
     const typical = typicalWords(tokens, intent, ctx.profiles);
@@ -48,12 +48,14 @@ export const plan: SearchStep = {
         typical,
         heads,
         nameWords: vocab.averageNameWords,
+        openers: tokens.filter((t) => !s.plan.intents.includes(t) && vocab.isOpener(t)),
       },
     };
   },
   trace: (s) => ({
     weights: s.plan.terms.map((t) => t.weight),
     product_type: s.query.boost?.heads?.[0] ?? null,
+    brand_words: s.query.boost?.openers ?? [],
     corrections: s.plan.corrections,
     compounds: s.plan.compounds,
     intents_not_matched: s.plan.intents,

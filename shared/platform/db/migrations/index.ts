@@ -20,6 +20,7 @@ import * as m019 from './019-similar-lists.js';
 import * as m021 from './021-similar-state.js';
 import * as m022 from './022-click-impressions.js';
 import * as m023 from './023-browse-order.js';
+import * as m024 from './024-name-openings.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['021-similar-state', m021],
   ['022-click-impressions', m022],
   ['023-browse-order', m023],
+  ['024-name-openings', m024],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
