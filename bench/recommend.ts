@@ -12,12 +12,14 @@ import { learnEvents } from '../pipelines/vectors/learn-events.stage.js';
 import { API_NODE_FLAGS, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad } from './lib/http-load.js';
+import { loadGenerator } from './lib/wrk-load.js';
 
 /**
  * bench/recommend: BENCH_PRODUCTS (default 20,000) products of the real catalogs, embedded by the
  * catalog embedder, 20,000 synthetic view events; keep-alive HTTP load at c=8 and c=32 on every
  * recommendation type (random products and sessions, so mostly answers not yet cached), then
  * search with hybrid off and on (result cache off, and warm) on the Chorus dev queries, same run.
+ * BENCH_ROUNDS (1): rounds of the recommendation loads in turns, with the median p99 of each; BENCH_HYBRID=0 skips the searches.
  */
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -94,28 +96,34 @@ try {
   // The schedule's next run over the same vectors: the similar lists are kept (their fingerprint is unchanged).
   const again = await learn(2);
   const lines = [
-    `catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${first.seconds.toFixed(1)} s, again with the vectors unchanged in ${again.seconds.toFixed(1)} s (lists ${again.result.similarReused ? 'kept' : 'computed again'}); ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
+    `catalog: ${ids.length} products; lexically searchable in ${searchable.toFixed(1)} s (${(ids.length / searchable).toFixed(0)} products/s), vectors complete in ${vectors.toFixed(1)} s; ${rows.length} view events learned in ${first.seconds.toFixed(1)} s, again with the vectors unchanged in ${again.seconds.toFixed(1)} s (lists ${again.result.similarReused ? 'kept' : 'computed again'}); ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}; load generator ${loadGenerator()}`,
   ];
   const auth = { authorization: `Bearer ${key}` };
   const types = ['similar', 'also_viewed', 'trending', 'recently_viewed'];
   const path = (t: string, i: number) =>
     `/v1/recommend?type=${t}&limit=10&product_id=${encodeURIComponent(ids[(i * 7919) % ids.length])}&session=bench-${(i * 31) % 5000}`;
   await httpLoad({ origin, concurrency: 8, durationMs: 3000, next: (i) => ({ path: path(types[i % 4], i), headers: auth }) });
+  // BENCH_ROUNDS rounds of every load, in turns (the floor and each type once per round), so a stretch of
+  // machine noise falls on every type alike; each round is printed and then the median p99 per load.
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  const loads: Array<{ label: string; c: number; next: (i: number) => { path: string; headers?: Record<string, string> } }> = [];
   for (const c of [8, 32]) {
     // The floor of this machine in the same run: the same middleware and HTTP path with no work behind it (no key, no I/O).
-    lines.push(
-      formatLoad(
-        `GET /healthz c=${c} (HTTP floor)`,
-        await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: () => ({ path: '/healthz' }) }),
-      ),
-    );
-    for (const t of types)
-      lines.push(
-        formatLoad(
-          `recommend ${t} c=${c}`,
-          await httpLoad({ origin, concurrency: c, durationMs: SECONDS * 1000, next: (i) => ({ path: path(t, i + c * 100_000), headers: auth }) }),
-        ),
-      );
+    loads.push({ label: `GET /healthz c=${c} (HTTP floor)`, c, next: () => ({ path: '/healthz' }) });
+    for (const t of types) loads.push({ label: `recommend ${t} c=${c}`, c, next: (i) => ({ path: path(t, i + c * 100_000), headers: auth }) });
+  }
+  const p99s = new Map<string, number[]>();
+  for (let r = 0; r < rounds; r++) {
+    for (const l of loads) {
+      const res = await httpLoad({ origin, concurrency: l.c, durationMs: SECONDS * 1000, next: l.next });
+      lines.push(formatLoad(rounds > 1 ? `${l.label} #${r + 1}` : l.label, res));
+      p99s.set(l.label, [...(p99s.get(l.label) ?? []), res.p99]);
+    }
+  }
+  if (rounds > 1) {
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    for (const [label, xs] of p99s)
+      lines.push(`${label.padEnd(34)} p99 median of ${rounds} ${median(xs).toFixed(2)} ms (${xs.map((x) => x.toFixed(1)).join(', ')})`);
   }
   const chorus = [...parseJudgments(readFileSync(join(base.sharedDataDir, 'chorus-icecat', 'judgments-dev.csv'), 'utf8')).keys()].map(encodeURIComponent);
   const setHybrid = async (on: boolean) => {
@@ -127,10 +135,12 @@ try {
     await deps.notices.publish('synonyms', tenant.id);
     await new Promise((r) => setTimeout(r, 300));
   };
-  for (const on of [false, true, false, true]) {
+  for (const on of process.env.BENCH_HYBRID === '0' ? [] : [false, true, false, true]) {
     await setHybrid(on);
     const c = 32;
-    await httpLoad({ origin, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }) });
+    // Both APIs see every query once first: the no-cache API keeps its own query embeddings (per process), as a live one has them after the first search.
+    for (const o of [origin, nocache])
+      await httpLoad({ origin: o, concurrency: 8, durationMs: 2000, next: (i) => ({ path: `/v1/search?q=${chorus[i % chorus.length]}`, headers: auth }) });
     lines.push(
       formatLoad(
         `search hybrid ${on ? 'on ' : 'off'} c=${c} (no cache)`,

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { API_NODE_FLAGS, apiNodeFlagsOf, rssTree, startProcess, stopProcess } from './lib/processes.js';
 import { prepareReplicated, sendPrepared } from './lib/catalog-100k.js';
 import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
+import { loadGenerator } from './lib/wrk-load.js';
 import { merchComparison } from './lib/merch-compare.js';
 import { meteringComparison } from './lib/metering-compare.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
@@ -122,7 +123,7 @@ try {
   const { mix, prefixes } = queryMix(base.sharedDataDir);
   const auth = { authorization: `Bearer ${key}` };
   const lines: string[] = [
-    `catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}`,
+    `catalog: ${await deps.repos.products.count(tenant.id)} products; query mix ${mix.length}; ${SECONDS} s per run; API_PROCESSES=${env.API_PROCESSES}; load generator ${loadGenerator()}`,
   ];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
   // whole pipeline (40-250 ms), enough to set the p99 of a 10 s run.

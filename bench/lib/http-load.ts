@@ -1,16 +1,14 @@
 import { Agent, request } from 'undici';
+import { loadGenerator, wrkLoad } from './wrk-load.js';
+import type { LoadResult } from './load-result.js';
 
-export interface LoadResult {
-  requests: number;
-  errors: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Per group, when requests name one (`next(i).group`): interleaved loads measured apart. */
-  groups?: Record<string, LoadResult>;
-}
+export type { LoadResult };
 
-/** Closed-loop HTTP load: `concurrency` keep-alive clients for `durationMs`, each sending the next request as soon as one answers. */
+/**
+ * Closed-loop HTTP load: `concurrency` keep-alive clients for `durationMs`, each sending the next
+ * request as soon as one answers. Sent by wrk when it is installed and can send them (GETs, no
+ * groups, nothing observed: wrk-load.ts), else by undici here.
+ */
 export async function httpLoad(opts: {
   origin: string;
   concurrency: number;
@@ -19,6 +17,10 @@ export async function httpLoad(opts: {
   /** Sees every answer's status and headers (e.g. to count cache hits). */
   observe?: (res: { statusCode: number; headers: Record<string, string | string[] | undefined> }, group: string | undefined) => void;
 }): Promise<LoadResult> {
+  if (!opts.observe && loadGenerator() === 'wrk') {
+    const r = await wrkLoad(opts);
+    if (r) return r;
+  }
   const agent = new Agent({ connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
   const byGroup = new Map<string, { latencies: number[]; errors: number }>();
