@@ -1,7 +1,6 @@
 import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
-import type { SearchInput } from '../shared/search/index.js';
-import { queryMix } from './lib/query-mix.js';
+import { queryMix, toInput } from './lib/query-mix.js';
 
 /**
  * bench/search-profile: where an uncached search spends its time, on a database bench/search
@@ -20,32 +19,6 @@ const deps = createDeps(
 );
 const statements: Array<{ sql: string; bindings: unknown[] }> = [];
 deps.db.on('query', (q: { sql: string; bindings: unknown[] }) => statements.push({ sql: q.sql, bindings: q.bindings }));
-
-/** A bench/search mix entry (`laptop&filter[price][lte]=500&facets=brand`) as a search input. */
-export function toInput(entry: string): SearchInput {
-  const params = new URLSearchParams(`q=${entry}`);
-  const filters: SearchInput['filters'] = {};
-  for (const [k, v] of params) {
-    const m = /^filter\[([^\]]+)\](?:\[(gte|lte)\])?$/.exec(k);
-    if (!m) continue;
-    if (m[2]) filters[m[1]] = { ...(filters[m[1]] as object), [m[2]]: Number(v) };
-    else filters[m[1]] = v === 'true' ? true : v.split(',');
-  }
-  return {
-    q: params.get('q') ?? '',
-    lang: 'auto',
-    page: 1,
-    perPage: 20,
-    filters,
-    sort: (params.get('sort') as SearchInput['sort']) ?? null,
-    facets: params.get('facets')?.split(',') ?? null,
-    session: null,
-    debug: true,
-    override: null,
-    log: false,
-    ai: 'off',
-  };
-}
 
 try {
   const tenant = await deps.db('tenants').where({ name: 'bench' }).orderBy('created_at', 'desc').first();

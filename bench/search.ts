@@ -16,11 +16,13 @@ import { loadGenerator } from './lib/wrk-load.js';
 import { merchComparison } from './lib/merch-compare.js';
 import { meteringComparison } from './lib/metering-compare.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
+import { recordSearchStatements, replayLoad } from './lib/statement-floor.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
  * filters and facets), keep-alive HTTP load at concurrency 8 and 32 against a separate API
- * process; in the same run the floors: the engine query alone and a Koa hello-world.
+ * process; in the same run the floors: a plain engine query alone, the service's own statements
+ * replayed straight to Postgres, and a Koa hello-world.
  */
 const TOTAL = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -183,6 +185,8 @@ try {
     }
     lines.push(`metering in process: ${(((performance.now() - t0) * 1000) / n).toFixed(2)} us per billed search (quota check + count + header)`);
   }
+  // The floor under "no cache": the statements the service itself sends per search, replayed straight to Postgres.
+  const recorded = twin || process.env.BENCH_METERING ? [] : await recordSearchStatements(env, tenant.id, mix);
   for (const c of twin || process.env.BENCH_METERING ? [] : [8, 32]) {
     const ms = SECONDS * 1000;
     lines.push(
@@ -195,6 +199,10 @@ try {
     );
     lines.push(
       `${`engine query alone c=${c}`.padEnd(34)} ${engineOnly.rps.toFixed(0).padStart(7)} q/s     p50 ${engineOnly.p50.toFixed(2).padStart(7)} ms   p99 ${engineOnly.p99.toFixed(2).padStart(7)} ms`,
+    );
+    const replayed = await replayLoad(db.url, recorded, c, ms);
+    lines.push(
+      `${`service statements alone c=${c}`.padEnd(34)} ${replayed.rps.toFixed(0).padStart(7)} q/s     p50 ${replayed.p50.toFixed(2).padStart(7)} ms   p99 ${replayed.p99.toFixed(2).padStart(7)} ms   (${replayed.statements.toFixed(2)} statements per search)`,
     );
     // With a baseline, each figure is the median of BENCH_ROUNDS short runs taken in turns (before, after, after, before, ...):
     // on a shared machine the load moves within seconds, and turns expose both sides to the same moves.
@@ -273,7 +281,11 @@ try {
     };
   }
 
-  /** The floor under search: the same engine query straight from this process, no HTTP, no pipeline. */
+  /**
+   * A plain engine query straight from this process (the query's words and the default facets; none
+   * of the service's ranking boosts or its fallback): no HTTP, no pipeline. The service's own
+   * statements are the "service statements alone" floor (bench/lib/statement-floor.ts).
+   */
   async function engineLoad(concurrency: number, durationMs: number, queries: string[]) {
     const latencies: number[] = [];
     let i = 0;

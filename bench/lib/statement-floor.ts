@@ -1,0 +1,60 @@
+import pg from 'pg';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createDeps } from '../../shared/deps.js';
+import { toInput } from './query-mix.js';
+
+type Statement = { sql: string; bindings: unknown[] };
+
+/**
+ * The statements the service itself sends for each search of the mix, cache off: recorded from a
+ * SearchService in this process (after a warm-up pass, so the store's context, vocabulary and
+ * dictionary are loaded and only the search's own statements remain).
+ */
+export async function recordSearchStatements(env: Record<string, string>, tenantId: string, mix: string[]): Promise<Statement[][]> {
+  const deps = createDeps(loadConfig({ ...process.env, ...env, SEARCH_CACHE_TTL_MS: '0', QUEUE_PREFIX: `${env.QUEUE_PREFIX}rec` }));
+  try {
+    const inputs = mix.map((m) => ({ ...toInput(m), debug: false }));
+    for (const input of inputs) await deps.search.search(tenantId, input);
+    let current: Statement[] = [];
+    deps.db.on('query', (q: Statement) => current.push({ sql: q.sql, bindings: q.bindings }));
+    const out: Statement[][] = [];
+    for (const input of inputs) {
+      current = [];
+      await deps.search.search(tenantId, input);
+      out.push(current);
+    }
+    return out;
+  } finally {
+    await deps.close();
+  }
+}
+
+/**
+ * The floor under uncached search: the service's own statements for each search (recorded above),
+ * sent one after another per search as the service sends them, `concurrency` searches at a time,
+ * straight to Postgres. No HTTP, no pipeline, no ranking code: what Postgres alone allows.
+ */
+export async function replayLoad(databaseUrl: string, searches: Statement[][], concurrency: number, durationMs: number) {
+  const clients = Array.from({ length: concurrency }, () => new pg.Client({ connectionString: databaseUrl }));
+  await Promise.all(clients.map((c) => c.connect()));
+  const latencies: number[] = [];
+  let i = 0;
+  const end = Date.now() + durationMs;
+  const t0 = performance.now();
+  await Promise.all(
+    clients.map(async (conn) => {
+      while (Date.now() < end) {
+        const s = performance.now();
+        for (const st of searches[i++ % searches.length]) await conn.query(st.sql, st.bindings);
+        latencies.push(performance.now() - s);
+      }
+    }),
+  ).finally(() => Promise.all(clients.map((c) => c.end())));
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / ((performance.now() - t0) / 1000),
+    p50: latencies[Math.floor(latencies.length / 2)],
+    p99: latencies[Math.floor(latencies.length * 0.99)],
+    statements: searches.reduce((a, s) => a + s.length, 0) / searches.length,
+  };
+}
