@@ -1,5 +1,6 @@
 import { normalizeText, tokenize, isCodeLike, isArabic } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
+import { qualifierAt } from './vocabulary.js';
 
 /** Category label words (stemmed) -> the category targets (ids / level keys) whose labels contain them. */
 export type CategoryWordIndex = Map<string, string[]>;
@@ -39,10 +40,13 @@ function headWords(label: string): string[] {
 
 /**
  * The categories a query names by its head word (the last word that is not a code: in
- * "bluetooth speaker" the product is a speaker), or by a compound of its last two words.
+ * "bluetooth speaker" the product is a speaker), or by a compound of its last two words. What
+ * follows a qualifier's preposition only qualifies the product named before it: "toys for baby"
+ * names toys, not the store's baby categories.
  */
 export function categoryIntent(tokens: string[], index: CategoryWordIndex): string[] {
-  const words = tokens.filter((t) => !isCodeLike(t));
+  const cut = qualifierAt(tokens);
+  const words = (cut > 0 ? tokens.slice(0, cut) : tokens).filter((t) => !isCodeLike(t));
   if (!words.length || words.length > 5) return [];
   const arabic = isArabic(words.join(' '));
   const last = arabic ? words[0] : words[words.length - 1];

@@ -1,0 +1,29 @@
+import t from 'tap';
+import { buildCategoryIndex, categoryIntent } from '../../shared/search/category-intent.js';
+import { normalizeText, tokenize } from '../../shared/text/normalize.js';
+
+/** Query tokens as the search path has them. */
+const q = (text: string) => tokenize(normalizeText(text));
+
+const index = buildCategoryIndex([
+  { norm: 'soft toys', target: 'toys/soft' },
+  { norm: 'remote control toys', target: 'toys/remote' },
+  { norm: 'baby & kids gifts', target: 'baby/gifts' },
+  { norm: 'baby bedsheets', target: 'baby/bedsheets' },
+  { norm: 'bluetooth speakers', target: 'audio/speakers' },
+  { norm: 'ألعاب أطفال', target: 'ar/toys' },
+]);
+
+t.test('the head word names the category: the last word in English, the first in Arabic', async (t) => {
+  t.same(categoryIntent(['bluetooth', 'speaker'], index), ['audio/speakers']);
+  t.same(categoryIntent(['baby', 'toys'], index).sort(), ['toys/remote', 'toys/soft']);
+  t.same(categoryIntent(q('ألعاب أطفال'), index), ['ar/toys']);
+});
+
+t.test("what follows a qualifier's preposition qualifies the product named before it", async (t) => {
+  t.same(categoryIntent(['toys', 'for', 'baby'], index).sort(), ['toys/remote', 'toys/soft'], 'toys, not the baby categories');
+  t.same(categoryIntent(['speaker', 'with', 'gifts'], index), ['audio/speakers']);
+  t.same(categoryIntent(q('ألعاب مع أطفال'), index), ['ar/toys']);
+  t.same(categoryIntent(['for', 'baby'], index), ['baby/gifts'], 'a leading preposition is no qualifier');
+  t.same(categoryIntent(['lamp', 'for', 'baby'], index), [], "the product named is no category of the store: none, not the qualifier's");
+});
