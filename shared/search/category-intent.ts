@@ -22,7 +22,8 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
     }
   }
   const out: CategoryWordIndex = new Map();
-  for (const [word, targets] of index) if (targets.size < TOO_GENERIC) out.set(word, [...targets]);
+  // Narrowed once here, not per query.
+  for (const [word, targets] of index) if (targets.size < TOO_GENERIC) out.set(word, narrowest([...targets]));
   return out;
 }
 
@@ -60,6 +61,17 @@ export function categoryIntent(tokens: string[], index: CategoryWordIndex): stri
   }
   return [];
 }
+
+/**
+ * Of the levels that name the word, the deepest: "Bags, Wallets & Belts" names wallets too, but its
+ * "Wallets" level is where they are (the top level also holds the belts). A level goes only when a
+ * level below it names the word as well.
+ */
+function narrowest(targets: string[]): string[] {
+  const below = (t: string) => t.startsWith(LEVEL) && targets.some((o) => o.length > t.length && o.startsWith(`${t}>`));
+  return targets.some(below) ? targets.filter((t) => !below(t)) : targets;
+}
+const LEVEL = 'lvl:';
 
 function forms(word: string): string[] {
   const s = stem(word);

@@ -27,3 +27,18 @@ t.test("what follows a qualifier's preposition qualifies the product named befor
   t.same(categoryIntent(['for', 'baby'], index), ['baby/gifts'], 'a leading preposition is no qualifier');
   t.same(categoryIntent(['lamp', 'for', 'baby'], index), [], "the product named is no category of the store: none, not the qualifier's");
 });
+
+t.test('of the levels naming the word, the deepest: a top level listing several types holds the others too', async (t) => {
+  const levels = buildCategoryIndex([
+    { norm: 'bags, wallets & belts', target: 'lvl:bags, wallets & belts' },
+    { norm: 'wallets & clutches', target: 'lvl:bags, wallets & belts>wallets & clutches' },
+    { norm: 'wallets', target: 'lvl:bags, wallets & belts>wallets & clutches>wallets' },
+    { norm: 'justanned wallets', target: 'bags/wallets/justanned' },
+    { norm: 'belts', target: 'lvl:bags, wallets & belts>belts' },
+    { norm: 'shoes', target: 'lvl:shoes' },
+    { norm: 'sneakers', target: 'lvl:shoes>sneakers' },
+  ]);
+  t.same(categoryIntent(['mens', 'wallet'], levels).sort(), ['bags/wallets/justanned', 'lvl:bags, wallets & belts>wallets & clutches>wallets']);
+  t.same(categoryIntent(['belt'], levels), ['lvl:bags, wallets & belts>belts']);
+  t.same(categoryIntent(['shoes'], levels), ['lvl:shoes'], 'no level below names shoes: the top level stays');
+});
