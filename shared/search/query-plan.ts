@@ -83,7 +83,10 @@ export function planQuery(input: PlanInput): QueryPlan {
         term.alternatives.push(split);
         term.phrase = true;
         compounds.push(split.join(' '));
-      } else if (input.typoTolerance) {
+      }
+      // Both readings when a word both splits and has a correction: "blutooth" is "blu tooth" by
+      // its letters and "bluetooth" by a typo; the catalog decides which matches.
+      if (input.typoTolerance) {
         const to = input.correct(t);
         if (to) {
           term.alternatives.push([to]);

@@ -1,0 +1,30 @@
+import t from 'tap';
+import { planQuery } from '../../shared/search/query-plan.js';
+import { Vocabulary } from '../../shared/search/vocabulary.js';
+
+const vocab = new Vocabulary(
+  new Map([
+    ['blu', 3],
+    ['tooth', 2],
+    ['bluetooth', 20],
+    ['head', 4],
+    ['set', 9],
+    ['speaker', 12],
+  ]),
+  40,
+);
+const plan = (q: string) => planQuery({ tokens: q.split(' '), terms: vocab.terms, typoTolerance: true, correct: (w) => vocab.typos.correction(w) });
+
+t.test('an unknown word that splits into known words and has a correction gets both readings', async (t) => {
+  const p = plan('blutooth speaker');
+  t.same(p.terms[0], { alternatives: [['blutooth'], ['blu', 'tooth'], ['bluetooth']], phrase: true });
+  t.same(p.compounds, ['blu tooth']);
+  t.same(p.corrections, [{ from: 'blutooth', to: 'bluetooth' }]);
+});
+
+t.test('a split without a correction, and none without typo tolerance', async (t) => {
+  t.same(plan('headset').terms[0], { alternatives: [['headset'], ['head', 'set']], phrase: true }, 'no known word within its typo budget');
+  const off = planQuery({ tokens: ['blutooth'], terms: vocab.terms, typoTolerance: false, correct: (w) => vocab.typos.correction(w) });
+  t.same(off.terms[0], { alternatives: [['blutooth'], ['blu', 'tooth']], phrase: true });
+  t.same(off.corrections, []);
+});
