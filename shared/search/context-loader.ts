@@ -72,7 +72,12 @@ export async function buildContext(
       .slice(0, 10)
       .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight })),
     synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
-    rules: { brands: new Map(brandRows.map((r) => [r.norm, r.display])), colors, colorFacet },
+    rules: {
+      brands: new Map(brandRows.map((r) => [r.norm, r.display])),
+      colors,
+      colorFacet,
+      brandProducts: new Map(brandRows.map((r) => [r.norm, r.weight])),
+    },
     loadedAt: Date.now(),
   };
 }

@@ -20,13 +20,13 @@ const CONTROL = /[\u0000-\u001f]/g;
  * A bare number is never a price: it needs a comparison word ("under", "اقل من", "<"), a range
  * ("100-200", "بين 100 و 200") or "100+", and a unit after it ("65 inch", "2tb") rules it out.
  */
-export function parseRules(normalized: string, ctx: RuleContext): ParsedRules {
+export function parseRules(normalized: string, ctx: RuleContext, words?: ReadonlyMap<string, number>): ParsedRules {
   const fired: ParsedRules['fired'] = [];
   const filters: ParsedRules['filters'] = {};
   // Pad so phrases at either end see a space; control characters are our placeholders.
   let text = ` ${normalized.replace(CONTROL, ' ')} `;
   text = takePrices(text, filters, fired);
   const sorted = takeSort(text, fired);
-  const rest = takeTerms(sorted.text, ctx, filters, fired);
+  const rest = takeTerms(sorted.text, ctx, filters, fired, words);
   return { filters, sort: sorted.sort, rest, fired };
 }

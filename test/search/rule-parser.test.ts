@@ -295,6 +295,37 @@ t.test('brands: longest whole-word match, display value, removed from rest', asy
   t.equal(parse('case for samsung').rest, 'case for samsung');
 });
 
+t.test('a one-word brand most of whose word is something else in the store is read as the word', async (t) => {
+  const store: RuleContext = {
+    ...ctx,
+    brands: new Map([...ctx.brands, ['coffee', 'Coffee']]),
+    brandProducts: new Map([
+      ['coffee', 3],
+      ['nike', 40],
+      ['western digital', 2],
+    ]),
+  };
+  const words = new Map([
+    ['coffee', 300],
+    ['nike', 60],
+    ['western', 90],
+    ['digital', 500],
+    ['mug', 250],
+  ]);
+  const coffee = parseRules(normalizeText('coffee mug'), store, words);
+  t.same(coffee.filters, {}, '3 of the 300 products with the word are the brand Coffee: no brand filter');
+  t.equal(coffee.rest, 'coffee mug');
+  t.same(coffee.fired, [{ rule: 'word_not_brand', text: 'coffee' }]);
+  t.same(parseRules(normalizeText('nike shoes'), store, words).filters, { brand: ['Nike'] }, '40 of 60: the brand');
+  t.same(parseRules(normalizeText('brand coffee'), store, words).filters, { brand: ['Coffee'] }, 'named as a brand, it is one');
+  t.same(
+    parseRules(normalizeText('western digital 2tb'), store, words).filters,
+    { brand: ['Western Digital'] },
+    'brand names of several words are not in doubt',
+  );
+  t.same(parseRules(normalizeText('coffee mug'), store).filters, { brand: ['Coffee'] }, "without the store's word counts: the brand");
+});
+
 t.test('colours: English and Arabic forms, only with a colour facet', async (t) => {
   t.same(parse('red shoes'), { filters: { color: ['Red'] }, sort: null, rest: 'shoes', fired: [{ rule: 'color', text: 'red' }] });
   for (const q of ['حذاء احمر', 'حذاء أحمر', 'شنطة حمراء', 'الحذاء الأحمر']) t.same(parse(q).filters, { color: ['Red'] }, q);

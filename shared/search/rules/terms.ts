@@ -103,6 +103,15 @@ const BRAND_MARKERS = set(['brand', 'by', 'ماركة', 'ماركه', 'بران�
 /** A brand after these is what the product fits ("case for samsung"), not who made it: kept as text. */
 const FITS = set(['for', 'fits', 'compatible', 'ل', 'لجهاز', 'لأجهزة', 'متوافق', 'يناسب']);
 
+/** A brand reading of a word needs at least this share of the store's products carrying the word to be the brand's. */
+const BRAND_SHARE = 0.5;
+
+function mostlyOtherWord(word: string, ctx: RuleContext, counts: ReadonlyMap<string, number> | undefined): boolean {
+  const own = ctx.brandProducts?.get(word);
+  const all = counts?.get(word);
+  return own !== undefined && all !== undefined && own < BRAND_SHARE * all;
+}
+
 /** Longest phrase length (in words) of a brand or colour table, cached per table. */
 const maxWords = new WeakMap<ReadonlyMap<string, string>, { size: number; words: number }>();
 function longest(table: ReadonlyMap<string, string>): number {
@@ -133,7 +142,14 @@ function match(words: string[], i: number, table: ReadonlyMap<string, string>, m
 }
 
 /** Cuts brands and colours out of the word list, then drops connectors left dangling, and returns the rest. */
-export function takeTerms(text: string, ctx: RuleContext, filters: ParsedRules['filters'], fired: ParsedRules['fired']): string {
+export function takeTerms(
+  text: string,
+  ctx: RuleContext,
+  filters: ParsedRules['filters'],
+  fired: ParsedRules['fired'],
+  /** Products carrying each word in the store (its vocabulary), when known. */
+  counts?: ReadonlyMap<string, number>,
+): string {
   const words = text.split(' ').filter((w) => w.length > 0);
   const brandMax = ctx.brands.size ? longest(ctx.brands) : 0;
   const colors = ctx.colorFacet && ctx.colors.size ? ctx.colors : null;
@@ -149,9 +165,13 @@ export function takeTerms(text: string, ctx: RuleContext, filters: ParsedRules['
     if (brandMax && !(prev !== undefined && FITS.has(prev))) {
       const b = match(words, i, ctx.brands, brandMax);
       // A colour word reads as a colour ("red dress" is not the brand RED) unless the shopper marks it as the brand.
-      const colourWord = b !== null && COLOR_WORDS.has(words.slice(i, i + b.len).join(' ')) && !(prev !== undefined && BRAND_MARKERS.has(prev));
+      const marked = prev !== undefined && BRAND_MARKERS.has(prev);
+      const colourWord = b !== null && COLOR_WORDS.has(words.slice(i, i + b.len).join(' ')) && !marked;
       if (b && colourWord) fired.push({ rule: 'colour_not_brand', text: words.slice(i, i + b.len).join(' ') });
-      if (b && !colourWord) {
+      // A one-word brand most of whose word's products are not the brand's is that word ("coffee mug" in a store with a brand Coffee).
+      const otherWord = b !== null && !colourWord && !marked && b.len === 1 && mostlyOtherWord(words[i], ctx, counts);
+      if (otherWord) fired.push({ rule: 'word_not_brand', text: words[i] });
+      if (b && !colourWord && !otherWord) {
         add('brand', b.value);
         fired.push({ rule: 'brand', text: words.slice(i, i + b.len).join(' ') });
         out.push(MARK.brand);

@@ -7,6 +7,8 @@ export interface RuleContext {
   colors: Map<string, string>;
   /** Canonical name of the colour facet attribute (filter key), or null. */
   colorFacet: string | null;
+  /** Products of each brand (by normalized name): with the store's word counts, whether a one-word brand is mostly some other word. */
+  brandProducts?: Map<string, number>;
 }
 
 export type RuleSort = 'price_asc' | 'price_desc' | 'newest' | 'popular';

@@ -6,7 +6,7 @@ import type { SearchStep } from './state.js';
 export const rules: SearchStep = {
   name: 'rules',
   run(s) {
-    s.rules = s.ranking.rule_parser ? parseRules(s.normalized, s.ctx.rules) : null;
+    s.rules = s.ranking.rule_parser ? parseRules(s.normalized, s.ctx.rules, s.vocab.terms) : null;
     s.filters = { ...(s.rules?.filters as Record<string, FilterValue> | undefined), ...s.input.filters };
     s.sort = s.input.sort ?? s.rules?.sort ?? 'relevance';
     s.text = s.rules ? s.rules.rest : s.normalized;
