@@ -13,6 +13,8 @@ export interface PlanInput {
   typoTolerance: boolean;
   /** The vocabulary's correction of an unknown token, or null (see TypoIndex). */
   correct(token: string): string | null;
+  /** The store's more frequent hyphenated writing of a word ("tshirts" -> "t-shirts"), or null (Vocabulary.hyphenated). */
+  hyphenated?(token: string): string | null;
 }
 
 export interface QueryPlan {
@@ -67,6 +69,9 @@ export function planQuery(input: PlanInput): QueryPlan {
       continue;
     }
     const term: QueryTerm = { alternatives: [[t]] };
+    // "tshirts" where the store writes "T-Shirts": the hyphenated word (a phrase of its parts in the index) matches too.
+    const hyphenated = input.hyphenated?.(t);
+    if (hyphenated) term.alternatives.push([hyphenated]);
     if (isIntentWord(t) && !known(terms, t)) {
       if (tokens.some((o) => o !== t && !isIntentWord(o))) intents.push(t);
       else out.push(term);

@@ -16,6 +16,8 @@ const TYPE_SHARE = 0.1;
 const MIN_OPENER_PRODUCTS = 3;
 /** ... and at least this share of the products carrying it open their names with it ("crocs" of "Crocs Cleo Sandals", not of "Lite Crocs Rule Cartridge"). */
 const OPENER_SHARE = 0.5;
+/** Words of letters joined by hyphens ("t-shirt", "wi-fi"; not codes such as "e-1700-906"). */
+const HYPHENATED = /^\p{L}+(?:-\p{L}+)+$/u;
 /** What follows these in a query qualifies the product named before them ("bike for children"): general-language prepositions. */
 const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'of', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
 
@@ -58,6 +60,8 @@ export class Vocabulary {
   private types = new Map<string, number>();
   /** Products with a word of this stem (summed over its forms: the engine matches a word by its stem too). */
   private stemFreq = new Map<string, number>();
+  /** Hyphenated words of letters by their joined writing ("tshirt" -> "t-shirt"), the most frequent one of each. */
+  private joined = new Map<string, string>();
 
   /**
    * `products`: how many products the frequencies were counted over; `heads`: head noun -> products
@@ -74,11 +78,25 @@ export class Vocabulary {
     for (const [word, n] of terms) {
       const s = stem(word);
       this.stemFreq.set(s, (this.stemFreq.get(s) ?? 0) + n);
+      if (word.includes('-') && HYPHENATED.test(word)) {
+        const key = word.replaceAll('-', '');
+        const held = this.joined.get(key);
+        if (!held || (terms.get(held) ?? 0) < n) this.joined.set(key, word);
+      }
     }
     for (const [word, n] of heads) {
       const s = stem(word);
       this.types.set(s, (this.types.get(s) ?? 0) + n);
     }
+  }
+
+  /**
+   * The store's hyphenated writing of a word typed without its hyphens ("tshirts": "t-shirts",
+   * "wifi": "wi-fi"), when the store writes it that way more often than as typed; else null.
+   */
+  hyphenated(word: string): string | null {
+    const h = this.joined.get(word);
+    return h !== undefined && (this.terms.get(h) ?? 0) > (this.terms.get(word) ?? 0) ? h : null;
   }
 
   /** The store's average name length in words (its title style: terse or spec-sheet), or undefined without counts. */

@@ -28,3 +28,24 @@ t.test('a split without a correction, and none without typo tolerance', async (t
   t.same(off.terms[0], { alternatives: [['blutooth'], ['blu', 'tooth']], phrase: true });
   t.same(off.corrections, []);
 });
+
+t.test("a word typed without its hyphens also matches the store's hyphenated writing when that is the usual one", async (t) => {
+  const v = new Vocabulary(
+    new Map([
+      ['t-shirts', 1072],
+      ['t-shirt', 1214],
+      ['tshirts', 2],
+      ['wi-fi', 11],
+      ['wifi', 30],
+      ['e-1700-906', 1],
+      ['router', 19],
+    ]),
+    5000,
+  );
+  t.equal(v.hyphenated('tshirts'), 't-shirts', '2 products write tshirts, 1,072 t-shirts');
+  t.equal(v.hyphenated('tshirt'), 't-shirt', 'unknown as typed');
+  t.equal(v.hyphenated('wifi'), null, 'the store writes wifi more often than wi-fi: as typed');
+  t.equal(v.hyphenated('e1700906'), null, 'codes are not words');
+  const p = planQuery({ tokens: ['tshirts'], terms: v.terms, typoTolerance: true, correct: () => null, hyphenated: (w) => v.hyphenated(w) });
+  t.same(p.terms, [{ alternatives: [['tshirts'], ['t-shirts']] }]);
+});

@@ -19,6 +19,7 @@ export const plan: SearchStep = {
       terms: vocab.terms,
       typoTolerance: ranking.typo_tolerance,
       correct: (word) => vocab.typos.correction(word),
+      hyphenated: (word) => vocab.hyphenated(word),
     });
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
