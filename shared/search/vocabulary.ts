@@ -3,6 +3,7 @@ import { TypoIndex } from '../text/typo-index.js';
 import { isArabic, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { headForms } from '../text/product-head.js';
+import { isIntentWord } from '../text/intent-words.js';
 
 /** See Vocabulary.isCommon. */
 const COMMON_SHARE = 0.1;
@@ -153,8 +154,11 @@ export class Vocabulary {
    * at least MIN_OPENER_PRODUCTS product names and OPENER_SHARE of the names of the products that
    * carry it (marketplace and spec-sheet titles open with the maker: "Crocs Cleo Womens Sandals",
    * "HP ProCurve 2524 Switch"; a word that opens a few names among many is no brand: "white", "patio").
+   * An intent word is never one ("womens" opens the names of a brand "Womens Trendz" on Flipkart,
+   * whose other products write "Women's").
    */
   isOpener(word: string): boolean {
+    if (isIntentWord(word)) return false;
     const n = this.openings.get(word) ?? 0;
     return n >= MIN_OPENER_PRODUCTS && n >= OPENER_SHARE * (this.terms.get(word) ?? n);
   }

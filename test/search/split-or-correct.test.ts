@@ -49,3 +49,21 @@ t.test("a word typed without its hyphens also matches the store's hyphenated wri
   const p = planQuery({ tokens: ['tshirts'], terms: v.terms, typoTolerance: true, correct: () => null, hyphenated: (w) => v.hyphenated(w) });
   t.same(p.terms, [{ alternatives: [['tshirts'], ['t-shirts']] }]);
 });
+
+t.test('an intent word is never a brand word, however many names open with it', async (t) => {
+  const v = new Vocabulary(
+    new Map([
+      ['womens', 10],
+      ['zeno', 5],
+    ]),
+    300,
+    new Map(),
+    0,
+    new Map([
+      ['womens', 9],
+      ['zeno', 5],
+    ]),
+  );
+  t.equal(v.isOpener('zeno'), true);
+  t.equal(v.isOpener('womens'), false, '"Womens Trendz" opens 9 of the 10 names with the word');
+});
