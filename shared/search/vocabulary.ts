@@ -19,8 +19,14 @@ const MIN_OPENER_PRODUCTS = 3;
 const OPENER_SHARE = 0.5;
 /** Words of letters joined by hyphens ("t-shirt", "wi-fi"; not codes such as "e-1700-906"). */
 const HYPHENATED = /^\p{L}+(?:-\p{L}+)+$/u;
-/** What follows these in a query qualifies the product named before them ("bike for children"): general-language prepositions. */
-const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'of', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
+/**
+ * What follows these in a query qualifies the product named before them ("bike for children"):
+ * general-language prepositions. Not "of": what follows it is the product ("pack of 3 socks",
+ * "set of knives"), as the title head rules read it (shared/text/product-head.ts).
+ */
+const QUALIFIERS = new Set(['for', 'with', 'without', 'by', 'from', 'to', 'in', 'on', 'w', 'ل', 'مع', 'بدون', 'من', 'الى', 'في']);
+/** Prepositions (general language): the qualifiers and "of". */
+const PREPOSITIONS = new Set([...QUALIFIERS, 'of']);
 
 /** Where a query's qualifier starts ("bike for children": 1, at "for"), or -1: a preposition after its first word. */
 export function qualifierAt(tokens: string[]): number {
@@ -46,7 +52,7 @@ export function markQualifier(terms: QueryTerm[], tokens: string[]): QueryTerm[]
 
 /** The terms whose typed words are all prepositions (the general-language list above) marked (QueryTerm.preposition): prose is full of them. */
 export function markPrepositions(terms: QueryTerm[]): QueryTerm[] {
-  const isPreposition = (t: QueryTerm) => (t.alternatives[0] ?? []).length > 0 && t.alternatives[0].every((w) => QUALIFIERS.has(w));
+  const isPreposition = (t: QueryTerm) => (t.alternatives[0] ?? []).length > 0 && t.alternatives[0].every((w) => PREPOSITIONS.has(w));
   return terms.some(isPreposition) ? terms.map((t) => (isPreposition(t) ? { ...t, preposition: true } : t)) : terms;
 }
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { buildCategoryIndex, categoryIntent } from '../../shared/search/category-intent.js';
 import { normalizeText, tokenize } from '../../shared/text/normalize.js';
+import { qualifierAt } from '../../shared/search/vocabulary.js';
 
 /** Query tokens as the search path has them. */
 const q = (text: string) => tokenize(normalizeText(text));
@@ -41,4 +42,15 @@ t.test('of the levels naming the word, the deepest: a top level listing several 
   t.same(categoryIntent(['mens', 'wallet'], levels).sort(), ['bags/wallets/justanned', 'lvl:bags, wallets & belts>wallets & clutches>wallets']);
   t.same(categoryIntent(['belt'], levels), ['lvl:bags, wallets & belts>belts']);
   t.same(categoryIntent(['shoes'], levels), ['lvl:shoes'], 'no level below names shoes: the top level stays');
+});
+
+t.test('"of" is no qualifier: what follows it is the product ("pack of 3 socks")', async (t) => {
+  const idx = buildCategoryIndex([
+    { norm: 'socks', target: 'lvl:clothing>socks' },
+    { norm: 'hot & cold packs', target: 'lvl:health>packs' },
+  ]);
+  t.same(categoryIntent(q('pack of 3 socks'), idx), ['lvl:clothing>socks']);
+  t.same(categoryIntent(q('socks for men'), idx), ['lvl:clothing>socks']);
+  t.same(qualifierAt(q('pack of 3 socks')), -1);
+  t.same(qualifierAt(q('bike for children')), 1);
 });
