@@ -259,6 +259,11 @@ function candidate(raw: string): string | null {
 
 const startsLower = (w: string) => /^\p{Ll}/u.test(w);
 
+/** Whether a (normalized) word is a unit name of the general-language list above ("gb", "ml", "inch", "pack"). */
+export function isUnitName(word: string): boolean {
+  return UNITS.has(word);
+}
+
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {
   const parts = title

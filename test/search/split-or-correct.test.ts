@@ -1,5 +1,6 @@
 import t from 'tap';
 import { planQuery } from '../../shared/search/query-plan.js';
+import { measureTerms } from '../../shared/search/steps/fallback.step.js';
 import { Vocabulary } from '../../shared/search/vocabulary.js';
 
 const vocab = new Vocabulary(
@@ -66,4 +67,12 @@ t.test('an intent word is never a brand word, however many names open with it', 
   );
   t.equal(v.isOpener('zeno'), true);
   t.equal(v.isOpener('womens'), false, '"Womens Trendz" opens 9 of the 10 names with the word');
+});
+
+t.test('a measure (a number and the unit after it) is marked so that alone it makes no match', async (t) => {
+  const terms = (q: string) => q.split(' ').map((w) => ({ alternatives: [[w]] }));
+  t.same(measureTerms(terms('32 gb pen drive')), [true, true, false, false]);
+  t.same(measureTerms(terms('water bottle 500 ml')), [false, false, true, true]);
+  t.same(measureTerms(terms('iphone 6 case')), [false, false, false], 'a number without a unit stays a word of the query');
+  t.same(measureTerms(terms('gb jewellery')), [false, false], 'a unit without its number too');
 });

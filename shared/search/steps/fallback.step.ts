@@ -2,6 +2,7 @@ import type { EngineQuery, EngineResult, QueryTerm } from '../../engines/lexical
 import type { Vocabulary } from '../vocabulary.js';
 import type { SearchState, SearchStep, StepEnv } from './state.js';
 import { MAX_FALLBACK_TERMS } from '../query-bounds.js';
+import { isUnitName } from '../../text/product-head.js';
 
 /** Below this many strong all-words matches, products matching only some words fill in after them (10 cost a quarter of uncached throughput for +0.003 nDCG; 5 gives +0.0024). */
 export const FEW_STRONG = 5;
@@ -49,10 +50,26 @@ async function countDeferred(s: SearchState, env: StepEnv): Promise<void> {
  * the catalog's words: "iphone x" falls back to the iPhones, not to every "1920 x 1080" screen.
  */
 function markCommon(terms: QueryTerm[], vocab: Vocabulary): QueryTerm[] {
-  const common = terms.map((t) => t.alternatives.every((a) => a.every((w) => vocab.isCommon(w))));
+  const measures = measureTerms(terms);
+  const common = terms.map((t, i) => measures[i] || t.alternatives.every((a) => a.every((w) => vocab.isCommon(w))));
   const anchored = terms.some((t, i) => !common[i] && t.alternatives.some((a) => a.every((w) => vocab.terms.has(w))));
   return anchored ? terms.map((t, i) => (common[i] ? { ...t, common: true } : t)) : terms;
 }
+
+/**
+ * Terms of a measure: a number and the unit name after it ("32 gb", "500 ml"). Matching any word, a
+ * measure alone makes no match: "32 gb pen drive" falls back to pen drives, not to a "GB Jewellery"
+ * ring or anything else 32.
+ */
+export function measureTerms(terms: QueryTerm[]): boolean[] {
+  const word = (t: QueryTerm | undefined) => (t && t.alternatives.length === 1 && t.alternatives[0].length === 1 ? t.alternatives[0][0] : '');
+  const out = terms.map(() => false);
+  for (let i = 0; i + 1 < terms.length; i++) {
+    if (NUMBER.test(word(terms[i])) && isUnitName(word(terms[i + 1]))) out[i] = out[i + 1] = true;
+  }
+  return out;
+}
+const NUMBER = /^\d+(?:[.,]\d+)?$/;
 
 /**
  * The term naming the query's product type (Vocabulary.queryHead) weighs at least as much as any
