@@ -95,10 +95,12 @@ function cardsJson(cards: object[]): string {
 function completions(dictionary: SuggestDictionary, normalized: string, limit: number) {
   const rows = dictionary.complete(normalized, limit);
   const seen = new Set<string>();
+  // A query that says what a brand or category suggestion says ("Samsung" and the brand Samsung) is shown once, as the brand or category.
+  const named = new Set(rows.filter((r) => r.kind !== 'query').map((r) => r.norm));
   const suggestions = [];
   for (const r of rows) {
     const key = `${r.kind}:${r.norm}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key) || (r.kind === 'query' && named.has(r.norm))) continue;
     seen.add(key);
     suggestions.push({ text: r.display, highlighted: markPrefix(r.display, r.norm, normalized), kind: r.kind, target: r.target });
     if (suggestions.length >= limit) break;
