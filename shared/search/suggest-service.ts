@@ -1,7 +1,7 @@
 import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
-import { labelLang, normalizeText, tokenize } from '../text/normalize.js';
+import { isCodeLike, labelLang, normalizeText, tokenize } from '../text/normalize.js';
 import { boundWords } from './query-bounds.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
@@ -44,37 +44,52 @@ export class SuggestService {
   /** The SuggestResponse as JSON text. */
   async suggest(tenantId: string, input: SuggestInput): Promise<string> {
     const started = performance.now();
-    const { contexts, engine } = this.deps;
+    const { contexts } = this.deps;
     if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
     const normalized = normalizeText(input.q);
     const tokens = boundWords(tokenize(normalized), { keepLast: true }).words;
-    const [dictionary, products] = await Promise.all([
-      normalized ? contexts.dictionaries.get(tenantId) : null,
-      // Product previews from 3 typed characters: shorter prefixes match too much to be useful.
-      normalized.length >= 3 && input.products > 0
-        ? this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
-            (
-              await engine.search({
-                tenantId,
-                tokens,
-                prefixLast: true,
-                noTextRank: true,
-                offset: 0,
-                limit: input.products,
-                boost: { inStockFirst: true, popularity: 0, margin: 0 },
-              })
-            ).hits.map((h) => h.card),
-          )
-        : [],
-    ]);
-    const { suggestions: s, categories: c } = dictionary
-      ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit)))
-      : EMPTY;
+    const [dictionary, typed] = await Promise.all([normalized ? contexts.dictionaries.get(tenantId) : null, this.preview(tenantId, normalized, tokens, input)]);
+    let products = typed;
+    let done = dictionary ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit))) : EMPTY;
+    // Nothing starts with what was typed: complete its last word's closest spelling instead ("blutoo": bluetooth).
+    if (dictionary && done.suggestions === '[]' && !typed.length) {
+      const last = tokens[tokens.length - 1] ?? '';
+      const vocab = last.length >= MIN_FIXED_PREFIX && !isCodeLike(last) ? await contexts.vocabularies.get(tenantId) : null;
+      // Kept with the dictionary's answers: a word typed again is not looked up again.
+      const fix = vocab ? dictionary.memo(`\u0001${last}`, () => vocab.typos.prefixCorrection(last) ?? '') : '';
+      if (fix) {
+        const fixed = [...tokens.slice(0, -1), fix];
+        const text = fixed.join(' ');
+        done = dictionary.memo(`${input.limit}\u0000${text}`, () => serialized(completions(dictionary, text, input.limit)));
+        products = await this.preview(tenantId, text, fixed, input);
+      }
+    }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     // The response as JSON text from parts serialized once per cached answer: the hot path only joins them.
-    return `{"query":${JSON.stringify(input.q)},"suggestions":${s},"products":${cardsJson(products)},"categories":${c},"took_ms":${tookMs}}`;
+    return `{"query":${JSON.stringify(input.q)},"suggestions":${done.suggestions},"products":${cardsJson(products)},"categories":${done.categories},"took_ms":${tookMs}}`;
+  }
+
+  /** Product previews from 3 typed characters (shorter prefixes match too much to be useful): the engine once per typed words, then the preview cache. */
+  private async preview(tenantId: string, normalized: string, tokens: string[], input: SuggestInput): Promise<ProductCard[]> {
+    if (normalized.length < 3 || input.products <= 0) return [];
+    return this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
+      (
+        await this.deps.engine.search({
+          tenantId,
+          tokens,
+          prefixLast: true,
+          noTextRank: true,
+          offset: 0,
+          limit: input.products,
+          boost: { inStockFirst: true, popularity: 0, margin: 0 },
+        })
+      ).hits.map((h) => h.card),
+    );
   }
 }
+
+/** A typed word shorter than this is completed as typed only (its closest spellings are too many to guess from). */
+const MIN_FIXED_PREFIX = 4;
 
 const EMPTY = { suggestions: '[]', categories: '[]' };
 const previewJson = new WeakMap<object, string>();

@@ -44,6 +44,41 @@ export class TypoIndex {
     return this.candidates(token)[0]?.term ?? null;
   }
 
+  /**
+   * The closest, then most frequent, term that starts with `prefix` give or take its typo budget ("blutoo":
+   * bluetooth, whose start "blueto" is one edit away), or null. For completing what a shopper is
+   * still typing: the term's start of the prefix's length, one shorter or one longer counts.
+   */
+  prefixCorrection(prefix: string): string | null {
+    const budget = typoBudget(prefix);
+    if (!budget) return null;
+    const touched: number[] = [];
+    for (const g of trigrams(prefix).filter((g) => !g.endsWith(' '))) {
+      const list = this.postings.get(g);
+      if (!list) continue;
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
+        if (this.words[i].length < prefix.length - budget) continue;
+        if (this.shared[i]++ === 0) touched.push(i);
+      }
+    }
+    touched.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
+    let best = -1;
+    let bestD = budget + 1;
+    for (let k = 0; k < touched.length && k < CHECKED; k++) {
+      const i = touched[k];
+      const w = this.words[i];
+      let d = budget + 1;
+      for (let n = prefix.length - budget; n <= prefix.length + budget && d > 0; n++) d = Math.min(d, editDistance(prefix, w.slice(0, n), budget));
+      if (d > 0 && (d < bestD || (d === bestD && this.freqs[i] > this.freqs[best]))) {
+        best = i;
+        bestD = d;
+      }
+    }
+    for (const i of touched) this.shared[i] = 0;
+    return best < 0 ? null : this.words[best];
+  }
+
   /** Terms within `token`'s typo budget (1 edit from 4 characters, 2 from 8), closest first, then most frequent. */
   candidates(token: string): Array<{ term: string; freq: number }> {
     const budget = typoBudget(token);

@@ -70,6 +70,23 @@ t.test('completions of every kind: past queries, name openings, brands, categori
   t.same(el.categories, [{ value: 'lvl:electronics', label: { en: 'Electronics' }, count: 5 }]);
 });
 
+t.test("nothing starts with what was typed: its last word's closest spelling is completed", async (t) => {
+  const typo = await suggest('samsnu');
+  t.ok(texts(typo).includes('brand:Samsung'), `samsnu completes as samsung: ${texts(typo)}`);
+  t.ok(typo.products.length > 0 && typo.products.every((p) => p.id.startsWith('s')), 'previews of the Samsung products');
+  t.same(
+    (await suggest('red cottn')).products.map((p) => p.id),
+    ['d1'],
+    'the earlier words kept, the last corrected: the red cotton dress in the previews',
+  );
+  t.same((await suggest('zzzzzz')).suggestions, [], 'nothing close: nothing');
+  t.same(
+    texts(await suggest('sams')),
+    texts(await suggest('sam')).filter((x) => x.toLowerCase().includes('sams')),
+    'a prefix that completes is never corrected',
+  );
+});
+
 t.test('later words match from 3 characters, after the starts', async (t) => {
   const gal = await suggest('gal');
   t.same(texts(gal), ['query:samsung galaxy buds', 'query:Samsung Galaxy']);

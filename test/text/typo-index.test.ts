@@ -45,3 +45,23 @@ t.test('correction: the closest, most frequent term, or null', async (t) => {
   t.equal(index.correction('lap'), null);
   t.equal(index.correction('zzzzzz'), null);
 });
+
+t.test("prefixCorrection: the closest, then most frequent, term whose start is within the typed prefix's budget", async (t) => {
+  const ix = new TypoIndex(
+    new Map([
+      ['bluetooth', 20],
+      ['blue', 300],
+      ['blu', 3],
+      ['headphones', 60],
+      ['headset', 10],
+      ['kurta', 200],
+      ['kurti', 150],
+    ]),
+  );
+  t.equal(ix.prefixCorrection('blutoo'), 'bluetooth', '"blueto" is one edit away');
+  t.equal(ix.prefixCorrection('hedpho'), 'headphones');
+  t.equal(ix.prefixCorrection('krta'), 'kurta', 'the more frequent of two as close');
+  t.equal(ix.prefixCorrection('blueto'), null, 'a prefix of a term as typed needs no correction');
+  t.equal(ix.prefixCorrection('kur'), null, 'no budget below 4 characters');
+  t.equal(ix.prefixCorrection('xyzw'), null);
+});
