@@ -1,11 +1,12 @@
 import t from 'tap';
-import { openerOnce } from '../../shared/text/name-opener.js';
+import { beyondName, openerOnce } from '../../shared/text/name-opener.js';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
-// A name's first word (its maker) counts once in the name's text vector: a listing that repeats
-// it ("Crocs Black Crocs Work Clog") is no more about the maker than one naming it once. Made-up products.
+// A name's words count once in its text vectors: a listing that repeats its first word, the maker
+// ("Crocs Black Crocs Work Clog"), is no more about the maker than one naming it once, and a brand or
+// model field that repeats the name adds only the words the name lacks. Made-up products.
 
 t.test('the first word is left out of the indexed text after its first mention', async (t) => {
   t.same(openerOnce('crocs black crocs work clog', 'croc black croc work clog'), { name: 'crocs black work clog', stem: 'croc black work clog' });
@@ -45,4 +46,41 @@ t.test("a listing repeating the maker's name does not outrank the maker's other 
   );
   t.same(got, ['b-once', 'a-repeat']);
   t.same(await ids('zuma rain boot'), ['b-once', 'a-repeat'], 'with every word too');
+});
+
+t.test('the brand and codes beside a name keep only the words the name lacks', async (t) => {
+  t.same(beyondName('canon macrolite adapter 58c camera lens adapter', ['canon', 'macrolite adapter 58c', '4960999581132']), ['4960999581132']);
+  t.same(
+    beyondName('datatraveler 16gb usb flash drive', ['kingston technology', 'dt-16gb', null]),
+    ['kingston technology', 'dt-16gb'],
+    'a brand the title leaves out',
+  );
+  t.same(beyondName('acme caffeine-free cola', ['caffeine', 'acme-cola']), ['acme-cola'], "a compound's parts are the name's words too");
+  t.same(beyondName('acme kettle', []), []);
+});
+
+t.test('a model field repeating the name does not put that product first', async (t) => {
+  const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
+  const { id: tenantId, key } = await h.tenant();
+  const p = (id: string, name: string, model: string) => ({ id, name: { en: name }, brand: 'Zeno', model, price: 10, currency: 'USD' });
+  await loadProducts(h, key, tenantId, [
+    // The model written out repeats "kettle"; the other model is a code. Its id sorts first, so a tie alone would put it first.
+    p('a-model', 'Zeno Kettle Steel', 'Kettle Steel'),
+    p('b-code', 'Zeno Kettle', 'ZK-200'),
+    ...Array.from({ length: 6 }, (_, i) => p(`f${i}`, `Filler Mug ${i + 1}`, `FM-${i + 1}`)),
+  ]);
+  const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+  // Counted in the name and the model, "kettle" doubled the first product's text rank; counted once,
+  // the shorter name comes first once the store's name length is known.
+  const got = await waitFor(
+    async () => {
+      const r = await ids('kettle');
+      return r[0] === 'b-code' ? r : null;
+    },
+    20_000,
+    'the shorter name first, its model no longer counting the name twice',
+  );
+  t.same(got, ['b-code', 'a-model']);
+  t.same(await ids('zk-200'), ['b-code'], 'a code the name lacks still matches');
+  t.same(await ids('zeno steel'), ['a-model'], 'and a word both have, by the name');
 });
