@@ -23,6 +23,7 @@ import {
   type SqlPart,
 } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
+import { beyondName, openerOnce } from '../../text/name-opener.js';
 import { StoreFacets } from './postgres.store-facets.js';
 import { CATEGORY_LABEL, FACET_LIMIT, categoryKeyTest, facetLimit, facetValues, isCategoryFacet } from './postgres.facet-sql.js';
 
@@ -48,7 +49,7 @@ const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
               v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
-         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
+         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_text text, name_stem text, beside_name text, brand text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
               created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])
@@ -105,7 +106,7 @@ export class PostgresEngine implements LexicalEngine {
     const rows = docs.map((d) => ({
       product_id: d.id,
       name_norm: d.nameNorm,
-      name_stem: d.nameStem,
+      ...nameText(d),
       brand: d.brand,
       brand_norm: d.brandNorm,
       codes: d.codes,
@@ -423,6 +424,16 @@ function splitFilters(q: Pick<EngineQuery, 'filters' | 'facets'>): { early: Engi
   const late: NonNullable<EngineQuery['filters']> = {};
   for (const [name, value] of Object.entries(q.filters ?? {})) (owned.has(name) ? late : early)[name] = value;
   return { early, late };
+}
+
+/**
+ * The texts of a document's name vectors (TSV_SQL): its first word, the maker, counted once, and its
+ * brand and codes without the words the name has (shared/text/name-opener.ts); `name_norm`,
+ * `brand_norm` and `codes` keep the values as they are.
+ */
+function nameText(d: SearchDoc): { name_text: string; name_stem: string; beside_name: string } {
+  const once = openerOnce(d.nameNorm, d.nameStem);
+  return { name_text: once.name, name_stem: once.stem, beside_name: beyondName(d.nameNorm, [d.brandNorm, ...d.codes]).join(' ') };
 }
 
 /** A facet's counts over the rows `source` (a FROM clause with its WHERE) gives: the matches with every filter except the facet's own. */

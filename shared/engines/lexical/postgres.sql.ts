@@ -296,10 +296,10 @@ export function typicality(q: Pick<EngineQuery, 'boost'>): SqlPart {
   };
 }
 
-/** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. */
+/** tsvector of a document row built from its parts: weights as in RANK_WEIGHTS. The name's text (`name_text`) has its first word once, the brand and codes beside it (`beside_name`) only the words it lacks (shared/text/name-opener.ts). */
 export const TSV_SQL = `
-  setweight(to_tsvector('simple', v.name_norm), 'A') ||
-  setweight(to_tsvector('simple', coalesce(v.brand_norm, '') || ' ' || array_to_string(v.codes, ' ')), 'A') ||
+  setweight(to_tsvector('simple', v.name_text), 'A') ||
+  setweight(to_tsvector('simple', v.beside_name), 'A') ||
   setweight(to_tsvector('simple', v.category_text || ' ' || v.attribute_text), 'B') ||
   setweight(to_tsvector('simple', v.name_stem), 'C') ||
   setweight(to_tsvector('simple', v.description_norm), 'D')`;
