@@ -32,7 +32,8 @@ type Weight = 'A' | 'B' | 'C' | 'D';
 
 /** A chunk's parse: lexemes in position order with their positions (from 1), and the positions it uses. */
 interface Parsed {
-  lexemes: string[];
+  /** Lexemes as tsvector input quotes them. */
+  quoted: string[];
   positions: number[];
   width: number;
 }
@@ -46,101 +47,119 @@ const MAX_PER_LEXEME = 250;
 /** Distinct chunks held per process; the map starts again when full. */
 const CACHE_SIZE = 200_000;
 
-/** Key prefixes: the chunk opens its text (Postgres's parser reads "./ab" or "~b" there as a path), or follows a space. */
-const START = '^';
-const AFTER = '_';
+const quote = (lexeme: string) => (lexeme.includes("'") || lexeme.includes('\\') ? `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` : `'${lexeme}'`);
 
-/**
- * Calls `each` with every chunk of `text` and its key (START or AFTER, then the chunk); false when
- * the text is left to TSV_SQL (a chunk too long, or `<`: a tag may hold spaces) or `each` says so.
- */
-function chunks(text: string, each: (chunk: string, key: string) => boolean): boolean {
-  let from = 0;
-  while (from < text.length) {
-    let to = text.indexOf(' ', from);
-    if (to < 0) to = text.length;
-    if (to > from) {
-      const chunk = text.slice(from, to);
-      if (chunk.length > MAX_CHUNK || chunk.includes('<')) return false;
-      if (!each(chunk, (from === 0 ? START : AFTER) + chunk)) return false;
-    }
-    from = to + 1;
-  }
-  return true;
+/** Chunks to ask Postgres for, by where they stand. */
+interface Missing {
+  first: Set<string>;
+  after: Set<string>;
 }
 
-const quote = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+/** A text left to TSV_SQL: a chunk too long, or `<` (a tag may hold spaces). */
+const LEFT = Symbol('left to TSV_SQL');
 
 export class TsvectorLiterals {
-  private parsed = new Map<string, Parsed>();
+  /**
+   * Parses by chunk: `first` of chunks opening their text (Postgres's parser reads "./ab" or "~b"
+   * there as a path), `after` of chunks following a space. Simple chunks are held as parsed too.
+   */
+  private first = new Map<string, Parsed>();
+  private after = new Map<string, Parsed>();
 
   constructor(private db: Knex) {}
 
   /** Literals of `docs` (null where TSV_SQL must compute it); one query parses the chunks not yet held. */
   async of(docs: Parameters<typeof tsvFields>[0][], db: Knex = this.db): Promise<Array<string | null>> {
-    const fields = docs.map(tsvFields);
-    const missing = new Set<string>();
-    for (const doc of fields) {
-      for (const [text] of doc) {
-        chunks(text, (chunk, key) => {
-          if (!SIMPLE.test(chunk) && !this.parsed.has(key)) missing.add(key);
-          return true;
-        });
-      }
-    }
-    if (missing.size) await this.parse([...missing], db);
-    return fields.map((doc) => this.literal(doc));
+    const missing: Missing = { first: new Set(), after: new Set() };
+    const out = docs.map((d) => this.literal(tsvFields(d), missing));
+    if (!missing.first.size && !missing.after.size) return out.map((l) => (typeof l === 'string' ? l : null));
+    await this.parse([...missing.first], [...missing.after], db);
+    return out.map((l, i) => {
+      const literal = l === undefined ? this.literal(tsvFields(docs[i])) : l;
+      return typeof literal === 'string' ? literal : null;
+    });
   }
 
-  /** Parses chunks by their keys: a chunk opening its text alone, any other after a word ("x "), whose position it then drops. */
-  private async parse(keys: string[], db: Knex): Promise<void> {
-    if (this.parsed.size + keys.length > CACHE_SIZE) this.parsed.clear();
+  /** Asks Postgres for chunks' parses: alone, or after a word ("x "), whose position is then dropped. */
+  private async parse(first: string[], after: string[], db: Knex): Promise<void> {
+    for (const map of [this.first, this.after]) if (map.size + first.length + after.length > CACHE_SIZE) map.clear();
     const { rows } = await db.raw(
       `SELECT u.n, t.lexeme, t.positions FROM unnest(?::text[]) WITH ORDINALITY AS u(c, n), unnest(to_tsvector('simple', u.c)) AS t`,
-      [keys.map((k) => (k[0] === START ? k.slice(1) : `x ${k.slice(1)}`))],
+      [[...first, ...after.map((c) => `x ${c}`)]],
     );
     const found = new Map<number, Array<[string, number]>>();
     for (const r of rows as Array<{ n: string; lexeme: string; positions: number[] }>) {
       const list = found.get(Number(r.n)) ?? found.set(Number(r.n), []).get(Number(r.n))!;
       for (const p of r.positions) list.push([r.lexeme, p]);
     }
-    keys.forEach((key, i) => {
-      const shift = key[0] === START ? 0 : 1;
+    [...first, ...after].forEach((chunk, i) => {
+      const shift = i < first.length ? 0 : 1;
       const list = (found.get(i + 1) ?? []).sort((a, b) => a[1] - b[1]).filter((e) => e[1] > shift);
-      this.parsed.set(key, {
-        lexemes: list.map((e) => e[0]),
+      (shift ? this.after : this.first).set(chunk, {
+        quoted: list.map((e) => quote(e[0])),
         positions: list.map((e) => e[1] - shift),
         width: list.length ? list[list.length - 1][1] - shift : 0,
       });
     });
   }
 
-  private literal(fields: Array<[string, Weight]>): string | null {
-    const entries = new Map<string, string[]>();
+  /**
+   * The literal of one document's fields; LEFT for TSV_SQL; undefined when a chunk is not held
+   * yet (added to `missing`, or, without it, left to TSV_SQL). A lexeme is written once per
+   * occurrence: tsvector input merges a lexeme's positions.
+   */
+  private literal(fields: Array<[string, Weight]>, missing?: Missing): string | typeof LEFT | undefined {
+    let out = '';
     let offset = 0;
-    const add = (lexeme: string, position: number, weight: Weight) => {
-      const list = entries.get(lexeme) ?? entries.set(lexeme, []).get(lexeme)!;
-      list.push(weight === 'D' ? String(position) : `${position}${weight}`);
-    };
+    let complete = true;
     for (const [text, weight] of fields) {
-      const whole = chunks(text, (chunk, key) => {
-        if (SIMPLE.test(chunk)) {
-          add(chunk, ++offset, weight);
-          return true;
+      const suffix = weight === 'D' ? ' ' : `${weight} `;
+      for (let from = 0; from < text.length;) {
+        let to = text.indexOf(' ', from);
+        if (to < 0) to = text.length;
+        if (to > from) {
+          const p = this.held(text.slice(from, to), from === 0, missing);
+          if (p === LEFT) return LEFT;
+          if (p === undefined) complete = false;
+          else if (complete) {
+            for (let i = 0; i < p.quoted.length; i++) out += `${p.quoted[i]}:${offset + p.positions[i]}${suffix}`;
+            offset += p.width;
+          }
         }
-        const p = this.parsed.get(key);
-        if (!p) return false;
-        for (let i = 0; i < p.lexemes.length; i++) add(p.lexemes[i], offset + p.positions[i], weight);
-        offset += p.width;
-        return true;
+        from = to + 1;
+      }
+      if (offset > MAX_POSITION) return LEFT;
+    }
+    if (!complete) return undefined;
+    if (offset > MAX_PER_LEXEME && this.crowded(fields)) return LEFT;
+    return out;
+  }
+
+  /** A chunk's parse when held (a simple chunk is held at first sight), else LEFT or undefined (noted in `missing`). */
+  private held(chunk: string, first: boolean, missing?: Missing): Parsed | typeof LEFT | undefined {
+    const map = first ? this.first : this.after;
+    const p = map.get(chunk);
+    if (p !== undefined) return p;
+    if (chunk.length > MAX_CHUNK || chunk.includes('<')) return LEFT;
+    if (SIMPLE.test(chunk)) {
+      const simple = { quoted: [`'${chunk}'`], positions: [1], width: 1 };
+      map.set(chunk, simple);
+      return simple;
+    }
+    if (!missing) return LEFT;
+    (first ? missing.first : missing.after).add(chunk);
+    return undefined;
+  }
+
+  /** Whether a lexeme of the document has more positions than a tsvector keeps (all chunks held). */
+  private crowded(fields: Array<[string, Weight]>): boolean {
+    const counts = new Map<string, number>();
+    for (const [text] of fields) {
+      text.split(' ').forEach((chunk, i) => {
+        const p = chunk ? this.held(chunk, i === 0) : undefined;
+        if (typeof p === 'object') for (const q of p.quoted) counts.set(q, (counts.get(q) ?? 0) + 1);
       });
-      if (!whole || offset > MAX_POSITION) return null;
     }
-    const out: string[] = [];
-    for (const [lexeme, positions] of entries) {
-      if (positions.length > MAX_PER_LEXEME) return null;
-      out.push(`${quote(lexeme)}:${positions.join(',')}`);
-    }
-    return out.join(' ');
+    return [...counts.values()].some((n) => n > MAX_PER_LEXEME);
   }
 }
