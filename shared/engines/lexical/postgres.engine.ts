@@ -23,7 +23,6 @@ import {
   type SqlPart,
 } from './postgres.sql.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
-import { TsvectorLiterals } from './postgres.tsvector.js';
 import { StoreFacets } from './postgres.store-facets.js';
 import { CATEGORY_LABEL, FACET_LIMIT, categoryKeyTest, facetLimit, facetValues, isCategoryFacet } from './postgres.facet-sql.js';
 
@@ -48,12 +47,11 @@ function once(part: { sql: string; bindings: unknown[] }): { sql: string; bindin
 const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'),
-              coalesce(v.tsv::tsvector, ${TSV_SQL})
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
          FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_stem text, brand text, brand_norm text, codes text[],
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[], tsv text)
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
@@ -72,8 +70,6 @@ export class PostgresEngine implements LexicalEngine {
 
   /** Whole-store counts for searches without words, per tenant (postgres.store-facets.ts). */
   private storeFacets: StoreFacets;
-  /** Documents' tsvectors as literals built here (postgres.tsvector.ts); TSV_SQL computes the rest. */
-  private tsvLiterals: TsvectorLiterals;
 
   /** `storeFacetsMinRows`: the smallest filter value whose counts are held (StoreFacets; tests use a few). */
   constructor(
@@ -81,7 +77,6 @@ export class PostgresEngine implements LexicalEngine {
     options: { storeFacetsMinRows?: number } = {},
   ) {
     this.storeFacets = new StoreFacets(db, facetQuery, options.storeFacetsMinRows);
-    this.tsvLiterals = new TsvectorLiterals(db);
   }
 
   /** Whether the store's counts are held for a tenant (a search without words may use them). */
@@ -107,20 +102,18 @@ export class PostgresEngine implements LexicalEngine {
 
   /** One transaction (derived data: no wait for the WAL flush); a document never goes back to an older product version. */
   private async write(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void> {
-    const tsv = await this.tsvLiterals.of(docs);
-    const rows = docs.map((d, i) => ({
+    const rows = docs.map((d) => ({
       product_id: d.id,
       name_norm: d.nameNorm,
-      // The texts TSV_SQL reads go only with the documents it computes.
-      name_stem: tsv[i] === null ? d.nameStem : null,
+      name_stem: d.nameStem,
       brand: d.brand,
       brand_norm: d.brandNorm,
       codes: d.codes,
       category_ids: d.categoryIds,
       category_paths: d.categoryPaths,
-      category_text: tsv[i] === null ? d.categoryText : null,
-      attribute_text: tsv[i] === null ? d.attributeText : null,
-      description_norm: tsv[i] === null ? d.descriptionNorm : null,
+      category_text: d.categoryText,
+      attribute_text: d.attributeText,
+      description_norm: d.descriptionNorm,
       facets: d.facets,
       price: d.price,
       in_stock: d.inStock,
@@ -133,7 +126,6 @@ export class PostgresEngine implements LexicalEngine {
       description: d.description ?? null,
       lang_terms: d.langTerms ?? [],
       heads: d.heads ?? [],
-      tsv: tsv[i],
     }));
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
