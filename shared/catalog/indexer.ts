@@ -19,7 +19,11 @@ export async function indexContext(deps: IndexContextDeps, tenantId: string) {
   return {
     settings,
     toDocs(rows: ProductRow[]): SearchDoc[] {
-      return rows.map((r) => ({ ...buildSearchDoc(r.data, index, r.created_at), version: r.updated_at.getTime() }));
+      return rows.map((r) => {
+        const doc = buildSearchDoc(r.data, index, r.created_at);
+        doc.version = r.updated_at.getTime();
+        return doc;
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { headForms, productHeads } from '../text/product-head.js';
-import { categoryLevelKey, type IndexSettings, type SearchDoc } from '../engines/lexical/port.js';
+import { categoryLevelKey, categoryLevelKeys, type IndexSettings, type SearchDoc } from '../engines/lexical/port.js';
 
 export { categoryLevelKey };
 import type { StoredProduct } from './canonical.js';
@@ -17,11 +17,13 @@ export function categoryTargets(p: StoredProduct): string[] {
   const out: string[] = [];
   for (const c of (p.categories as CategoryRef[] | undefined) ?? []) {
     out.push(c.id);
-    const labels = c.path.map((level) => level.en ?? Object.values(level)[0] ?? '');
-    labels.forEach((_, i) => out.push(`lvl:${categoryLevelKey(labels.slice(0, i + 1))}`));
+    out.push(...categoryLevelKeys(c.path.map(pathLabel)));
   }
   return out;
 }
+
+/** The label a level's key is made of: English, else its first language. */
+const pathLabel = (level: Record<string, string>) => level.en ?? Object.values(level)[0] ?? '';
 
 const joinNorm = (parts: Array<string | null | undefined>) => normalizeText(parts.filter(Boolean).join(' '));
 
@@ -31,12 +33,14 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
   const nameNorm = joinNorm(names.map((n) => n.main));
   const compatibility = joinNorm(names.map((n) => n.compat));
   const categories = (p.categories as CategoryRef[] | undefined) ?? [];
-  const categoryIds = new Set(categoryTargets(p));
+  const categoryIds = new Set<string>();
   const categoryPaths: SearchDoc['categoryPaths'] = [];
   const categoryLabels: string[] = [];
   for (const c of categories) {
-    const labels = c.path.map((level) => level.en ?? Object.values(level)[0] ?? '');
-    categoryPaths.push(c.path.map((label, i) => ({ id: i === c.path.length - 1 ? c.id : `lvl:${categoryLevelKey(labels.slice(0, i + 1))}`, label })));
+    const keys = categoryLevelKeys(c.path.map(pathLabel));
+    categoryIds.add(c.id);
+    for (const key of keys) categoryIds.add(key);
+    categoryPaths.push(c.path.map((label, i) => ({ id: i === c.path.length - 1 ? c.id : keys[i], label })));
     for (const level of c.path) categoryLabels.push(...Object.values(level));
   }
   const attrs = applyMapping(p.attributes as Record<string, AttributeValue> | undefined, mapping);

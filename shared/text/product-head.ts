@@ -248,6 +248,19 @@ function rawWords(part: string): string[] {
 
 /** A raw word that can be a head: letters only, not a unit, colour or function word. */
 function candidate(raw: string): string | null {
+  // Words recur across titles: each is judged once (bounded; pure, so held results never go stale).
+  const held = CANDIDATES.get(raw);
+  if (held !== undefined) return held;
+  if (CANDIDATES.size >= MAX_CANDIDATES) CANDIDATES.clear();
+  const judged = judge(raw);
+  CANDIDATES.set(raw, judged);
+  return judged;
+}
+
+const CANDIDATES = new Map<string, string | null>();
+const MAX_CANDIDATES = 50_000;
+
+function judge(raw: string): string | null {
   if (!LETTERS.test(raw)) return null;
   // "Women's" -> women: a possessive's "s" is no part of the word.
   const norm = tokenize(normalizeText(raw))
@@ -264,13 +277,20 @@ export function isUnitName(word: string): boolean {
   return UNITS.has(word);
 }
 
+/** The part of a title that names the product and its raw words (rawWords). */
+function naming(title: string): { part: string; words: string[] } {
+  for (const p of title.split(QUALIFIER)) {
+    const part = p?.trim() ?? '';
+    if (!part) continue;
+    const words = rawWords(part);
+    if (words.some((w) => candidate(w))) return { part, words };
+  }
+  return { part: '', words: [] };
+}
+
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {
-  const parts = title
-    .split(QUALIFIER)
-    .map((p) => p?.trim() ?? '')
-    .filter(Boolean);
-  return parts.find((p) => rawWords(p).some((w) => candidate(w))) ?? '';
+  return naming(title).part;
 }
 
 /**
@@ -280,8 +300,7 @@ export function namingPart(title: string): string {
  * last word that is not a unit, colour or size.
  */
 export function productHead(title: string): string | null {
-  const part = namingPart(title);
-  const words = rawWords(part);
+  const { part, words } = naming(title);
   if (isArabic(part)) {
     for (const w of words) {
       const c = candidate(w);

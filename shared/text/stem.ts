@@ -100,6 +100,20 @@ export function stemEnglish(token: string): string {
 
 /** Stem one normalized token with the stemmer for its script; code-like tokens are returned unchanged. */
 export function stem(token: string): string {
+  // Indexing stems every word of every name: a word's stem is found once (bounded; pure, never stale).
+  let stemmed = STEMS.get(token);
+  if (stemmed === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    stemmed = stemOnce(token);
+    STEMS.set(token, stemmed);
+  }
+  return stemmed;
+}
+
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+function stemOnce(token: string): string {
   if (isCodeLike(token)) return token;
   const script = scriptOf(token);
   if (script === 'arabic') return stemArabic(token);

@@ -10,13 +10,36 @@ export function categoryLevelKey(labels: string[]): string {
   return labels.map((l) => normalizeText(l)).join('>');
 }
 
+/** `lvl:<categoryLevelKey>` of every level of a path (each prefix of `labels`), each label normalized once. */
+export function categoryLevelKeys(labels: string[]): string[] {
+  const keys: string[] = [];
+  let key = '';
+  for (let i = 0; i < labels.length; i++) {
+    key = i ? `${key}>${normalizeLabel(labels[i])}` : normalizeLabel(labels[i]);
+    keys.push(`lvl:${key}`);
+  }
+  return keys;
+}
+
+/** Category labels recur on every product of their category: each is normalized once (bounded). */
+const LABELS = new Map<string, string>();
+function normalizeLabel(label: string): string {
+  let norm = LABELS.get(label);
+  if (norm === undefined) {
+    if (LABELS.size >= 20_000) LABELS.clear();
+    norm = normalizeText(label);
+    LABELS.set(label, norm);
+  }
+  return norm;
+}
+
 /** Labels by category id of a search document: leaf ids, and the `lvl:` key of every level of every path (category_tree buckets). */
 export function categoryLabels(d: Pick<SearchDoc, 'categoryPaths'>): Map<string, Record<string, string>> {
   const labels = new Map<string, Record<string, string>>();
   for (const path of d.categoryPaths) {
-    const names = path.map((level) => level.label.en ?? Object.values(level.label)[0] ?? '');
+    const keys = categoryLevelKeys(path.map((level) => level.label.en ?? Object.values(level.label)[0] ?? ''));
     path.forEach((level, i) => {
-      labels.set(`lvl:${categoryLevelKey(names.slice(0, i + 1))}`, level.label);
+      labels.set(keys[i], level.label);
       if (i === path.length - 1) labels.set(level.id, level.label);
     });
   }
