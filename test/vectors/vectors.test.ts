@@ -5,7 +5,8 @@ import { subscribe as subscribeTo } from '../helpers/subscribe.js';
 import { startEmbed } from '../../shared/vectors/index.js';
 import { embedProducts } from '../../pipelines/vectors/embed-products.stage.js';
 
-const { h } = await setupWithWorkers();
+// The vocabulary is built at once (typo corrections and word weights), so every search below sees the store as it settles.
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const deps = h.api.deps;
 const a = await h.tenant('vectors a');
 const b = await h.tenant('vectors b');
@@ -124,6 +125,19 @@ t.test('a rebuild fills a new generation with a new model version and drops the 
 
 t.test('hybrid search: zero-result rescue and fusion, each step in the trace', async (t) => {
   const ses = (await h.api.call('POST', '/v1/sessions', { key: a.key, body: {} })).body.token;
+  // With the vocabulary known, a typo one or two edits away is corrected and found lexically: the rescue is for what no correction reaches.
+  const corrected = await eventually(
+    async () => {
+      const r = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'smartphonez', debug: true } });
+      return r.body.total > 0 ? r.body : null;
+    },
+    30_000,
+    100,
+  );
+  t.ok(
+    corrected.ids.every((id: string) => id.startsWith('phones-')),
+    `smartphonez: corrected, found lexically: ${corrected.ids}`,
+  );
   const off = await h.api.call('POST', '/v1/search', { key: a.key, body: { q: 'espreso machin', debug: true } });
   const on = await h.api.call('POST', '/v1/search', { key: ses, body: { q: 'espreso machin', debug: true, config_override: { hybrid_search: true } } });
   t.equal(on.status, 200, JSON.stringify(on.body).slice(0, 300));
@@ -134,7 +148,7 @@ t.test('hybrid search: zero-result rescue and fusion, each step in the trace', a
   for (const [q, family] of [
     ['espressomachines', 'coffee-1-'],
     ['coffeegrinderz', 'coffee-2-'],
-    ['smartphonez 5gg', 'phones-'],
+    ['smartfonez 5gg', 'phones-'],
   ]) {
     const o = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true } });
     const n = await h.api.call('POST', '/v1/search', { key: ses, body: { q, debug: true, config_override: { hybrid_search: true } } });
