@@ -47,26 +47,16 @@ export class TypoIndex {
   /**
    * The closest, then most frequent, term that starts with `prefix` give or take its typo budget ("blutoo":
    * bluetooth, whose start "blueto" is one edit away), or null. For completing what a shopper is
-   * still typing: the term's start of the prefix's length, one shorter or one longer counts.
+   * still typing: the term's start of the prefix's length, up to the budget shorter or longer, counts.
    */
   prefixCorrection(prefix: string): string | null {
     const budget = typoBudget(prefix);
     if (!budget) return null;
-    const touched: number[] = [];
-    for (const g of trigrams(prefix).filter((g) => !g.endsWith(' '))) {
-      const list = this.postings.get(g);
-      if (!list) continue;
-      for (let k = 0; k < list.length; k++) {
-        const i = list[k];
-        if (this.words[i].length < prefix.length - budget) continue;
-        if (this.shared[i]++ === 0) touched.push(i);
-      }
-    }
-    touched.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
+    // A prefix has no end: its last trigram (the word's end) is left out, and longer terms are welcome.
+    const grams = trigrams(prefix).filter((g) => !g.endsWith(' '));
     let best = -1;
     let bestD = budget + 1;
-    for (let k = 0; k < touched.length && k < CHECKED; k++) {
-      const i = touched[k];
+    for (const i of this.mostShared(grams, (len) => len >= prefix.length - budget)) {
       const w = this.words[i];
       let d = budget + 1;
       for (let n = prefix.length - budget; n <= prefix.length + budget && d > 0; n++) d = Math.min(d, editDistance(prefix, w.slice(0, n), budget));
@@ -75,7 +65,6 @@ export class TypoIndex {
         bestD = d;
       }
     }
-    for (const i of touched) this.shared[i] = 0;
     return best < 0 ? null : this.words[best];
   }
 
@@ -83,25 +72,29 @@ export class TypoIndex {
   candidates(token: string): Array<{ term: string; freq: number }> {
     const budget = typoBudget(token);
     if (!budget) return [];
+    const found: Array<{ term: string; freq: number; d: number }> = [];
+    for (const i of this.mostShared(trigrams(token), (len) => Math.abs(len - token.length) <= budget)) {
+      const d = editDistance(token, this.words[i], budget);
+      if (d <= budget) found.push({ term: this.words[i], freq: this.freqs[i], d });
+    }
+    found.sort((a, b) => a.d - b.d || b.freq - a.freq);
+    return found.map(({ term, freq }) => ({ term, freq }));
+  }
+
+  /** The CHECKED terms (of a length `fits` allows) sharing the most of `grams`, then the most frequent: the ones worth an edit-distance check. */
+  private mostShared(grams: string[], fits: (length: number) => boolean): number[] {
     const touched: number[] = [];
-    for (const g of trigrams(token)) {
+    for (const g of grams) {
       const list = this.postings.get(g);
       if (!list) continue;
       for (let k = 0; k < list.length; k++) {
         const i = list[k];
-        if (Math.abs(this.words[i].length - token.length) > budget) continue;
+        if (!fits(this.words[i].length)) continue;
         if (this.shared[i]++ === 0) touched.push(i);
       }
     }
     touched.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
-    const found: Array<{ term: string; freq: number; d: number }> = [];
-    for (let k = 0; k < touched.length && k < CHECKED; k++) {
-      const i = touched[k];
-      const d = editDistance(token, this.words[i], budget);
-      if (d <= budget) found.push({ term: this.words[i], freq: this.freqs[i], d });
-    }
     for (const i of touched) this.shared[i] = 0;
-    found.sort((a, b) => a.d - b.d || b.freq - a.freq);
-    return found.map(({ term, freq }) => ({ term, freq }));
+    return touched.length > CHECKED ? touched.slice(0, CHECKED) : touched;
   }
 }
