@@ -54,7 +54,8 @@ export class SuggestService {
     // Nothing starts with what was typed: complete its last word's closest spelling instead ("blutoo": bluetooth).
     if (dictionary && done.suggestions === '[]' && !typed.length) {
       const last = tokens[tokens.length - 1] ?? '';
-      const vocab = last.length >= MIN_FIXED_PREFIX && !isCodeLike(last) ? await contexts.vocabularies.get(tenantId) : null;
+      // Words below the typo budget's 4 characters get no correction (TypoIndex.prefixCorrection): too many spellings are that close.
+      const vocab = last && !isCodeLike(last) ? await contexts.vocabularies.get(tenantId) : null;
       // Kept with the dictionary's answers: a word typed again is not looked up again.
       const fix = vocab ? dictionary.memo(`\u0001${last}`, () => vocab.typos.prefixCorrection(last) ?? '') : '';
       if (fix) {
@@ -87,9 +88,6 @@ export class SuggestService {
     );
   }
 }
-
-/** A typed word shorter than this is completed as typed only (its closest spellings are too many to guess from). */
-const MIN_FIXED_PREFIX = 4;
 
 const EMPTY = { suggestions: '[]', categories: '[]' };
 const previewJson = new WeakMap<object, string>();
