@@ -12,10 +12,9 @@
 // adapter") doubled the name's words for the products whose model is written out, not for those
 // whose model is a code. They add the words the name lacks (a brand or code the title leaves out).
 
-import { isArabic, isCodeLike } from './normalize.js';
+import { expandCompounds, isArabic, isCodeLike, tokenize } from './normalize.js';
+import { TOKEN_RE } from './tokenize.js';
 import { stem } from './stem.js';
-
-const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:[-.][\p{L}\p{N}\p{M}]+)*/gu;
 
 /** `text` with every token equal to `word` after its first occurrence left out (spaces tidied). */
 function keepFirst(text: string, word: string): string {
@@ -34,20 +33,10 @@ function keepFirst(text: string, word: string): string {
  * Unchanged when the first word is shorter than 2 characters, Arabic, or not repeated.
  */
 export function openerOnce(nameNorm: string, nameStem: string): { name: string; stem: string } {
-  const opener = nameNorm.match(TOKEN_RE)?.[0];
+  const opener = tokenize(nameNorm)[0];
   if (!opener || opener.length < 2 || isArabic(opener)) return { name: nameNorm, stem: nameStem };
   // The stemmed text leaves codes out (search-doc.ts): a code-like opener has no stem there.
   return { name: keepFirst(nameNorm, opener), stem: isCodeLike(opener) ? nameStem : keepFirst(nameStem, stem(opener)) };
-}
-
-/** Tokens and the parts of compound tokens ("caffeine-free": caffeine, free) of a text. */
-function words(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const token of text.match(TOKEN_RE) ?? []) {
-    out.add(token);
-    for (const part of token.split(/[-.]/)) if (part) out.add(part);
-  }
-  return out;
 }
 
 /**
@@ -55,7 +44,7 @@ function words(text: string): Set<string> {
  * name already has left out: they count once, in the name. Empty texts dropped.
  */
 export function beyondName(nameNorm: string, texts: Array<string | null | undefined>): string[] {
-  const named = words(nameNorm);
+  const named = new Set(expandCompounds(tokenize(nameNorm)));
   return texts
     .map((text) =>
       (text ?? '')

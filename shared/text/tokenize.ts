@@ -9,7 +9,7 @@
 
 // Letters, digits and combining marks (kept so scripts that need marks, like
 // Devanagari, are not cut mid-word), joined by single in-word '-' or '.'.
-const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:[-.][\p{L}\p{N}\p{M}]+)*/gu;
+export const TOKEN_RE = /[\p{L}\p{N}\p{M}]+(?:[-.][\p{L}\p{N}\p{M}]+)*/gu;
 const JOINER_RE = /[-.]/;
 const DECIMAL_RE = /^\p{Nd}+\.\p{Nd}+$/u;
 const HAS_DIGIT_RE = /\p{Nd}/u;
