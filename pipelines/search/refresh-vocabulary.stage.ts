@@ -62,6 +62,7 @@ export const refreshVocabulary = defineStage({
       builder.heads,
       builder.nameWords,
       builder.openings,
+      builder.spelling.variants(),
     );
     await deps.notices.publish('vocabulary', data.tenantId);
     // The catalog just settled (no batch pending): fresh statistics keep searches on good plans, and

@@ -15,12 +15,16 @@ export interface PlanInput {
   correct(token: string): string | null;
   /** The store's more frequent hyphenated writing of a word ("tshirts" -> "t-shirts"), or null (Vocabulary.hyphenated). */
   hyphenated?(token: string): string | null;
+  /** The store's other writing of a catalog word ("duffle" -> "duffel"), or null (Vocabulary.variant). */
+  variant?(token: string): string | null;
 }
 
 export interface QueryPlan {
   terms: QueryTerm[];
   corrections: Array<{ from: string; to: string }>;
   compounds: string[];
+  /** Catalog words that also match the store's other writing of them (PlanInput.variant). */
+  variants: Array<{ from: string; to: string }>;
   /** Intent words the catalog does not know ("cheap"): left out of the match, never corrected. */
   intents: string[];
 }
@@ -42,6 +46,7 @@ export function planQuery(input: PlanInput): QueryPlan {
   const out: QueryTerm[] = [];
   const corrections: QueryPlan['corrections'] = [];
   const intents: string[] = [];
+  const variants: QueryPlan['variants'] = [];
   // Tokens a synonym rule covers become one term: the shopper's words or any expansion, taken exactly.
   const covered = new Map<number, Segment>();
   let at = 0;
@@ -82,6 +87,12 @@ export function planQuery(input: PlanInput): QueryPlan {
       term.alternatives.push(owner);
       term.phrase = true;
     }
+    // "duffle bag" where the store also writes "duffel bag": both writings match.
+    const variant = terms.has(t) ? input.variant?.(t) : null;
+    if (variant && variant !== hyphenated) {
+      term.alternatives.push([variant]);
+      variants.push({ from: t, to: variant });
+    }
     if (!known(terms, t)) {
       const split = splitKnown(t, terms);
       if (split) {
@@ -101,7 +112,7 @@ export function planQuery(input: PlanInput): QueryPlan {
     }
     out.push(term);
   }
-  return { terms: out, corrections, compounds, intents };
+  return { terms: out, corrections, compounds, variants, intents };
 }
 
 /**

@@ -9,9 +9,14 @@ export type { TenantSearchContext };
 
 export interface TenantContextSources extends ContextSources {
   suggestTerms(tenantId: string): Promise<SuggestRow[]>;
-  vocabulary(
-    tenantId: string,
-  ): Promise<{ terms: Map<string, number>; products: number; heads?: Map<string, number>; nameWords?: number; openings?: Map<string, number> }>;
+  vocabulary(tenantId: string): Promise<{
+    terms: Map<string, number>;
+    products: number;
+    heads?: Map<string, number>;
+    nameWords?: number;
+    openings?: Map<string, number>;
+    variants?: Map<string, string>;
+  }>;
 }
 
 /**
@@ -43,8 +48,8 @@ export class TenantContexts {
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
     this.vocabularies = new TenantCache(
       async (id) => {
-        const { terms, products, heads, nameWords, openings } = await src.vocabulary(id);
-        return new Vocabulary(terms, products, heads, nameWords, openings);
+        const { terms, products, heads, nameWords, openings, variants } = await src.vocabulary(id);
+        return new Vocabulary(terms, products, heads, nameWords, openings, variants);
       },
       { replaced },
     );

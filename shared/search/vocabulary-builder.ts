@@ -2,6 +2,7 @@ import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
 import { productHeads } from '../text/product-head.js';
+import { SpellingVariants } from './spelling-variants.js';
 
 /** Words of a name as the engine counts them: spaces of its normalized text, plus one. */
 export function nameWordCount(name: string): number {
@@ -28,6 +29,8 @@ export class VocabularyBuilder {
   readonly heads = new Map<string, number>();
   /** Each word with how many product names open with it (their first word: a brand in marketplace titles). */
   readonly openings = new Map<string, number>();
+  /** The store's spelling variants, learned from its names (spellingVariants()). */
+  readonly spelling = new SpellingVariants();
   /** Products added. */
   products = 0;
   /** Words of the products' names, summed (the store's title length: Vocabulary.nameWords). */
@@ -53,7 +56,9 @@ export class VocabularyBuilder {
         this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
       }
     }
-    const openers = new Set(Object.values(p.name).map((n) => tokenize(normalizeText(n))[0]));
+    const nameTokens = Object.values(p.name).map((n) => tokenize(normalizeText(n)));
+    for (const tokens of nameTokens) this.spelling.addName(tokens);
+    const openers = new Set(nameTokens.map((tokens) => tokens[0]));
     for (const w of openers) if (w && w.length >= 2) this.openings.set(w, (this.openings.get(w) ?? 0) + 1);
     const heads = new Set(Object.values(p.name).flatMap(productHeads));
     for (const h of heads) this.heads.set(h, (this.heads.get(h) ?? 0) + 1);

@@ -31,6 +31,7 @@ export function vocabularyRepo(db: Knex) {
       heads = new Map<string, number>(),
       nameWords = 0,
       openings = new Map<string, number>(),
+      variants = new Map<string, string>(),
     ): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
@@ -60,9 +61,16 @@ export function vocabularyRepo(db: Knex) {
         for (let i = 0; i < words.length; i += 20_000) {
           const chunk = words.slice(i, i + 20_000);
           await trx.raw(
-            `INSERT INTO search_vocab (tenant_id, term, freq, heads, openings)
-             SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[]), unnest(?::int[])`,
-            [tenantId, chunk, chunk.map((w) => terms.get(w)!), chunk.map((w) => heads.get(w) ?? 0), chunk.map((w) => openings.get(w) ?? 0)],
+            `INSERT INTO search_vocab (tenant_id, term, freq, heads, openings, variant)
+             SELECT ?, unnest(?::text[]), unnest(?::int[]), unnest(?::int[]), unnest(?::int[]), unnest(?::text[])`,
+            [
+              tenantId,
+              chunk,
+              chunk.map((w) => terms.get(w)!),
+              chunk.map((w) => heads.get(w) ?? 0),
+              chunk.map((w) => openings.get(w) ?? 0),
+              chunk.map((w) => variants.get(w) ?? null),
+            ] as Knex.RawBinding[],
           );
         }
         const rows = [...merged.values()];
@@ -85,21 +93,29 @@ export function vocabularyRepo(db: Knex) {
         ]),
       );
     },
-    /** Every word with its document frequency, the number of products they were counted over, their name words summed, the words that are product types (heads) and those that open names. */
-    async terms(
-      tenantId: string,
-    ): Promise<{ terms: Map<string, number>; products: number; heads: Map<string, number>; nameWords: number; openings: Map<string, number> }> {
-      const rows = await db('search_vocab').select('term', 'freq', 'heads', 'openings').where({ tenant_id: tenantId });
+    /** Every word with its document frequency, the number of products they were counted over, their name words summed, the words that are product types (heads), those that open names, and spelling variants. */
+    async terms(tenantId: string): Promise<{
+      terms: Map<string, number>;
+      products: number;
+      heads: Map<string, number>;
+      nameWords: number;
+      openings: Map<string, number>;
+      variants: Map<string, string>;
+    }> {
+      const rows = await db('search_vocab').select('term', 'freq', 'heads', 'openings', 'variant').where({ tenant_id: tenantId });
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
       const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
       const openings = new Map<string, number>(
         rows.filter((r: { openings: number }) => r.openings > 0).map((r: { term: string; openings: number }) => [r.term, r.openings]),
       );
+      const variants = new Map<string, string>(
+        rows.filter((r: { variant: string | null }) => r.variant).map((r: { term: string; variant: string }) => [r.term, r.variant]),
+      );
       const products = terms.get(PRODUCTS_TERM) ?? 0;
       const nameWords = terms.get(NAME_WORDS_TERM) ?? 0;
       terms.delete(PRODUCTS_TERM);
       terms.delete(NAME_WORDS_TERM);
-      return { terms, products, heads, nameWords, openings };
+      return { terms, products, heads, nameWords, openings, variants };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted

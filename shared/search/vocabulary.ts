@@ -80,6 +80,7 @@ export class Vocabulary {
     heads: Map<string, number> = new Map(),
     private nameWords = 0,
     private openings: Map<string, number> = new Map(),
+    private variants: Map<string, string> = new Map(),
   ) {
     this.typos = new TypoIndex(terms);
     for (const [word, n] of terms) {
@@ -104,6 +105,14 @@ export class Vocabulary {
   hyphenated(word: string): string | null {
     const h = this.joined.get(word);
     return h !== undefined && (this.terms.get(h) ?? 0) > (this.terms.get(word) ?? 0) ? h : null;
+  }
+
+  /**
+   * The store's other writing of a word it uses both ways in the same company ("duffle": "duffel";
+   * shared/search/spelling-variants.ts), or null.
+   */
+  variant(word: string): string | null {
+    return this.variants.get(word) ?? null;
   }
 
   /** The store's average name length in words (its title style: terse or spec-sheet), or undefined without counts. */

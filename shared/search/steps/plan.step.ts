@@ -20,6 +20,7 @@ export const plan: SearchStep = {
       typoTolerance: ranking.typo_tolerance,
       correct: (word) => vocab.typos.correction(word),
       hyphenated: (word) => vocab.hyphenated(word),
+      variant: (word) => vocab.variant(word),
     });
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
@@ -59,6 +60,7 @@ export const plan: SearchStep = {
     brand_words: s.query.boost?.openers ?? [],
     corrections: s.plan.corrections,
     compounds: s.plan.compounds,
+    variants: s.plan.variants,
     intents_not_matched: s.plan.intents,
     categories: s.query.boost?.categories,
     typical: s.query.boost?.typical,

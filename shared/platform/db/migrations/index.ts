@@ -21,6 +21,7 @@ import * as m021 from './021-similar-state.js';
 import * as m022 from './022-click-impressions.js';
 import * as m023 from './023-browse-order.js';
 import * as m024 from './024-name-openings.js';
+import * as m025 from './025-spelling-variants.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['022-click-impressions', m022],
   ['023-browse-order', m023],
   ['024-name-openings', m024],
+  ['025-spelling-variants', m025],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
