@@ -279,14 +279,34 @@ export function isUnitName(word: string): boolean {
 
 /** The part of a title that names the product and its raw words (rawWords). */
 function naming(title: string): { part: string; words: string[] } {
+  let label: { part: string; words: string[] } | null = null;
   for (const p of title.split(QUALIFIER)) {
     const part = p?.trim() ?? '';
     if (!part) continue;
     const words = rawWords(part);
-    if (words.some((w) => candidate(w))) return { part, words };
+    if (!words.some((w) => candidate(w))) continue;
+    if (!label && brandLabel(title, part, words)) {
+      label = { part, words };
+      continue;
+    }
+    return { part, words };
   }
-  return { part: '', words: [] };
+  return label ?? { part: '', words: [] };
 }
+
+/**
+ * Whether a title's naming part is a maker's label before a dash ("Scotch - Shoe Tape Dispenser",
+ * "SanDisk - flash memory card", "Plantronics S12 - headset"): the title's opening part, its only
+ * word that can be a head is its first (the rest codes and numbers), and a dash follows it. The
+ * product is named after it; the label is the head only when nothing after it can be one.
+ */
+function brandLabel(title: string, part: string, words: string[]): boolean {
+  const start = title.trimStart();
+  if (!start.startsWith(part) || !DASH_AFTER.test(start.slice(part.length))) return false;
+  if (isArabic(part) || !candidate(words[0])) return false;
+  return words.slice(1).every((w) => !candidate(w));
+}
+const DASH_AFTER = /^\s[-–—]\s/u;
 
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {

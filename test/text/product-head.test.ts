@@ -13,6 +13,14 @@ t.test('marketplace English: the last word of the part naming the product', asyn
   t.equal(productHead('Cotton T-Shirt'), 't-shirt');
 });
 
+t.test("a maker's label before a dash: the product is named after it", async (t) => {
+  t.equal(productHead('Zentrix - Shoe Tape Dispenser, Aqua'), 'dispenser', 'one word, then a dash: a label');
+  t.equal(productHead('Zentrix ZX-200 - travel kettle - 1.7 L'), 'kettle', 'its other words codes: still a label');
+  t.equal(productHead('Zentrix Kettle - Brushed Steel'), 'kettle', 'two words that can be heads: the product itself');
+  t.equal(productHead('Kettle - Black'), 'kettle', 'nothing after it can be a head: the label is');
+  t.equal(productHead('Zentrix Travel Kettle'), 'kettle', 'no dash, no label');
+});
+
 t.test('spec-sheet titles: the type written in lower case after the capitalised brand and series', async (t) => {
   t.equal(productHead('Zentrix ProLink 4 Port KVM Console switch box Black'), 'box');
   t.equal(productHead('Zentrix QX-200 Travel Kettle kettle lid 1.7 L'), 'lid', 'the last lower-case word names it');
