@@ -17,7 +17,7 @@ import { isIntentWord } from './intent-words.js';
 
 /** What ends the part of a title that names the product ("for X", "with X", " - Black", ", 6 Bottle", "(Pack of 25)"). */
 const QUALIFIER =
-  /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.))\s|\s[-–—|+&]\s|[,;(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
+  /\s(?:for|with|w\/|w|by|from|featuring|fits|compatible with|includes|including|in(?!\.)(?<!\d\sin))\s|\s[-–—|+&]\s|[,;(\[|]|\s\/\s|متوافق مع|مناسب ل|\sمع\s|\sل\s/iu;
 
 /** Unit names (general language): a title's trailing measures are not what the product is. */
 const UNITS = new Set([
@@ -306,7 +306,7 @@ function brandLabel(title: string, part: string, words: string[]): boolean {
   if (isArabic(part) || !candidate(words[0])) return false;
   return words.slice(1).every((w) => !candidate(w));
 }
-const DASH_AFTER = /^\s[-–—]\s/u;
+const DASH_AFTER = /^\s*(?:[-–—&]\s|by\s|\()/iu;
 
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {

@@ -19,6 +19,11 @@ t.test("a maker's label before a dash: the product is named after it", async (t)
   t.equal(productHead('Zentrix Kettle - Brushed Steel'), 'kettle', 'two words that can be heads: the product itself');
   t.equal(productHead('Kettle - Black'), 'kettle', 'nothing after it can be a head: the label is');
   t.equal(productHead('Zentrix Travel Kettle'), 'kettle', 'no dash, no label');
+  t.equal(productHead('Zentrix & Sons Travel Kettle'), 'kettle', 'a maker "X & Y"');
+  t.equal(productHead('Zentrix by Acme Travel Kettle'), 'kettle', 'a line "X by Y"');
+  t.equal(productHead('Zentrix (Refurbished) Travel Kettle, Red'), 'kettle', 'a parenthesis after the label');
+  t.equal(productHead('Case for Zentrix Kettle'), 'case', 'never before "for": a case for a kettle');
+  t.equal(productHead('Zentrix 4 in 1 Kettle Set Adapter'), 'adapter', '"4 in 1" is no qualifier');
 });
 
 t.test('spec-sheet titles: the type written in lower case after the capitalised brand and series', async (t) => {
