@@ -13,7 +13,7 @@
 
 import { isArabic, isCodeLike, normalizeText, tokenize } from './normalize.js';
 import { stem } from './stem.js';
-import { isIntentWord } from './intent-words.js';
+import { intentOf, isIntentWord } from './intent-words.js';
 
 /** What ends the part of a title that names the product ("for X", "with X", " - Black", ", 6 Bottle", "(Pack of 25)"). */
 const QUALIFIER =
@@ -261,12 +261,18 @@ const CANDIDATES = new Map<string, string | null>();
 const MAX_CANDIDATES = 50_000;
 
 function judge(raw: string): string | null {
+  const norm = judgeWord(raw);
+  return norm && !isIntentWord(norm) ? norm : null;
+}
+
+/** A raw word normalized when it could be a head by its letters (judge, intent words aside), else null. */
+function judgeWord(raw: string): string | null {
   if (!LETTERS.test(raw)) return null;
   // "Women's" -> women: a possessive's "s" is no part of the word.
   const norm = tokenize(normalizeText(raw))
     .filter((t, i) => i === 0 || t !== 's')
     .join('-');
-  if (!norm || norm.length < 2 || isCodeLike(norm) || UNITS.has(norm) || COLOURS.has(norm) || FUNCTION_WORDS.has(norm) || isIntentWord(norm)) return null;
+  if (!norm || norm.length < 2 || isCodeLike(norm) || UNITS.has(norm) || COLOURS.has(norm) || FUNCTION_WORDS.has(norm)) return null;
   return norm;
 }
 
@@ -340,6 +346,12 @@ export function productHead(title: string): string | null {
   for (let i = words.length - 1; i >= 0; i--) {
     const c = candidate(words[i]);
     if (c) return c;
+    // The naming part's last word names the product even when it is also a quality or price word: "Women's Top" is a top.
+    if (i === words.length - 1) {
+      const w = judgeWord(words[i]);
+      const kind = w ? intentOf(w) : undefined;
+      if (kind === 'quality' || kind === 'price') return w;
+    }
   }
   return null;
 }

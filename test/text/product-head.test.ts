@@ -11,6 +11,9 @@ t.test('marketplace English: the last word of the part naming the product', asyn
   t.equal(productHead("Trail Runner Shoes Women's"), 'shoes', 'an audience word is no type');
   t.equal(productHead('Glass Beads 1 Pound-Green'), 'beads', 'a capitalised hyphenated last word qualifies the one before');
   t.equal(productHead('Cotton T-Shirt'), 't-shirt');
+  t.equal(productHead("Casual Sleeveless Printed Women's Top"), 'top', 'a quality word last in the naming part names the product');
+  t.equal(productHead('Top Rated Travel Kettle'), 'kettle', 'elsewhere it is no head');
+  t.equal(productHead('Acme Travel Kettle New'), 'kettle', 'a recency word last is still none');
 });
 
 t.test("a maker's label before a dash: the product is named after it", async (t) => {
