@@ -2,21 +2,14 @@ import type { Notices } from '../platform/notices.js';
 import { TenantCache } from './tenant-cache.js';
 import { SuggestDictionary } from './suggest-dictionary.js';
 import { Vocabulary } from './vocabulary.js';
-import type { SuggestRow } from './vocabulary.repo.js';
+import type { SuggestRow, VocabularyCounts } from './vocabulary.repo.js';
 import { buildContext, type ContextSources, type TenantSearchContext } from './context-loader.js';
 
 export type { TenantSearchContext };
 
 export interface TenantContextSources extends ContextSources {
   suggestTerms(tenantId: string): Promise<SuggestRow[]>;
-  vocabulary(tenantId: string): Promise<{
-    terms: Map<string, number>;
-    products: number;
-    heads?: Map<string, number>;
-    nameWords?: number;
-    openings?: Map<string, number>;
-    variants?: Map<string, string>;
-  }>;
+  vocabulary(tenantId: string): Promise<Pick<VocabularyCounts, 'terms' | 'products'> & Partial<VocabularyCounts>>;
 }
 
 /**

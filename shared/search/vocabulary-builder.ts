@@ -29,7 +29,7 @@ export class VocabularyBuilder {
   readonly heads = new Map<string, number>();
   /** Each word with how many product names open with it (their first word: a brand in marketplace titles). */
   readonly openings = new Map<string, number>();
-  /** The store's spelling variants, learned from its names (spellingVariants()). */
+  /** The store's spelling variants, learned from its names (SpellingVariants.variants). */
   readonly spelling = new SpellingVariants();
   /** Products added. */
   products = 0;

@@ -10,6 +10,16 @@ export interface SuggestRow {
   weight: number;
 }
 
+/** A store's vocabulary as kept: see vocabularyRepo.terms. */
+export interface VocabularyCounts {
+  terms: Map<string, number>;
+  products: number;
+  heads: Map<string, number>;
+  nameWords: number;
+  openings: Map<string, number>;
+  variants: Map<string, string>;
+}
+
 /** The search_vocab row holding the number of products (see replace). */
 const PRODUCTS_TERM = '';
 /** The search_vocab row holding the products' name words, summed (no word is a space). */
@@ -94,14 +104,7 @@ export function vocabularyRepo(db: Knex) {
       );
     },
     /** Every word with its document frequency, the number of products they were counted over, their name words summed, the words that are product types (heads), those that open names, and spelling variants. */
-    async terms(tenantId: string): Promise<{
-      terms: Map<string, number>;
-      products: number;
-      heads: Map<string, number>;
-      nameWords: number;
-      openings: Map<string, number>;
-      variants: Map<string, string>;
-    }> {
+    async terms(tenantId: string): Promise<VocabularyCounts> {
       const rows = await db('search_vocab').select('term', 'freq', 'heads', 'openings', 'variant').where({ tenant_id: tenantId });
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
       const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
