@@ -47,3 +47,13 @@ t.test('a description of a few words is a tagline: it ranks with the product pro
   t.equal(d.descriptionNorm, '');
   t.equal(doc({ colour: 'Black' }).attributeText, 'black', 'a longer description stays prose');
 });
+
+t.test('a word repeated in long attribute values counts three times at most; the description is left whole', async (t) => {
+  const d = doc(
+    { google_applications: 'Gmail,Google Calendar,Google Chrome,Google Maps,Google Music,Google Now,Google Play,Google+' },
+    'Google phone, Google apps, Google again, Google once more',
+  );
+  const count = (w: string) => d.descriptionNorm.split(/[^\p{L}\p{N}]+/u).filter((x) => x === w).length;
+  t.equal(count('google'), 4 + 3, "the description's four, then three of the list's seven");
+  t.match(d.descriptionNorm, /gmail,google calendar,google chrome,google maps, music, now, play/, 'the list keeps its first three and every other word');
+});
