@@ -11,6 +11,8 @@ import { cors } from './http/middleware/cors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { mountRoutes, type RouteSpec } from './http/route.js';
+import { routesWithDirectMap } from './http/direct-routes.js';
+import { useFastQuery } from './http/query.js';
 import { buildOpenApi } from './http/openapi.js';
 import { AREAS } from '../areas.js';
 import { ALGOLIA_PREFIX } from '../shared/storefront/index.js';
@@ -27,6 +29,7 @@ export function createApp(deps: Deps): Koa {
   const hops = deps.config.trustedProxyHops;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
+  useFastQuery(app);
   // Every server made from this app (main's and the tests') answers parser-level errors with the error body too.
   const listen = app.listen.bind(app);
   app.listen = ((...args: Parameters<typeof listen>) => {
@@ -52,7 +55,7 @@ export function createApp(deps: Deps): Koa {
   app.use(metricsEndpoint(deps.config.ops.metricsToken));
   app.use(cors);
   app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX], deps.config.largeBodies));
-  app.use(router.routes());
+  app.use(routesWithDirectMap(router));
   // Only reached when no route handled the request.
   app.use(async (ctx) => {
     const layers = ((ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []).flatMap((l) => l.methods);

@@ -34,8 +34,9 @@ export function queueDashboard(deps: Deps, queueNames: string[]): Middleware {
     });
     return adapter.registerPlugin() as unknown as Middleware;
   };
-  return async (ctx: Context, next: Next) => {
-    if (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`)) return next();
+  // Every other request passes straight on (no async function, no promise of its own).
+  return (ctx: Context, next: Next) => (ctx.path !== DASHBOARD_PATH && !ctx.path.startsWith(`${DASHBOARD_PATH}/`) ? next() : serve(ctx, next));
+  async function serve(ctx: Context, next: Next) {
     await check(ctx, async () => undefined);
     if (!deps.config.ops.operatorTenantIds.includes(ctx.state.principal.tenantId)) {
       throw new AppError('operator_only', 403, "the queue dashboard shows every store's jobs: only operator stores (OPERATOR_TENANT_IDS) may open it");
@@ -50,5 +51,5 @@ export function queueDashboard(deps: Deps, queueNames: string[]): Middleware {
     }
     board ??= mount();
     await board(ctx, next);
-  };
+  }
 }

@@ -20,7 +20,25 @@ export class CardCache {
   /** Cards of `ids` in their order (missing ones left out), `categoryId` restricting when given. */
   async cards(tenantId: string, ids: string[], categoryId: string | null = null): Promise<ProductCard[]> {
     if (!ids.length) return [];
+    return (!categoryId && this.held(tenantId, ids)) || this.read(tenantId, ids, categoryId, Date.now());
+  }
+
+  /** The cards of `ids` in their order when every one is held and fresh (the usual case: no engine read, nothing else made), else null. */
+  held(tenantId: string, ids: string[]): ProductCard[] | null {
+    const held = this.tenants.get(tenantId);
+    if (!held) return null;
     const now = Date.now();
+    const out: ProductCard[] = [];
+    for (const id of ids) {
+      const e = held.get(id);
+      if (!e || !(now - e.at < TTL_MS)) return null;
+      out.push(e.card);
+    }
+    return out;
+  }
+
+  /** Reads the cards not held (all of them with a category) from the engine and holds them (not those read for a category). */
+  private async read(tenantId: string, ids: string[], categoryId: string | null, now: number): Promise<ProductCard[]> {
     let held = this.tenants.get(tenantId);
     if (!held) this.tenants.set(tenantId, (held = new Map()));
     const missing = categoryId ? ids : ids.filter((id) => !(now - (held!.get(id)?.at ?? 0) < TTL_MS));

@@ -26,9 +26,13 @@ export interface RecommendOut {
 export interface RecommenderDeps {
   engine: LexicalEngine;
   vectors: VectorStore;
-  signals: Pick<SignalsRepo, 'coViews' | 'trending'> & { similar?(tenantId: string, productId: string): Promise<string[] | null> };
+  signals: Pick<SignalsRepo, 'coViews' | 'trending'> & {
+    similar?(tenantId: string, productId: string): Promise<string[] | null>;
+    /** True when the store's co-views and trends are answered from memory (no read). */
+    holds?(tenantId: string): boolean;
+  };
   recent: RecentViews;
-  cards: CardCache;
+  cards: Pick<CardCache, 'cards' | 'held'>;
   /** The product's categories and brand (the attribute fallback of similar). */
   attributesOf(tenantId: string, productId: string): Promise<{ categoryIds: string[]; brand: string | null } | null>;
 }
@@ -38,7 +42,25 @@ const CACHE_MS = 30_000;
 const NEIGHBOURS_HELD = 24;
 const MAX_NEIGHBOUR_LISTS = 100_000;
 
-type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> };
+/** One source of a chain; `trends` and `catalog` both answer as `popularity`. */
+type Step = 'co_views' | 'vectors' | 'attributes' | 'trends' | 'catalog' | 'session';
+const CHAINS: Record<RecommendType, readonly Step[]> = {
+  similar: ['vectors', 'attributes', 'trends', 'catalog'],
+  also_viewed: ['co_views', 'vectors', 'attributes', 'trends', 'catalog'],
+  trending: ['trends', 'catalog'],
+  recently_viewed: ['session', 'trends', 'catalog'],
+};
+const SOURCE: Record<Step, RecommendSource> = {
+  co_views: 'co_views',
+  vectors: 'vectors',
+  attributes: 'attributes',
+  trends: 'popularity',
+  catalog: 'popularity',
+  session: 'session',
+};
+type Entry = { out: Promise<RecommendOut>; json?: Promise<Buffer>; at: number };
+/** Set when making an answer read anything (database, engine, Redis, a vector scan): only such answers are held. */
+type Trace = { read: boolean };
 
 /**
  * The four recommendation types (spec 4.6), each a chain of sources tried in order until the list
@@ -49,7 +71,7 @@ type Step = { source: RecommendSource; ids: (need: number) => Promise<string[]> 
  */
 export class Recommender {
   /** Answers per store for CACHE_MS (not recently_viewed, which is per session); dropped on index, vectors and signals notices. */
-  private cache = new Map<string, Map<string, { out: Promise<RecommendOut>; json?: Promise<string>; at: number }>>();
+  private cache = new Map<string, Map<string, Entry>>();
   /** Each product's NEIGHBOURS_HELD nearest (vectors), per store: a product page asked again scans no vectors. */
   private neighbours = new Map<string, Map<string, Promise<string[]>>>();
 
@@ -64,51 +86,149 @@ export class Recommender {
     return this.entry(tenantId, input).out;
   }
 
-  /** The answer as the response's JSON text, serialized once per held answer (the route sends it as is). */
-  recommendJson(tenantId: string, input: RecommendInput): Promise<string> {
+  /** The answer as the response's JSON bytes, made once per held answer (the route sends them as they are). */
+  recommendJson(tenantId: string, input: RecommendInput): Promise<Buffer> {
     const e = this.entry(tenantId, input);
     return (e.json ??= e.out.then(recommendJson));
   }
 
-  private entry(tenantId: string, input: RecommendInput): { out: Promise<RecommendOut>; json?: Promise<string>; at: number } {
+  private entry(tenantId: string, input: RecommendInput): Entry {
     if (input.type === 'recently_viewed') return { out: this.compute(tenantId, input), at: 0 };
     const key = `${input.type}\u0000${input.productId}\u0000${input.categoryId}\u0000${input.limit}`;
     let held = this.cache.get(tenantId);
     if (!held) this.cache.set(tenantId, (held = new Map()));
+    const now = Date.now();
     const hit = held.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit;
+    if (hit && now - hit.at < CACHE_MS) return hit;
     if (held.size > 10_000) held.clear();
-    const out = this.compute(tenantId, input);
-    const e = { out, at: Date.now() };
+    const e: Entry = { out: null as unknown as Promise<RecommendOut>, at: now };
     held.set(key, e);
-    out.catch(() => held!.delete(key));
+    e.out = this.computeHeld(tenantId, input, held, key, e);
     return e;
   }
 
-  private async compute(tenantId: string, input: RecommendInput): Promise<RecommendOut> {
-    const exclude = new Set(input.productId ? [input.productId] : []);
-    const chain = this.chain(tenantId, input, exclude);
+  /**
+   * compute, its answer held only when making it read something: one made from memory alone
+   * (held signals, similar lists and cards) costs about what a held answer's lookup does, and
+   * holding every such answer for CACHE_MS filled the young generation with answers asked once,
+   * copied and promoted by each collection. Dropped when it fails (the next request tries again).
+   */
+  private async computeHeld(tenantId: string, input: RecommendInput, held: Map<string, Entry>, key: string, e: Entry): Promise<RecommendOut> {
+    const trace: Trace = { read: false };
+    try {
+      const out = await this.compute(tenantId, input, trace);
+      if (!trace.read && held.get(key) === e) held.delete(key);
+      return out;
+    } catch (err) {
+      if (held.get(key) === e) held.delete(key);
+      throw err;
+    }
+  }
+
+  private async compute(tenantId: string, input: RecommendInput, trace: Trace = { read: false }): Promise<RecommendOut> {
+    // The product asked about is never in its own list; only it is left out.
+    const pid = input.productId;
+    const excluded = pid ? 1 : 0;
     const ids: string[] = [];
     const products: ProductCard[] = [];
     let source: RecommendSource | null = null;
-    for (const step of chain) {
+    for (const step of CHAINS[input.type]) {
       if (products.length >= input.limit) break;
       const want = input.limit - products.length;
-      const fresh = (await step.ids(want + exclude.size + ids.length)).filter((id) => !exclude.has(id) && !ids.includes(id));
-      const cards = await this.d.cards.cards(tenantId, fresh.slice(0, want * 2), input.categoryId);
-      for (const c of cards.slice(0, want)) {
-        ids.push(c.id);
-        products.push(c);
+      const listed = await this.stepIds(step, tenantId, input, want + excluded + ids.length, trace);
+      const fresh: string[] = [];
+      for (let i = 0; i < listed.length && fresh.length < want * 2; i++) {
+        const id = listed[i];
+        if (id !== pid && !ids.includes(id)) fresh.push(id);
       }
-      if (cards.length && !source) source = step.source;
+      let cards: ProductCard[] = [];
+      if (fresh.length) {
+        const held = input.categoryId ? null : this.d.cards.held(tenantId, fresh);
+        if (!held) trace.read = true;
+        cards = held ?? (await this.d.cards.cards(tenantId, fresh, input.categoryId));
+      }
+      const take = Math.min(cards.length, want);
+      for (let i = 0; i < take; i++) {
+        ids.push(cards[i].id);
+        products.push(cards[i]);
+      }
+      if (cards.length && !source) source = SOURCE[step];
       // The session's own list is the answer when it has any (no database read to top it up).
-      if (cards.length && step.source === 'session') break;
+      if (cards.length && step === 'session') break;
     }
     return { type: input.type, ids, products, source: source ?? this.fallbackSource(input.type) };
   }
 
   private fallbackSource(type: RecommendType): RecommendSource {
     return type === 'recently_viewed' ? 'session' : type === 'also_viewed' ? 'co_views' : type === 'similar' ? 'vectors' : 'popularity';
+  }
+
+  /** Up to `n` candidate ids from one source of the chain (the product asked about may be among them). */
+  private stepIds(step: Step, tenantId: string, input: RecommendInput, n: number, trace: Trace): Promise<string[]> | string[] {
+    const pid = input.productId;
+    switch (step) {
+      case 'co_views':
+        if (!pid) return [];
+        if (!this.d.signals.holds?.(tenantId)) trace.read = true;
+        return this.d.signals.coViews(tenantId, pid, n);
+      case 'vectors':
+        if (!pid) return [];
+        if (input.categoryId || n > NEIGHBOURS_HELD || !this.neighbours.get(tenantId)?.has(pid)) trace.read = true;
+        return this.vectorIds(tenantId, pid, input.categoryId, n);
+      case 'attributes':
+        if (!pid) return [];
+        trace.read = true;
+        return this.attributeIds(tenantId, pid, n);
+      case 'trends':
+        if (!this.d.signals.holds?.(tenantId)) trace.read = true;
+        return this.d.signals.trending(tenantId, input.categoryId, n);
+      case 'catalog':
+        trace.read = true;
+        return this.catalogIds(tenantId, pid, input.categoryId, n);
+      case 'session':
+        trace.read = true;
+        return input.session ? this.d.recent.list(tenantId, input.session, n) : [];
+    }
+  }
+
+  private async vectorIds(tenantId: string, pid: string, cat: string | null, n: number): Promise<string[]> {
+    if (!cat && n <= NEIGHBOURS_HELD) {
+      const near = await this.nearestTo(tenantId, pid);
+      const out: string[] = [];
+      for (let i = 0; i < near.length && out.length < n; i++) if (near[i] !== pid) out.push(near[i]);
+      return out;
+    }
+    const v = (await this.d.vectors.vectorsOf(tenantId, [pid])).get(pid);
+    if (!v) return [];
+    const hits = await this.d.vectors.nearest(tenantId, v, n, { exclude: [pid], categoryIds: cat ? [cat] : undefined });
+    return hits.map((h) => h.id);
+  }
+
+  /** Same category (and same brand first), best sellers first. */
+  private async attributeIds(tenantId: string, pid: string, n: number): Promise<string[]> {
+    const a = await this.d.attributesOf(tenantId, pid);
+    if (!a) return [];
+    const leaf = a.categoryIds.filter((c) => !c.startsWith('lvl:'));
+    const filters: Record<string, string[]> | null = leaf.length ? { category: leaf } : a.brand ? { brand: [a.brand] } : null;
+    if (!filters) return [];
+    const res = await this.d.engine.search({ tenantId, tokens: [], filters, exclude: [pid], sort: 'popular', offset: 0, limit: n });
+    const hits = res.hits.map((h) => h.id);
+    if (!a.brand || !leaf.length) return hits;
+    const same = new Set(res.hits.filter((h) => h.card.brand === a.brand).map((h) => h.id));
+    return [...hits.filter((id) => same.has(id)), ...hits.filter((id) => !same.has(id))];
+  }
+
+  private async catalogIds(tenantId: string, pid: string | null, cat: string | null, n: number): Promise<string[]> {
+    const res = await this.d.engine.search({
+      tenantId,
+      tokens: [],
+      filters: cat ? { category: [cat] } : undefined,
+      exclude: pid ? [pid] : [],
+      sort: 'popular',
+      offset: 0,
+      limit: n,
+    });
+    return res.hits.map((h) => h.id);
   }
 
   /** The product's NEIGHBOURS_HELD nearest products, itself left out (held until the store's vectors or index change). */
@@ -131,77 +251,33 @@ export class Recommender {
     }
     return ids;
   }
-
-  private chain(tenantId: string, input: RecommendInput, exclude: Set<string>): Step[] {
-    const pid = input.productId;
-    const cat = input.categoryId;
-    const vectors: Step = {
-      source: 'vectors',
-      ids: async (n) => {
-        if (!pid) return [];
-        if (!cat && n <= NEIGHBOURS_HELD) return (await this.nearestTo(tenantId, pid)).filter((id) => !exclude.has(id)).slice(0, n);
-        const v = (await this.d.vectors.vectorsOf(tenantId, [pid])).get(pid);
-        if (!v) return [];
-        const hits = await this.d.vectors.nearest(tenantId, v, n, { exclude: [...exclude], categoryIds: cat ? [cat] : undefined });
-        return hits.map((h) => h.id);
-      },
-    };
-    const attributes: Step = {
-      source: 'attributes',
-      ids: async (n) => {
-        if (!pid) return [];
-        const a = await this.d.attributesOf(tenantId, pid);
-        if (!a) return [];
-        const leaf = a.categoryIds.filter((c) => !c.startsWith('lvl:'));
-        const filters: Record<string, string[]> | null = leaf.length ? { category: leaf } : a.brand ? { brand: [a.brand] } : null;
-        if (!filters) return [];
-        // Same category (and same brand first), best sellers first.
-        const res = await this.d.engine.search({ tenantId, tokens: [], filters, exclude: [...exclude], sort: 'popular', offset: 0, limit: n });
-        const hits = res.hits.map((h) => h.id);
-        if (!a.brand || !leaf.length) return hits;
-        const same = new Set(res.hits.filter((h) => h.card.brand === a.brand).map((h) => h.id));
-        return [...hits.filter((id) => same.has(id)), ...hits.filter((id) => !same.has(id))];
-      },
-    };
-    const trends: Step = { source: 'popularity', ids: (n) => this.d.signals.trending(tenantId, cat, n) };
-    const catalog: Step = {
-      source: 'popularity',
-      ids: async (n) => {
-        const res = await this.d.engine.search({
-          tenantId,
-          tokens: [],
-          filters: cat ? { category: [cat] } : undefined,
-          exclude: [...exclude],
-          sort: 'popular',
-          offset: 0,
-          limit: n,
-        });
-        return res.hits.map((h) => h.id);
-      },
-    };
-    switch (input.type) {
-      case 'similar':
-        return [vectors, attributes, trends, catalog];
-      case 'also_viewed':
-        return [{ source: 'co_views', ids: async (n) => (pid ? this.d.signals.coViews(tenantId, pid, n) : []) }, vectors, attributes, trends, catalog];
-      case 'trending':
-        return [trends, catalog];
-      case 'recently_viewed':
-        return [{ source: 'session', ids: async (n) => (input.session ? this.d.recent.list(tenantId, input.session, n) : []) }, trends, catalog];
-    }
-  }
 }
 
-/** Each held card's JSON, made once: the card cache keeps the same card objects across answers for ten minutes. */
-const cardJson = new WeakMap<ProductCard, string>();
+/** Each held card's JSON bytes, made once: the card cache keeps the same card objects across answers for ten minutes. */
+const cardJson = new WeakMap<ProductCard, Buffer>();
 
-/** `RecommendOut` as JSON text (the same as JSON.stringify), each card serialized once while the card cache holds it. */
-export function recommendJson(out: RecommendOut): string {
-  let products = '';
+/**
+ * `RecommendOut` as JSON bytes (the UTF-8 of JSON.stringify), each card serialized once while the
+ * card cache holds it. Bytes rather than text: the response's length is known without measuring
+ * the text's UTF-8, and the socket writes them without encoding them again.
+ */
+export function recommendJson(out: RecommendOut): Buffer {
+  const head = `{"type":${JSON.stringify(out.type)},"ids":${JSON.stringify(out.ids)},"products":[`;
+  const tail = `],"source":${JSON.stringify(out.source)}}`;
+  const cards: Buffer[] = [];
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, out.products.length - 1);
   for (const card of out.products) {
     let json = cardJson.get(card);
-    if (json === undefined) cardJson.set(card, (json = JSON.stringify(card)));
-    products += products ? `,${json}` : json;
+    if (json === undefined) cardJson.set(card, (json = Buffer.from(JSON.stringify(card))));
+    cards.push(json);
+    size += json.length;
   }
-  return `{"type":${JSON.stringify(out.type)},"ids":${JSON.stringify(out.ids)},"products":[${products}],"source":${JSON.stringify(out.source)}}`;
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(head, 0);
+  for (let i = 0; i < cards.length; i++) {
+    if (i) bytes[at++] = 0x2c; // ,
+    at += cards[i].copy(bytes, at);
+  }
+  bytes.write(tail, at);
+  return bytes;
 }

@@ -12,6 +12,8 @@ interface Held {
   at: number;
   stale: boolean;
   snapshot: Promise<Snapshot>;
+  /** `snapshot` once it has loaded. */
+  ready?: Snapshot;
 }
 
 interface Snapshot {
@@ -54,6 +56,11 @@ export class SignalsCache {
     this.held.delete(tenantId);
   }
 
+  /** True when the store's co-views, trends and similar lists are answered from memory (loaded, and not too many co-views to hold). */
+  holds(tenantId: string): boolean {
+    return !!this.held.get(tenantId)?.ready?.coViews;
+  }
+
   async coViews(tenantId: string, productId: string, limit: number): Promise<string[]> {
     const s = await this.snapshot(tenantId);
     if (!s.coViews) return this.repo.coViews(tenantId, productId, limit);
@@ -86,8 +93,10 @@ export class SignalsCache {
       h.at = Date.now();
       const next = this.load(tenantId);
       next.then(
-        () => {
-          if (this.held.get(tenantId) === h) h.snapshot = next;
+        (s) => {
+          if (this.held.get(tenantId) !== h) return;
+          h.snapshot = next;
+          h.ready = s;
         },
         () => {
           h.stale = true;
@@ -98,11 +107,17 @@ export class SignalsCache {
   }
 
   private start(tenantId: string): Promise<Snapshot> {
-    const held: Held = { at: Date.now(), stale: false, snapshot: this.load(tenantId) };
+    const first = this.load(tenantId);
+    const held: Held = { at: Date.now(), stale: false, snapshot: first };
     this.held.set(tenantId, held);
-    held.snapshot.catch(() => {
-      if (this.held.get(tenantId) === held) this.held.delete(tenantId);
-    });
+    held.snapshot.then(
+      (s) => {
+        if (held.snapshot === first) held.ready ??= s;
+      },
+      () => {
+        if (this.held.get(tenantId) === held) this.held.delete(tenantId);
+      },
+    );
     return held.snapshot;
   }
 

@@ -26,6 +26,25 @@ export function textProblem(s: string): string | null {
 }
 
 /**
+ * True when every string and object key in `value` can be stored (`skip`: top-level fields checked
+ * elsewhere). The same walk as invalidText with nothing made along the way: the request path asks
+ * this first and builds field paths only for a request that fails.
+ */
+export function allTextValid(value: unknown, skip?: readonly string[]): boolean {
+  if (typeof value === 'string') return value.isWellFormed() && !value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!allTextValid(value[i])) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key) || skip?.includes(key)) continue;
+    if (!key.isWellFormed() || key.includes('\u0000') || !allTextValid((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
  * Every string and object key in `value` (a parsed JSON value, query or path params) that cannot
  * be stored, at most `max` of them. `skip` names top-level fields checked elsewhere, item by item.
  */

@@ -46,7 +46,11 @@ t.test('the request-id middleware puts its id on every line written while servin
   const { lines, stream } = capture();
   const log = createLogger('info', {}, stream);
   const headers: Record<string, string> = {};
-  const ctx = { get: (h: string) => (h === 'x-request-id' ? 'req_from_client_1' : ''), set: (k: string, v: string) => (headers[k] = v), state: {} } as never;
+  const ctx = {
+    get: (h: string) => (h === 'x-request-id' ? 'req_from_client_1' : ''),
+    res: { setHeader: (k: string, v: string) => (headers[k] = v) },
+    state: {},
+  } as never;
   await requestId(ctx, async () => {
     log.info('first');
     await new Promise((r) => setTimeout(r, 5));

@@ -9,7 +9,7 @@ const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
  * CORS for browsers. Preflights carry no key, so they are answered for any origin; the real
  * request is then checked against the key's allowed_origins by the auth middleware.
  */
-export async function cors(ctx: Context, next: Next) {
+export function cors(ctx: Context, next: Next) {
   const origin = ctx.get('origin');
   if (!origin) return next();
   ctx.vary('Origin');
@@ -22,5 +22,5 @@ export async function cors(ctx: Context, next: Next) {
     return;
   }
   ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-  await next();
+  return next();
 }

@@ -20,8 +20,9 @@ export function jsonBody(
   large: LargeBodies = { bytes: Infinity, concurrency: 1 },
 ) {
   const gate = new Gate(large.concurrency);
-  return async (ctx: Context, next: Next) => {
-    if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+  // Requests without a body pass straight on (no async function, no promise of its own).
+  return (ctx: Context, next: Next) => (METHODS_WITH_BODY.has(ctx.method) ? read(ctx, next) : next());
+  async function read(ctx: Context, next: Next) {
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > limit) throw tooLarge(limit);
     const raw = await readRaw(ctx, limit);
@@ -41,7 +42,7 @@ export function jsonBody(
       }
     }
     return parsed(ctx, next, raw, plainTextPrefixes);
-  };
+  }
 }
 
 /** Bodies of at least `bytes` are parsed and handled `concurrency` at a time (JSON_LARGE_BODY_BYTES, JSON_LARGE_BODY_CONCURRENCY). */

@@ -50,8 +50,9 @@ export async function requestMetrics(ctx: Context, next: Next) {
  */
 export function metricsEndpoint(token: string | undefined) {
   const expected = token ? Buffer.from(`Bearer ${token}`) : null;
-  return async (ctx: Context, next: Next) => {
-    if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+  // Every other request passes straight on (no async function, no promise of its own).
+  return (ctx: Context, next: Next) => (ctx.path !== '/metrics' || ctx.method !== 'GET' ? next() : serve(ctx));
+  async function serve(ctx: Context) {
     if (!expected) throw new AppError('route_not_found', 404, 'metrics are not served on this port (set METRICS_TOKEN or METRICS_PORT)');
     const given = Buffer.from(ctx.get('authorization'));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -59,5 +60,5 @@ export function metricsEndpoint(token: string | undefined) {
     }
     ctx.type = METRICS_CONTENT_TYPE;
     ctx.body = await metricsText();
-  };
+  }
 }

@@ -9,10 +9,11 @@ const SAFE_ID = /^[A-Za-z0-9._-]{8,128}$/;
  * pool: no syscall per request); echoes it on every response, and every log line written while
  * serving the request carries it.
  */
-export async function requestId(ctx: Context, next: Next) {
+export function requestId(ctx: Context, next: Next) {
   const incoming = ctx.get('x-request-id');
   const id = SAFE_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
   ctx.state.requestId = id;
-  ctx.set('X-Request-Id', id);
-  await withLogScope({ request_id: id }, next);
+  // Straight to Node (Koa's set() builds arrays and closures for one header); nothing is sent yet.
+  ctx.res.setHeader('X-Request-Id', id);
+  return withLogScope({ request_id: id }, next);
 }

@@ -4,11 +4,12 @@ import { AppError } from '../../../shared/platform/errors.js';
 import { RecommendQuery, RecommendResponse } from './recommend.schema.js';
 
 const SEARCH = { scope: 'search' as const };
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Recommendations (spec 4.6); public keys allowed. */
 export function recommendRoutes(deps: Deps): RouteSpec[] {
   return [
-    /** Reads only (vectors, signals and card caches in memory); the answer's JSON is made once per held answer; not billed as a search, not logged. */
+    /** Reads only (vectors, signals and card caches in memory); the answer's JSON bytes are made once per held answer; not billed as a search, not logged. */
     defineRoute({
       method: 'get',
       path: '/v1/recommend',
@@ -30,7 +31,8 @@ export function recommendRoutes(deps: Deps): RouteSpec[] {
           session: query.session ?? null,
           limit: query.limit,
         });
-        ctx.type = 'application/json';
+        // What `ctx.type = 'application/json'` sets, straight to Node (headers are not sent before the body is set).
+        ctx.res.setHeader('Content-Type', JSON_TYPE);
         ctx.body = json;
       },
     }),
