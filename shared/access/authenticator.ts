@@ -30,8 +30,6 @@ const UNWATCHED_TTL_MS = 1_000;
 const REPUBLISH_EVERY_MS = 1_000;
 /** Guessing fills only this map, never the one of valid credentials; past it the oldest guesses are forgotten. */
 const MAX_UNKNOWN = 10_000;
-/** Hashes of credentials that resolved, by credential (past it the map starts again). */
-const MAX_HASHED = 10_000;
 
 /**
  * Resolves credentials without a database query per request: principals are cached for
@@ -39,11 +37,6 @@ const MAX_HASHED = 10_000;
  */
 export class Authenticator {
   private cache = new Map<string, CacheEntry>();
-  /**
-   * Each credential that resolved, with its SHA-256 (a pure function of it), so a client's every
-   * request after its first hashes nothing. Only credentials that matched a key or session get in: guesses never do.
-   */
-  private hashed = new Map<string, string>();
   /** Hashes looked up and not found, with when. */
   private unknown = new Map<string, number>();
   private epoch = 0;
@@ -136,8 +129,7 @@ export class Authenticator {
    * when `address` (the client) or the key's prefix failed too often this minute.
    */
   async authenticate(token: string, address = '', now = Date.now()): Promise<Principal> {
-    const known = this.hashed.get(token);
-    const hash = known ?? (looksLikeCredential(token) ? hashKey(token) : null);
+    const hash = looksLikeCredential(token) ? hashKey(token) : null;
     let entry = hash ? this.cache.get(hash) : undefined;
     if (!entry || now - entry.loadedAt > this.cacheTtl(this.ttlMs)) {
       // A credential not known valid here is what guessing sends, and each costs a lookup: throttled. A known one reloads freely.
@@ -148,10 +140,6 @@ export class Authenticator {
         throw new AppError('key_invalid', 401, 'the API key is not valid');
       }
       entry = loaded;
-    }
-    if (known === undefined) {
-      if (this.hashed.size >= MAX_HASHED) this.hashed.clear();
-      this.hashed.set(token, hash!);
     }
     const p = entry.principal;
     if (p.revokedAt !== null && p.revokedAt <= now) {
