@@ -301,18 +301,20 @@ function naming(title: string): { part: string; words: string[] } {
 }
 
 /**
- * Whether a title's naming part is a maker's label before a dash ("Scotch - Shoe Tape Dispenser",
- * "SanDisk - flash memory card", "Plantronics S12 - headset"): the title's opening part, its only
- * word that can be a head is its first (the rest codes and numbers), and a dash follows it. The
- * product is named after it; the label is the head only when nothing after it can be one.
+ * Whether a title's naming part is a maker's label ("Scotch - Shoe Tape Dispenser", "SanDisk -
+ * flash memory card", "Plantronics S12 - headset", "Brand & Co ...", "Brand by ...", "Brand (...)"):
+ * the title's opening part, its only word that can be a head is its first (the rest codes and
+ * numbers), and a label's end follows it (LABEL_END). The product is named after it; the label is
+ * the head only when nothing after it can be one.
  */
 function brandLabel(title: string, part: string, words: string[]): boolean {
   const start = title.trimStart();
-  if (!start.startsWith(part) || !DASH_AFTER.test(start.slice(part.length))) return false;
+  if (!start.startsWith(part) || !LABEL_END.test(start.slice(part.length))) return false;
   if (isArabic(part) || !candidate(words[0])) return false;
   return words.slice(1).every((w) => !candidate(w));
 }
-const DASH_AFTER = /^\s*(?:[-–—&]\s|by\s|\()/iu;
+/** What ends a maker's label: a dash or ampersand between spaces, "by", an opening parenthesis. */
+const LABEL_END = /^\s*(?:[-–—&]\s|by\s|\()/iu;
 
 /** The part of a title that names the product: up to the first qualifier, or the first part that has a word. */
 export function namingPart(title: string): string {
