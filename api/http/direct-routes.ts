@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
+import compose from 'koa-compose';
 
 type Layer = Router['stack'][number];
 
@@ -51,18 +52,4 @@ function runLayer(router: Router, layer: Layer, path: string, matched: Layer[]) 
     c.routerName = name;
     return chain(ctx, next);
   };
-}
-
-/** koa-compose's chaining, made once per route: each middleware's `next` runs the one after it, the last one's runs `next`. */
-function compose(stack: Middleware[]) {
-  return (ctx: Context, next: Next) => dispatch(stack, 0, ctx, next);
-}
-
-function dispatch(stack: Middleware[], i: number, ctx: Context, next: Next): Promise<unknown> {
-  const fn = i < stack.length ? stack[i] : next;
-  try {
-    return Promise.resolve(fn(ctx, () => dispatch(stack, i + 1, ctx, next)));
-  } catch (err) {
-    return Promise.reject(err);
-  }
 }
