@@ -29,8 +29,10 @@ function envFor(config: Config, extra: Record<string, string>): Record<string, s
   };
 }
 
-function startChild(t: Test, script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `built`: the compiled script under dist/ (`npm run api:built`), else the source through tsx (`npm run api`). */
+function startChild(t: Test, script: string, env: Record<string, string>, built = false): Child {
+  const args = built ? [`dist/${script.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (d) => (log = (log + d).slice(-20_000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -48,19 +50,20 @@ function startChild(t: Test, script: string, env: Record<string, string>): Child
   };
 }
 
-/** `workers/main.ts` as its own process on the test's database and Redis. */
-export function spawnWorker(t: Test, config: Config, env: Record<string, string> = {}): Child {
-  return startChild(t, 'workers/main.ts', envFor(config, env));
+/** `workers/main.ts` as its own process on the test's database and Redis (`built`: compiled, from dist/). */
+export function spawnWorker(t: Test, config: Config, env: Record<string, string> = {}, built = false): Child {
+  return startChild(t, 'workers/main.ts', envFor(config, env), built);
 }
 
-/** `api/main.ts` as its own process on a free port; resolves once it answers /healthz. */
+/** `api/main.ts` as its own process on a free port (`built`: compiled, from dist/); resolves once it answers /healthz. */
 export async function spawnApi(
   t: Test,
   config: Config,
   env: Record<string, string> = {},
+  built = false,
 ): Promise<Child & { url: string; call(method: string, path: string, opts?: CallOptions): Promise<Reply> }> {
   const port = await freePort();
-  const proc = startChild(t, 'api/main.ts', envFor(config, { PORT: String(port), HOST: '127.0.0.1', ...env }));
+  const proc = startChild(t, 'api/main.ts', envFor(config, { PORT: String(port), HOST: '127.0.0.1', ...env }), built);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () => {
