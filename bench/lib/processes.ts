@@ -4,12 +4,13 @@ import { join, resolve } from 'node:path';
 
 /**
  * The API's V8 flags, as `npm run api` sets them: a 32 MB semi-space (young generation up to 64 MiB)
- * lets a request's short-lived objects die young instead of being promoted. 64 MB (128 MiB of young
- * generation, kept while the process is busy) was measured best for suggest's p99 on a quiet
- * machine but held a third of a busy API process's RSS (README, Performance, third round).
+ * lets a request's short-lived objects die young instead of being promoted; a heap growing factor
+ * of 1.5 (`--heap-growing-percent=50`) starts the next full collection when the old generation has
+ * grown half over what the last one left live, where V8's own factor (up to 4 for a process that
+ * allocates fast) let a busy API process hold 350-440 MiB over 75-80 MiB live (README, Performance).
  * BENCH_API_NODE_FLAGS (space-separated) overrides them.
  */
-export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=32'];
+export const API_NODE_FLAGS = process.env.BENCH_API_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=32', '--heap-growing-percent=50'];
 
 /** The V8 flags a checkout's own `npm run api` sets (another checkout measured as it runs; BENCH_API_NODE_FLAGS overrides). */
 export function apiNodeFlagsOf(dir: string): string[] {
