@@ -1,4 +1,5 @@
 import { stem } from '../text/stem.js';
+import { editDistance } from '../text/typo.js';
 
 /** A word variants are looked for: letters only (no codes, numbers or hyphenated words), at least this long. */
 const WORD = /^\p{L}{4,}$/u;
@@ -128,16 +129,10 @@ export function isVariantEdit(a: string, b: string): boolean {
   if (a[0] !== b[0] || stem(a) === stem(b)) return false;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (INFLECTIONS.some((end) => long === short + end)) return false;
-  if (long.length === short.length + 1) {
-    for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
-    return false;
-  }
-  if (long.length !== short.length) return false;
-  const diff: number[] = [];
-  for (let i = 0; i < a.length && diff.length < 3; i++) if (a[i] !== b[i]) diff.push(i);
-  if (diff.length === 1) {
-    const pair = a[diff[0]] + b[diff[0]];
-    return pair === 'sz' || pair === 'zs';
-  }
-  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
+  if (editDistance(a, b, 1) !== 1) return false;
+  // One edit of the same length is two neighbours swapped (kept) or one letter for another (only s/z).
+  if (a.length !== b.length) return true;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return a[i + 1] !== b[i + 1] || a[i] + b[i] === 'sz' || a[i] + b[i] === 'zs';
 }

@@ -20,6 +20,7 @@ t.test('which edits can make two writings of one word', async (t) => {
   t.ok(isVariantEdit('anodised', 'anodized'), 's/z');
   t.notOk(isVariantEdit('port', 'post'), 'another substitution');
   t.notOk(isVariantEdit('ipad', 'ipod'));
+  t.notOk(isVariantEdit('colour', 'calor'), 'two edits apart');
   t.notOk(isVariantEdit('shoe', 'shoes'), 'a plural is another form, not another writing');
   t.notOk(isVariantEdit('rule', 'ruled'));
   t.notOk(isVariantEdit('gloss', 'glossy'));
