@@ -20,6 +20,8 @@ function trigrams(word: string): string[] {
 export class TypoIndex {
   private words: string[];
   private freqs: Float64Array;
+  /** Each term's length, read for every posting a lookup walks. */
+  private lengths: Uint32Array;
   private postings = new Map<string, Int32Array>();
   /** Scratch counters, one per term, reset after each lookup. */
   private shared: Uint16Array;
@@ -27,6 +29,7 @@ export class TypoIndex {
   constructor(terms: Map<string, number>) {
     this.words = [...terms.keys()];
     this.freqs = Float64Array.from(terms.values());
+    this.lengths = Uint32Array.from(this.words, (w) => w.length);
     this.shared = new Uint16Array(this.words.length);
     const lists = new Map<string, number[]>();
     this.words.forEach((w, i) => {
@@ -56,7 +59,7 @@ export class TypoIndex {
     const grams = trigrams(prefix).filter((g) => !g.endsWith(' '));
     let best = -1;
     let bestD = budget + 1;
-    for (const i of this.mostShared(grams, (len) => len >= prefix.length - budget)) {
+    for (const i of this.mostShared(grams, prefix.length - budget, Infinity)) {
       const w = this.words[i];
       let d = budget + 1;
       for (let n = prefix.length - budget; n <= prefix.length + budget && d > 0; n++) d = Math.min(d, editDistance(prefix, w.slice(0, n), budget));
@@ -73,7 +76,7 @@ export class TypoIndex {
     const budget = typoBudget(token);
     if (!budget) return [];
     const found: Array<{ term: string; freq: number; d: number }> = [];
-    for (const i of this.mostShared(trigrams(token), (len) => Math.abs(len - token.length) <= budget)) {
+    for (const i of this.mostShared(trigrams(token), token.length - budget, token.length + budget)) {
       const d = editDistance(token, this.words[i], budget);
       if (d <= budget) found.push({ term: this.words[i], freq: this.freqs[i], d });
     }
@@ -81,20 +84,50 @@ export class TypoIndex {
     return found.map(({ term, freq }) => ({ term, freq }));
   }
 
-  /** The CHECKED terms (of a length `fits` allows) sharing the most of `grams`, then the most frequent: the ones worth an edit-distance check. */
-  private mostShared(grams: string[], fits: (length: number) => boolean): number[] {
+  /**
+   * The CHECKED terms (of `shortest` to `longest` characters) sharing the most of `grams`, then the most frequent: the ones worth an
+   * edit-distance check. Only the terms sharing at least as many grams as the CHECKED-th one are sorted (a word's common
+   * grams touch thousands of terms, most of them sharing one or two).
+   */
+  private mostShared(grams: string[], shortest: number, longest: number): number[] {
     const touched: number[] = [];
+    let most = 0;
     for (const g of grams) {
       const list = this.postings.get(g);
       if (!list) continue;
       for (let k = 0; k < list.length; k++) {
         const i = list[k];
-        if (!fits(this.words[i].length)) continue;
-        if (this.shared[i]++ === 0) touched.push(i);
+        const length = this.lengths[i];
+        if (length < shortest || length > longest) continue;
+        const n = ++this.shared[i];
+        if (n === 1) touched.push(i);
+        else if (n > most) most = n;
       }
     }
-    touched.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
+    const kept = touched.length > CHECKED ? this.sharingAtLeast(touched, this.cutoff(touched, Math.max(most, 1))) : touched;
+    // Stable: equally sharing, equally frequent terms keep their order of first touch.
+    kept.sort((a, b) => this.shared[b] - this.shared[a] || this.freqs[b] - this.freqs[a]);
     for (const i of touched) this.shared[i] = 0;
-    return touched.length > CHECKED ? touched.slice(0, CHECKED) : touched;
+    return kept.length > CHECKED ? kept.slice(0, CHECKED) : kept;
+  }
+
+  /** The shared-gram count of the CHECKED-th term when sorted by it (every term sharing as many stays in the running). */
+  private cutoff(touched: number[], most: number): number {
+    const perCount = new Uint32Array(most + 1);
+    for (const i of touched) perCount[this.shared[i]]++;
+    let above = 0;
+    for (let n = most; n > 1; n--) {
+      above += perCount[n];
+      if (above >= CHECKED) return n;
+    }
+    return 1;
+  }
+
+  /** `touched` terms sharing at least `n` grams, in their order of first touch. */
+  private sharingAtLeast(touched: number[], n: number): number[] {
+    if (n <= 1) return touched;
+    const out: number[] = [];
+    for (const i of touched) if (this.shared[i] >= n) out.push(i);
+    return out;
   }
 }

@@ -65,3 +65,47 @@ t.test("prefixCorrection: the closest, then most frequent, term whose start is w
   t.equal(ix.prefixCorrection('kur'), null, 'no budget below 4 characters');
   t.equal(ix.prefixCorrection('xyzw'), null);
 });
+
+t.test('a large vocabulary: the terms checked are those a full sort by shared grams, then frequency, puts first', async (t) => {
+  // 5,000 words over a small alphabet, so a probe's grams touch thousands of terms, hundreds of them sharing several.
+  let seed = 7;
+  const rand = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const letters = 'abcdef';
+  const words = new Map<string, number>();
+  while (words.size < 5000) {
+    const len = 4 + Math.floor(rand() * 7);
+    let w = '';
+    for (let i = 0; i < len; i++) w += letters[Math.floor(rand() * letters.length)];
+    words.set(w, 1 + Math.floor(rand() * 5));
+  }
+  const ix = new TypoIndex(words);
+  const list = [...words.keys()];
+  const grams = (w: string) => {
+    const padded = `  ${w} `;
+    return [...new Set(Array.from({ length: padded.length - 2 }, (_, i) => padded.slice(i, i + 3)))];
+  };
+  const wordGrams = list.map((w) => new Set(grams(w)));
+  // The reference: terms in order of first touch (postings are in term order, walked in the probe's gram order),
+  // sorted whole (stable) by shared grams, then frequency; the first 64.
+  const firstTouch = (gs: string[], fits: (n: number) => boolean) => {
+    const order: number[] = [];
+    const seen = new Set<number>();
+    for (const g of gs) list.forEach((w, i) => fits(w.length) && wordGrams[i].has(g) && !seen.has(i) && (seen.add(i), order.push(i)));
+    return order;
+  };
+  const mostShared = (ix as unknown as { mostShared: (g: string[], shortest: number, longest: number) => number[] }).mostShared.bind(ix);
+  let compared = 0;
+  for (let k = 0; k < 40; k++) {
+    const word = list[Math.floor(rand() * list.length)];
+    const probe = word.slice(0, 2) + letters[k % letters.length] + word.slice(3);
+    const fits = (n: number) => Math.abs(n - probe.length) <= 1;
+    const gs = grams(probe);
+    const order = firstTouch(gs, fits);
+    const count = new Map(order.map((i) => [i, gs.filter((g) => wordGrams[i].has(g)).length]));
+    const expected = [...order].sort((a, b) => count.get(b)! - count.get(a)! || words.get(list[b])! - words.get(list[a])!).slice(0, 64);
+    t.same(mostShared(gs, probe.length - 1, probe.length + 1), expected, probe);
+    // Probes whose 64th term shares more than one gram: only part of the touched terms is sorted.
+    compared += (count.get(expected[63]) ?? 0) > 1 ? 1 : 0;
+  }
+  t.ok(compared > 20, `most probes cut above one shared gram (${compared} of 40)`);
+});
