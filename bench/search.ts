@@ -17,6 +17,7 @@ import { merchComparison } from './lib/merch-compare.js';
 import { meteringComparison } from './lib/metering-compare.js';
 import { keptStore, reusedDatabase } from './lib/kept-database.js';
 import { recordSearchStatements, replayLoad } from './lib/statement-floor.js';
+import { cpuSplit } from './lib/cpu-split.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
@@ -129,7 +130,10 @@ try {
   ];
   // Warm in every API process: each holds its own result cache, and a first answer takes the
   // whole pipeline (40-250 ms), enough to set the p99 of a 10 s run.
-  const sides = [...(before ? [{ label: 'before: ', ...before }] : []), { label: before ? 'after: ' : '', origin, nocache }];
+  const sides = [
+    ...(before ? [{ label: 'before: ', ...before, nocacheProcess: beforeApis[1] }] : []),
+    { label: before ? 'after: ' : '', origin, nocache, nocacheProcess: api2 },
+  ];
   let warm = { requests: 0 };
   for (const side of sides) {
     warm = await httpLoad({
@@ -208,6 +212,7 @@ try {
     // on a shared machine the load moves within seconds, and turns expose both sides to the same moves.
     const rounds = before ? Number(process.env.BENCH_ROUNDS ?? 3) : 1;
     const runs = new Map<string, LoadResult[]>();
+    const cpu = new Map<string, Array<{ postgres: number; api: number }>>();
     for (let r = 0; r < rounds; r++) {
       for (const side of r % 2 ? [...sides].reverse() : sides) {
         const l = side.label;
@@ -221,15 +226,22 @@ try {
             next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
           }),
         );
-        keep(
-          `${l}search c=${c} (no cache)`,
-          await httpLoad({
-            origin: side.nocache,
-            concurrency: c,
-            durationMs: ms / rounds,
-            next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
-          }),
+        // The CPU an uncached search costs, split between the API's processes and Postgres.
+        const split = await cpuSplit(
+          rssTree(side.nocacheProcess.pid).map((x) => x.pid),
+          () =>
+            httpLoad({
+              origin: side.nocache,
+              concurrency: c,
+              durationMs: ms / rounds,
+              next: (i) => ({ path: `/v1/search?q=${mix[i % mix.length]}`, headers: auth }),
+            }),
         );
+        keep(`${l}search c=${c} (no cache)`, split.result);
+        cpu.set(`${l}c=${c}`, [
+          ...(cpu.get(`${l}c=${c}`) ?? []),
+          { postgres: split.postgresMs / split.result.requests, api: split.apiMs / split.result.requests },
+        ]);
         keep(
           `${l}suggest c=${c}`,
           await httpLoad({
@@ -245,6 +257,14 @@ try {
     // Each figure's before beside its after.
     for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1)))
       lines.push(formatLoad(label, medianOf(list)));
+    for (const [label, list] of cpu) {
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const pgMs = med(list.map((x) => x.postgres));
+      const apiMs = med(list.map((x) => x.api));
+      lines.push(
+        `${`CPU per uncached search ${label}`.padEnd(34)} Postgres ${pgMs.toFixed(2)} ms, API ${apiMs.toFixed(2)} ms (${((100 * pgMs) / (pgMs + apiMs)).toFixed(0)} % in Postgres)`,
+      );
+    }
     lines.push(
       `(load average ${loadavg()
         .map((x) => x.toFixed(1))
