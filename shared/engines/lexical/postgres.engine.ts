@@ -12,6 +12,7 @@ import {
   idSql,
   langHit,
   orderBy,
+  relevance,
   RANK_WEIGHTS,
   rarityShares,
   nameLengthFactor,
@@ -275,7 +276,8 @@ export class PostgresEngine implements LexicalEngine {
     // ... and those whose names open with a brand word of the query.
     const openerFactor = partial.length ? partialOpenerFactor(q) : null;
     const typed = [openerFactor?.sql, typeFactor?.sql, textRank].filter(Boolean).join(' * ');
-    const score = !ranked ? '0' : partial.length ? `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')}) + ${typed} / (1 + ${typed})` : text;
+    const coverage = `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')})`;
+    const score = !ranked ? '0' : partial.length ? `${coverage} + ${typed} / (1 + ${typed})` : text;
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
     // (see SearchService).
@@ -302,6 +304,18 @@ export class PostgresEngine implements LexicalEngine {
       all.sql ? { sql: `CASE WHEN true${all.sql} THEN ${part.sql} END`, bindings: [...all.bindings, ...part.bindings] } : part;
     const typedOnce = [...(openerFactor?.bindings ?? []), ...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
     const typeBindings = [...typedOnce, ...typedOnce];
+    // Matching any word by relevance, a row's coverage bounds its score: at least the coverage, less than the coverage
+    // plus one (the text part, typed / (1 + typed), is in [0, 1)), and every factor of relevance is positive. The text
+    // rank (three to five ts_rank_cd a row) is computed only for rows whose upper bound reaches the lower bound of the
+    // page's last row (`thr`, `cand`); the others cannot reach the page. Same page, same scores, same order.
+    const bounded =
+      partial.length > 0 &&
+      (q.sort ?? 'relevance') === 'relevance' &&
+      !q.boost?.shifts?.length &&
+      (q.boost?.popularity ?? 0) >= 0 &&
+      (q.boost?.margin ?? 0) >= 0 &&
+      q.limit > 0;
+    const coveragePart = lazy({ sql: coverage, bindings: partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]) });
     const scorePart = lazy({
       sql: score,
       bindings: ranked
@@ -325,7 +339,8 @@ export class PostgresEngine implements LexicalEngine {
     const openerPart = opener ? lazy(opener) : { sql: 'false', bindings: [] };
     // The any-word score uses the text rank twice: computed once per row (LATERAL text_rank; OFFSET 0
     // keeps the planner from pulling the subquery up, which would inline the rank twice).
-    const textOnce = ranked && partial.length ? lazy({ sql: text, bindings: textBindings }) : null;
+    const textOnce = ranked && partial.length && !bounded ? lazy({ sql: text, bindings: textBindings }) : null;
+    const bounds = bounded ? boundedPage() : null;
     // Fewer strong matches than the caller's fallback threshold: the caller matches any word next
     // and counts facets over that, so these counts are not made (facetsDeferred).
     const defer = q.deferFacetsBelow != null && q.facets?.length ? q.deferFacetsBelow : null;
@@ -336,6 +351,23 @@ export class PostgresEngine implements LexicalEngine {
         bindings: counted.bindings,
       };
     });
+    /** The bounded any-word page's CTEs (see `bounded`): the last page row's lower bound, then the rows that can reach it, scored. */
+    function boundedPage(): SqlPart {
+      const low = relevance(q, !!lang, false, false, false, 'cov');
+      const high = relevance(q, !!lang, false, false, false, '(cov + 1)');
+      const stockFirst = !!q.boost?.inStockFirst;
+      const reaches = stockFirst
+        ? `thr.lb IS NULL OR f.in_stock > thr.in_stock OR (f.in_stock = thr.in_stock AND ${high.sql} >= thr.lb)`
+        : `thr.lb IS NULL OR ${high.sql} >= thr.lb`;
+      return {
+        sql: `
+      thr AS (SELECT in_stock, ${low.sql} AS lb FROM f ORDER BY ${stockFirst ? 'in_stock DESC, ' : ''}lb DESC LIMIT 1 OFFSET ${Number(q.offset + q.limit - 1)}),
+      cand AS (SELECT c.*, c.cov + ${typed} / (1 + ${typed}) AS score
+                 FROM (SELECT f.* FROM f LEFT JOIN thr ON true WHERE ${reaches}) c
+                 CROSS JOIN LATERAL (SELECT ${text} AS text_rank, name_norm, heads FROM search_docs WHERE ctid = c.rid OFFSET 0) r),`,
+        bindings: [...low.bindings, ...typeBindings, ...high.bindings, ...textBindings],
+      };
+    }
     /** Where a facet counts: m under the late filters but its own, or (textless, its own filter set) the store's rows under the other filters. */
     function facetSource(name: string): SqlPart {
       if (textless && q.filters && ownFilter(name) in q.filters) {
@@ -350,7 +382,7 @@ export class PostgresEngine implements LexicalEngine {
     }
     const bindings = [
       q.tenantId,
-      ...scorePart.bindings,
+      ...(bounded ? coveragePart.bindings : scorePart.bindings),
       ...typPart.bindings,
       ...strongPart.bindings,
       ...langPart.bindings,
@@ -362,6 +394,7 @@ export class PostgresEngine implements LexicalEngine {
       ...only.bindings,
       ...pushed.bindings,
       ...all.bindings,
+      ...(bounds?.bindings ?? []),
       ...order.bindings,
       ...order.bindings,
       q.limit,
@@ -373,14 +406,15 @@ export class PostgresEngine implements LexicalEngine {
     const sql = `
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
-        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets, ${scorePart.sql} AS score, ${typPart.sql} AS typ,
+        SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets,
+               ${bounded ? `${coveragePart.sql} AS cov, search_docs.ctid AS rid` : `${scorePart.sql} AS score`}, ${typPart.sql} AS typ,
                ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit, ${openerPart.sql} AS opener_hit,
                ${byLength ? NAME_WORDS_SQL : '0'} AS nw
           FROM search_docs ${textOnce ? `CROSS JOIN LATERAL (SELECT ${textOnce.sql} AS text_rank OFFSET 0) r` : ''}, g
          WHERE tenant_id = ? AND generation = g.active AND visible ${match}${only.sql}${pushed.sql}
       ),
-      f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),
-      page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM f ORDER BY ${order.sql} LIMIT ? OFFSET ?) top),
+      f AS ${all.sql ? '' : 'NOT '}MATERIALIZED (SELECT * FROM m WHERE true ${all.sql}),${bounds?.sql ?? ''}
+      page AS (SELECT product_id, score, strong, row_number() OVER (ORDER BY ${order.sql}) AS ord FROM (SELECT * FROM ${bounds ? 'cand' : 'f'} ORDER BY ${order.sql} LIMIT ? OFFSET ?) top),
       counts AS (SELECT count(*) AS n, count(*) FILTER (WHERE strong) AS strong FROM f)
       SELECT (SELECT active FROM g) AS generation, (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')

@@ -236,38 +236,6 @@ export function coverageSql(described: string | null, query: string): string {
 /** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity, margin, the query's language, product type and brand words (`opener`: column `opener_hit`), and (`nameLength`: column `nw`) the name's length. */
 export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, productType = false, nameLength = false, opener = false): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
-  const pop = q.boost?.popularity ?? 0;
-  const margin = q.boost?.margin ?? 0;
-  const categories = q.boost?.categories ?? [];
-  // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
-  const base = q.boost?.shifts?.length ? '(score + 1e-6)' : 'score';
-  let relevance = lang ? `${base} * (CASE WHEN lang_hit THEN ${LANG_BOOST} ELSE 1 END)` : base;
-  if (productType) relevance += ` * (CASE WHEN head_hit THEN ${HEAD_BOOST} ELSE 1 END)`;
-  if (opener) relevance += ` * (CASE WHEN opener_hit THEN ${OPENER_BOOST} ELSE 1 END)`;
-  const bindings: unknown[] = [];
-  // All words matched: the name's length against the store's (matching any word, it is in the text rank: coverage decides first).
-  const length = nameLength ? nameLengthFactor(q) : null;
-  if (length) {
-    relevance += ` * ${length.sql}`;
-    bindings.push(...length.bindings);
-  }
-  if (pop || margin) {
-    relevance += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;
-    bindings.push(pop, margin);
-  }
-  // Product-type intent: products in the category the query names rank above mere mentions,
-  // typical ones (`typ`, see typicality()) first among them.
-  if (categories.length) {
-    relevance += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} * (1 + ${TYPICAL_BOOST} * typ) ELSE 1 END)`;
-    bindings.push(categories);
-  }
-  // Merchandising boosts and buries: a factor on relevance for the products their filters match.
-  for (const shift of q.boost?.shifts ?? []) {
-    const cond = filterSql(shift.filters);
-    if (!cond.sql) continue;
-    relevance += ` * (CASE WHEN true${cond.sql} THEN ?::float8 ELSE 1 END)`;
-    bindings.push(...cond.bindings, shift.factor);
-  }
   switch (q.sort ?? 'relevance') {
     case 'price_asc':
       return { sql: `${head}price ASC, product_id`, bindings: [] };
@@ -277,9 +245,51 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, pr
       return { sql: `${head}created_at DESC, product_id`, bindings: [] };
     case 'popular':
       return { sql: `${head}popularity DESC, score DESC, product_id`, bindings: [] };
-    default:
-      return { sql: `${head}${relevance} DESC, popularity DESC, product_id`, bindings };
+    default: {
+      const r = relevance(q, lang, productType, nameLength, opener);
+      return { sql: `${head}${r.sql} DESC, popularity DESC, product_id`, bindings: r.bindings };
+    }
   }
+}
+
+/**
+ * A row's relevance (orderBy) as an expression of its text score: `score` is the column, or
+ * another expression of the row (the any-word statement's bounds put its coverage there).
+ */
+export function relevance(q: Pick<EngineQuery, 'boost'>, lang = false, productType = false, nameLength = false, opener = false, score = 'score'): SqlPart {
+  const pop = q.boost?.popularity ?? 0;
+  const margin = q.boost?.margin ?? 0;
+  const categories = q.boost?.categories ?? [];
+  // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
+  const base = q.boost?.shifts?.length ? `(${score} + 1e-6)` : score;
+  let sql = lang ? `${base} * (CASE WHEN lang_hit THEN ${LANG_BOOST} ELSE 1 END)` : base;
+  if (productType) sql += ` * (CASE WHEN head_hit THEN ${HEAD_BOOST} ELSE 1 END)`;
+  if (opener) sql += ` * (CASE WHEN opener_hit THEN ${OPENER_BOOST} ELSE 1 END)`;
+  const bindings: unknown[] = [];
+  // All words matched: the name's length against the store's (matching any word, it is in the text rank: coverage decides first).
+  const length = nameLength ? nameLengthFactor(q) : null;
+  if (length) {
+    sql += ` * ${length.sql}`;
+    bindings.push(...length.bindings);
+  }
+  if (pop || margin) {
+    sql += ` * (1 + ? * ln(1 + popularity) / greatest(ln(1 + (SELECT max(popularity) FROM f)), 1e-9) + ? * least(greatest(coalesce(margin, 0), 0), 1))`;
+    bindings.push(pop, margin);
+  }
+  // Product-type intent: products in the category the query names rank above mere mentions,
+  // typical ones (`typ`, see typicality()) first among them.
+  if (categories.length) {
+    sql += ` * (CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} * (1 + ${TYPICAL_BOOST} * typ) ELSE 1 END)`;
+    bindings.push(categories);
+  }
+  // Merchandising boosts and buries: a factor on relevance for the products their filters match.
+  for (const shift of q.boost?.shifts ?? []) {
+    const cond = filterSql(shift.filters);
+    if (!cond.sql) continue;
+    sql += ` * (CASE WHEN true${cond.sql} THEN ?::float8 ELSE 1 END)`;
+    bindings.push(...cond.bindings, shift.factor);
+  }
+  return { sql, bindings };
 }
 
 const CATEGORY_BOOST = 6;
