@@ -45,7 +45,7 @@ function once(part: { sql: string; bindings: unknown[] }): { sql: string; bindin
   return { ...part, sql: part.sql.replaceAll(`to_tsquery('simple', ?)`, ONCE) };
 }
 
-/** One statement for a chunk of documents; a document never goes back to an older product version. */
+/** One statement for a chunk of documents, in product order; a document never goes back to an older product version. */
 const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
        SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
@@ -54,6 +54,9 @@ const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id,
               category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
               created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])
+        -- In product order: writers of the same products (a batch and a generation being built, overlapping batches) lock
+        -- them in the same order, so none waits on another that waits on it (a deadlock, one of them killed).
+        ORDER BY v.product_id
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
