@@ -258,9 +258,8 @@ try {
     for (const [label, list] of [...runs].sort(([a], [b]) => (kind(a) < kind(b) ? -1 : kind(a) > kind(b) ? 1 : a < b ? 1 : -1)))
       lines.push(formatLoad(label, medianOf(list)));
     for (const [label, list] of cpu) {
-      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      const pgMs = med(list.map((x) => x.postgres));
-      const apiMs = med(list.map((x) => x.api));
+      const pgMs = median(list.map((x) => x.postgres));
+      const apiMs = median(list.map((x) => x.api));
       lines.push(
         `${`CPU per uncached search ${label}`.padEnd(34)} Postgres ${pgMs.toFixed(2)} ms, API ${apiMs.toFixed(2)} ms (${((100 * pgMs) / (pgMs + apiMs)).toFixed(0)} % in Postgres)`,
       );
@@ -289,15 +288,18 @@ try {
   }
   process.stdout.write(`\n${lines.join('\n')}\n(targets: search p50 <= 8 ms and p99 <= 30 ms at c=32, suggest p99 <= 10 ms, >= 1,000 searches/s)\n`);
 
+  function median(xs: number[]): number {
+    return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  }
+
   /** Median throughput, p50 and p99 of several runs; requests and errors summed. */
   function medianOf(list: LoadResult[]): LoadResult {
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     return {
       requests: list.reduce((a, r) => a + r.requests, 0),
       errors: list.reduce((a, r) => a + r.errors, 0),
-      rps: med(list.map((r) => r.rps)),
-      p50: med(list.map((r) => r.p50)),
-      p99: med(list.map((r) => r.p99)),
+      rps: median(list.map((r) => r.rps)),
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
     };
   }
 

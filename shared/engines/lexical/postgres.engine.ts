@@ -318,15 +318,11 @@ export class PostgresEngine implements LexicalEngine {
       (q.boost?.popularity ?? 0) >= 0 &&
       (q.boost?.margin ?? 0) >= 0 &&
       q.limit > 0;
-    const coveragePart = lazy({ sql: coverage, bindings: partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]) });
-    const scorePart = lazy({
-      sql: score,
-      bindings: ranked
-        ? partial.length
-          ? [...partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]), ...typeBindings]
-          : textBindings
-        : [],
-    });
+    const coverageBindings = partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]);
+    // The match set's score column: bounded, the coverage alone and the row's address (the rank comes in `cand`).
+    const scorePart = bounded
+      ? lazy({ sql: coverage, bindings: coverageBindings })
+      : lazy({ sql: score, bindings: ranked ? (partial.length ? [...coverageBindings, ...typeBindings] : textBindings) : [] });
     // Typicality counts only inside the categories the query names (orderBy): elsewhere it is never read.
     const typical = once(typicality(q));
     const typPart = lazy(
@@ -385,7 +381,7 @@ export class PostgresEngine implements LexicalEngine {
     }
     const bindings = [
       q.tenantId,
-      ...(bounded ? coveragePart.bindings : scorePart.bindings),
+      ...scorePart.bindings,
       ...typPart.bindings,
       ...strongPart.bindings,
       ...langPart.bindings,
@@ -410,7 +406,7 @@ export class PostgresEngine implements LexicalEngine {
       WITH g AS (SELECT active FROM search_generations WHERE tenant_id = ?),
       m AS MATERIALIZED (
         SELECT product_id, price, popularity, margin, created_at, in_stock, brand, brand_norm, category_ids, facets,
-               ${bounded ? `${coveragePart.sql} AS cov, search_docs.ctid AS rid` : `${scorePart.sql} AS score`}, ${typPart.sql} AS typ,
+               ${scorePart.sql} AS ${bounded ? 'cov, search_docs.ctid AS rid' : 'score'}, ${typPart.sql} AS typ,
                ${strongPart.sql} AS strong, ${langPart.sql} AS lang_hit, ${headPart.sql} AS head_hit, ${openerPart.sql} AS opener_hit,
                ${byLength ? NAME_WORDS_SQL : '0'} AS nw
           FROM search_docs ${textOnce ? `CROSS JOIN LATERAL (SELECT ${textOnce.sql} AS text_rank OFFSET 0) r` : ''}, g
