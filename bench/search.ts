@@ -15,7 +15,8 @@ import { formatLoad, httpLoad, type LoadResult } from './lib/http-load.js';
 import { loadGenerator } from './lib/wrk-load.js';
 import { merchComparison } from './lib/merch-compare.js';
 import { meteringComparison } from './lib/metering-compare.js';
-import { keptStore, reusedDatabase } from './lib/kept-database.js';
+import { copyKeyTo, keptStore, reusedDatabase } from './lib/kept-database.js';
+import { clearRedisPrefix } from '../scripts/lib/fresh-database.js';
 import { recordSearchStatements, replayLoad } from './lib/statement-floor.js';
 import { cpuSplit } from './lib/cpu-split.js';
 
@@ -63,19 +64,23 @@ const api2 = await startProcess(
 );
 // BENCH_COMPARE_DIR=<checkout>: the same two APIs from another checkout's code (e.g. main) on the same database, measured in the same run.
 const compareDir = process.env.BENCH_COMPARE_DIR ? resolve(process.env.BENCH_COMPARE_DIR) : null;
+// BENCH_COMPARE_DB=<database url>: the other checkout's APIs read this database instead, for a change of schema: a copy of
+// the kept one made before migrating it (CREATE DATABASE ... TEMPLATE), so the same stores under the old schema.
+// The bench's key is copied there; its Redis keys have a prefix of their own.
+const compareEnv = process.env.BENCH_COMPARE_DB ? { DATABASE_URL: process.env.BENCH_COMPARE_DB, QUEUE_PREFIX: `${db.prefix}b` } : {};
 const before = compareDir ? { origin: 'http://127.0.0.1:18285', nocache: 'http://127.0.0.1:18286' } : null;
 const beforeApis = before
   ? [
       await startProcess(
         'api/main.ts',
-        { ...env, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' },
+        { ...env, ...compareEnv, PORT: '18285', SEARCH_CACHE_TTL_MS: '600000' },
         async () => (await fetch(`${before.origin}/healthz`)).ok,
         apiNodeFlagsOf(compareDir!),
         compareDir!,
       ),
       await startProcess(
         'api/main.ts',
-        { ...env, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' },
+        { ...env, ...compareEnv, PORT: '18286', SEARCH_CACHE_TTL_MS: '0' },
         async () => (await fetch(`${before.nocache}/healthz`)).ok,
         apiNodeFlagsOf(compareDir!),
         compareDir!,
@@ -114,6 +119,7 @@ try {
     return made;
   };
   const { tenant, key } = await loadStore('bench');
+  if (process.env.BENCH_COMPARE_DB) await copyKeyTo(deps, tenant.id, process.env.BENCH_COMPARE_DB);
   // BENCH_MERCH=1: a second store with the same catalog carries the rules and the experiment.
   const twin = process.env.BENCH_MERCH ? await loadStore('bench-merch') : null;
   await stopProcess(worker);
@@ -348,4 +354,5 @@ try {
   // A reused database stays; its run's Redis keys go.
   if (process.env.BENCH_KEEP && !process.env.BENCH_REUSE) process.stdout.write(`kept database ${db.url} (BENCH_REUSE=${db.url})\n`);
   else await db.drop();
+  if (process.env.BENCH_COMPARE_DB) await clearRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `${db.prefix}b`);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import knex from 'knex';
 import type { Deps } from '../../shared/deps.js';
 import { clearRedisPrefix } from '../../scripts/lib/fresh-database.js';
 import { DEFAULT_SECRET_SCOPES } from '../../shared/access/index.js';
@@ -21,4 +22,15 @@ export async function keptStore(deps: Deps, name: string): Promise<{ tenant: { i
     expiresAt: null,
   });
   return { tenant, key };
+}
+
+/** Copies the tenant's newest key into another database holding the same store (BENCH_COMPARE_DB): one key reads both. */
+export async function copyKeyTo(deps: Deps, tenantId: string, url: string): Promise<void> {
+  const row = await deps.db('api_keys').where({ tenant_id: tenantId }).orderBy('created_at', 'desc').first();
+  const other = knex({ client: 'pg', connection: url });
+  try {
+    await other('api_keys').insert(row).onConflict('id').ignore();
+  } finally {
+    await other.destroy();
+  }
 }
