@@ -57,7 +57,16 @@ export async function flushGinPending(db: Knex, tables: readonly string[] = GIN_
 }
 
 /** The tables the catalog and search paths rewrite: every re-sync, index mark and reindex leaves dead rows there. */
-const VACUUM_TABLES = ['products', 'product_index_state', 'search_docs', 'search_categories', 'search_vocab', 'suggest_terms', 'category_profiles'] as const;
+const VACUUM_TABLES = [
+  'products',
+  'product_index_state',
+  'search_docs',
+  'search_cards',
+  'search_categories',
+  'search_vocab',
+  'suggest_terms',
+  'category_profiles',
+] as const;
 
 /**
  * VACUUM (ANALYZE) each of these tables whose dead rows passed autovacuum's default threshold

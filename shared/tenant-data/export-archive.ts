@@ -11,6 +11,7 @@ const NOT_EXPORTED = new Set(['api_keys', 'dashboard_sessions', 'idempotency_key
 /** Rebuilt from the products by the pipelines; not what the store sent. */
 const DERIVED = new Set([
   'search_docs',
+  'search_cards',
   'search_vocab',
   'suggest_terms',
   'search_categories',

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /** Where a tenant's products stand in the engine: what the fault tests check "indexed exactly once" with. */
 export interface IndexReport {
-  /** Products stored but with no search document in the serving generation. */
+  /** Products stored but with no search document (with its card) in the serving generation. */
   missing: string[];
   /** Products with more than one search document in the serving generation (never allowed). */
   duplicated: string[];
@@ -18,6 +18,7 @@ export async function indexReport(db: Knex, tenantId: string): Promise<IndexRepo
     `WITH docs AS (
        SELECT d.product_id, count(*) AS n FROM search_docs d
          JOIN search_generations g ON g.tenant_id = d.tenant_id AND g.active = d.generation
+         JOIN search_cards c ON c.tenant_id = d.tenant_id AND c.generation = d.generation AND c.product_id = d.product_id
         WHERE d.tenant_id = ? GROUP BY d.product_id)
      SELECT coalesce(p.id, docs.product_id) AS id, p.id IS NOT NULL AS stored, coalesce(docs.n, 0) AS docs,
             (s.indexed_version IS NULL OR s.indexed_version < s.version) AS stale

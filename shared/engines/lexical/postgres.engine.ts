@@ -45,25 +45,36 @@ function once(part: { sql: string; bindings: unknown[] }): { sql: string; bindin
   return { ...part, sql: part.sql.replaceAll(`to_tsquery('simple', ?)`, ONCE) };
 }
 
-/** One statement for a chunk of documents, in product order; a document never goes back to an older product version. */
-const UPSERT_DOCS = `INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids, category_paths,
-                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, card, description, lang_terms, heads, tsv)
-       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.category_paths, v.facets, v.price,
-              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, v.card, v.description, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
-         FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_text text, name_stem text, beside_name text, brand text, brand_norm text, codes text[],
-              category_ids text[], category_paths jsonb, category_text text, attribute_text text, description_norm text,
+/**
+ * One statement for a chunk of documents, in product order; a document never goes back to an older
+ * product version. Its card and description go to search_cards (read for a page's rows only) for
+ * the documents written, in the same statement.
+ */
+const UPSERT_DOCS = `WITH v AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(product_id text, name_norm text, name_text text, name_stem text, beside_name text, brand text, brand_norm text, codes text[],
+              category_ids text[], category_text text, attribute_text text, description_norm text,
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
-              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])
+              created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])),
+     written AS (
+       INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids,
+                                facets, price, in_stock, visible, popularity, margin, created_at, source_version, lang_terms, heads, tsv)
+       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.facets, v.price,
+              v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
+         FROM v
         -- In product order: writers of the same products (a batch and a generation being built, overlapping batches) lock
         -- them in the same order, so none waits on another that waits on it (a deadlock, one of them killed).
         ORDER BY v.product_id
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
          name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
-         category_ids = EXCLUDED.category_ids, category_paths = EXCLUDED.category_paths, facets = EXCLUDED.facets,
+         category_ids = EXCLUDED.category_ids, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
-         card = EXCLUDED.card, description = EXCLUDED.description, lang_terms = EXCLUDED.lang_terms, heads = EXCLUDED.heads, tsv = EXCLUDED.tsv
-       WHERE search_docs.source_version <= EXCLUDED.source_version`;
+         lang_terms = EXCLUDED.lang_terms, heads = EXCLUDED.heads, tsv = EXCLUDED.tsv
+       WHERE search_docs.source_version <= EXCLUDED.source_version
+       RETURNING product_id)
+     INSERT INTO search_cards (tenant_id, generation, product_id, card, description)
+     SELECT ?, ?, v.product_id, v.card, v.description FROM v JOIN written w ON w.product_id = v.product_id ORDER BY v.product_id
+     ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET card = EXCLUDED.card, description = EXCLUDED.description`;
 
 /**
  * The built-in engine: per-tenant documents in `search_docs` of the same database, weighted
@@ -115,7 +126,6 @@ export class PostgresEngine implements LexicalEngine {
       brand_norm: d.brandNorm,
       codes: d.codes,
       category_ids: d.categoryIds,
-      category_paths: d.categoryPaths,
       category_text: d.categoryText,
       attribute_text: d.attributeText,
       description_norm: d.descriptionNorm,
@@ -135,7 +145,7 @@ export class PostgresEngine implements LexicalEngine {
     const labels = new Map<string, Record<string, string>>();
     for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
     await derivedWrite(this.db, async (trx) => {
-      await trx.raw(UPSERT_DOCS, [tenantId, generation, JSON.stringify(rows)]);
+      await trx.raw(UPSERT_DOCS, [JSON.stringify(rows), tenantId, generation, tenantId, generation]);
       if (!labels.size) return;
       await trx.raw(
         `INSERT INTO search_categories (tenant_id, id, label) SELECT ?, v.id, v.label FROM jsonb_to_recordset(?::jsonb) AS v(id text, label jsonb)
@@ -148,7 +158,7 @@ export class PostgresEngine implements LexicalEngine {
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.db('search_docs').where({ tenant_id: tenantId }).whereIn('product_id', ids).delete();
+    await this.db.transaction((trx) => deleteDocs(trx, { tenant_id: tenantId }, ids));
     this.storeFacets.changed(tenantId);
   }
 
@@ -156,7 +166,7 @@ export class PostgresEngine implements LexicalEngine {
     await this.liveGenerations(tenantId);
     return this.db.transaction(async (trx) => {
       const row = await trx('search_generations').where({ tenant_id: tenantId }).forUpdate().first();
-      if (row.building) await trx('search_docs').where({ tenant_id: tenantId, generation: row.building }).delete();
+      if (row.building) await deleteDocs(trx, { tenant_id: tenantId, generation: row.building });
       const next = Math.max(row.active, row.building ?? 0) + 1;
       await trx('search_generations').where({ tenant_id: tenantId }).update({ building: next });
       return next;
@@ -171,19 +181,21 @@ export class PostgresEngine implements LexicalEngine {
       return row.active as number;
     });
     this.storeFacets.changed(tenantId);
-    await this.db('search_docs').where({ tenant_id: tenantId, generation: old }).delete();
+    await this.db.transaction((trx) => deleteDocs(trx, { tenant_id: tenantId, generation: old }));
     // A whole generation just changed: fresh statistics keep the planner on the text index.
     await this.db.raw('ANALYZE search_docs');
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
     await this.db('search_generations').where({ tenant_id: tenantId, building: generation }).update({ building: null });
-    await this.db('search_docs').where({ tenant_id: tenantId, generation }).delete();
+    await this.db.transaction((trx) => deleteDocs(trx, { tenant_id: tenantId, generation }));
   }
 
   async dropTenant(tenantId: string): Promise<void> {
-    await this.db('search_docs').where({ tenant_id: tenantId }).delete();
-    await this.db('search_generations').where({ tenant_id: tenantId }).delete();
+    await this.db.transaction(async (trx) => {
+      await deleteDocs(trx, { tenant_id: tenantId });
+      await trx('search_generations').where({ tenant_id: tenantId }).delete();
+    });
     this.storeFacets.changed(tenantId);
   }
 
@@ -231,7 +243,7 @@ export class PostgresEngine implements LexicalEngine {
                         ORDER BY ${order} LIMIT ? OFFSET ?) s)
        SELECT (SELECT active FROM g) AS generation,
               (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', 0, 'strong', true, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
-                 FROM top p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits`,
+                 FROM top p JOIN search_cards d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits`,
       [q.tenantId, q.tenantId, ...filters.bindings, q.limit, q.offset, q.tenantId] as Knex.RawBinding[],
     );
     return { generation: rows[0].generation, hits: rows[0].hits };
@@ -417,7 +429,7 @@ export class PostgresEngine implements LexicalEngine {
       counts AS (SELECT count(*) AS n, count(*) FILTER (WHERE strong) AS strong FROM f)
       SELECT (SELECT active FROM g) AS generation, (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
-                FROM page p JOIN search_docs d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
+                FROM page p JOIN search_cards d ON d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id) AS hits
              ${facetCols.map((c) => `,\n${c.sql}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
@@ -432,18 +444,39 @@ export class PostgresEngine implements LexicalEngine {
     const ts = tsQuery(q);
     const filters = filterSql(q.filters);
     const only = idSql(q);
+    // The page's rows first (small columns), then their cards by key.
     const { rows } = await this.db.raw(
-      `SELECT product_id AS id, card FROM search_docs
-        WHERE tenant_id = ? AND generation = (SELECT active FROM search_generations WHERE tenant_id = ?) AND visible
-          ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}${only.sql}
-        ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?`,
-      [q.tenantId, q.tenantId, ...(ts ? [ts] : []), ...(filters.bindings as Knex.RawBinding[]), ...(only.bindings as Knex.RawBinding[]), q.limit, q.offset],
+      `SELECT t.id, c.card
+         FROM (SELECT product_id AS id, generation, in_stock, popularity FROM search_docs
+                WHERE tenant_id = ? AND generation = (SELECT active FROM search_generations WHERE tenant_id = ?) AND visible
+                  ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}${only.sql}
+                ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?) t
+         JOIN search_cards c ON c.tenant_id = ? AND c.generation = t.generation AND c.product_id = t.id
+        ORDER BY t.in_stock DESC, t.popularity DESC, t.id`,
+      [
+        q.tenantId,
+        q.tenantId,
+        ...(ts ? [ts] : []),
+        ...(filters.bindings as Knex.RawBinding[]),
+        ...(only.bindings as Knex.RawBinding[]),
+        q.limit,
+        q.offset,
+        q.tenantId,
+      ],
     );
     return {
       total: rows.length,
       hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })),
       facets: {},
     };
+  }
+}
+
+/** Deletes the documents `where` names (and of them, `ids` only when given) with their cards; in the caller's transaction. */
+async function deleteDocs(trx: Knex.Transaction, where: Record<string, string | number>, ids?: string[]): Promise<void> {
+  for (const table of ['search_docs', 'search_cards']) {
+    const rows = trx(table).where(where);
+    await (ids ? rows.whereIn('product_id', ids) : rows).delete();
   }
 }
 

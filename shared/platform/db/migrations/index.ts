@@ -22,6 +22,7 @@ import * as m022 from './022-click-impressions.js';
 import * as m023 from './023-browse-order.js';
 import * as m024 from './024-name-openings.js';
 import * as m025 from './025-spelling-variants.js';
+import * as m026 from './026-search-cards.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['023-browse-order', m023],
   ['024-name-openings', m024],
   ['025-spelling-variants', m025],
+  ['026-search-cards', m026],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
