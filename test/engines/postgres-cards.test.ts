@@ -6,7 +6,8 @@ import { PostgresEngine } from '../../shared/engines/lexical/postgres.engine.js'
 import type { EngineQuery, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
 
 // A document's card and description live in search_cards (migration 026), read for a page's rows
-// only: every write, version guard and delete of search_docs must hold for them alike.
+// only: every write, version guard and delete of search_docs must hold for them alike. The same
+// migration keeps the name's word count (name_words) that the name-length factor reads.
 const database = await createTestDatabase();
 const db = createDb(database.url, { min: 0, max: 4 });
 t.teardown(async () => {
@@ -57,6 +58,9 @@ t.test('a page shows the card and description of the version its document holds'
   t.same(await labels({ noTextRank: true }), { a: ['a two', undefined], b: ['b three', undefined] }, 'previews read the same cards');
   t.same(await labels({ tokens: [] }), { a: ['a two', 'about a two'], b: ['b three', 'about b three'] }, 'and browsing without words');
   t.equal(await rows('search_cards'), 2, 'one card per document');
+  await engine.upsert(tenantId, [{ ...doc('w', 1, 'w'), nameNorm: 'lamp  with three spaces' }], SETTINGS);
+  t.equal((await db('search_docs').where({ tenant_id: tenantId, product_id: 'w' }).first()).name_words, 5, "the name's words counted as written");
+  await engine.remove(tenantId, ['w']);
 });
 
 t.test('removing a product removes its card', async (t) => {
@@ -95,4 +99,5 @@ t.test('migration 026 moves existing cards out and back', async (t) => {
   t.notOk(await db.schema.hasColumn('search_docs', 'card'));
   t.notOk(await db.schema.hasColumn('search_docs', 'category_paths'));
   t.same(await labels(), { m: ['m one', 'about m one'] }, 'up: the card is read from search_cards');
+  t.equal((await db('search_docs').where({ tenant_id: tenantId, product_id: 'm' }).first()).name_words, 2, "up: the name's words counted");
 });

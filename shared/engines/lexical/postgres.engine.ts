@@ -17,6 +17,7 @@ import {
   rarityShares,
   nameLengthFactor,
   NAME_WORDS_SQL,
+  nameWordsOf,
   TSV_SQL,
   termsOf,
   tsQuery,
@@ -56,16 +57,16 @@ const UPSERT_DOCS = `WITH v AS (
               facets jsonb, price float8, in_stock boolean, visible boolean, popularity float8, margin float8,
               created_at timestamptz, source_version bigint, card jsonb, description jsonb, lang_terms text[], heads text[])),
      written AS (
-       INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, brand, brand_norm, codes, category_ids,
+       INSERT INTO search_docs (tenant_id, generation, product_id, name_norm, name_words, brand, brand_norm, codes, category_ids,
                                 facets, price, in_stock, visible, popularity, margin, created_at, source_version, lang_terms, heads, tsv)
-       SELECT ?, ?, v.product_id, v.name_norm, v.brand, v.brand_norm, v.codes, v.category_ids, v.facets, v.price,
+       SELECT ?, ?, v.product_id, v.name_norm, ${nameWordsOf('v.name_norm')}, v.brand, v.brand_norm, v.codes, v.category_ids, v.facets, v.price,
               v.in_stock, v.visible, v.popularity, v.margin, v.created_at, v.source_version, coalesce(v.lang_terms, '{}'), coalesce(v.heads, '{}'), ${TSV_SQL}
          FROM v
         -- In product order: writers of the same products (a batch and a generation being built, overlapping batches) lock
         -- them in the same order, so none waits on another that waits on it (a deadlock, one of them killed).
         ORDER BY v.product_id
        ON CONFLICT (tenant_id, generation, product_id) DO UPDATE SET
-         name_norm = EXCLUDED.name_norm, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
+         name_norm = EXCLUDED.name_norm, name_words = EXCLUDED.name_words, brand = EXCLUDED.brand, brand_norm = EXCLUDED.brand_norm, codes = EXCLUDED.codes,
          category_ids = EXCLUDED.category_ids, facets = EXCLUDED.facets,
          price = EXCLUDED.price, in_stock = EXCLUDED.in_stock, visible = EXCLUDED.visible, popularity = EXCLUDED.popularity,
          margin = EXCLUDED.margin, created_at = EXCLUDED.created_at, source_version = EXCLUDED.source_version,
@@ -335,12 +336,11 @@ export class PostgresEngine implements LexicalEngine {
     const scorePart = bounded
       ? lazy({ sql: coverage, bindings: coverageBindings })
       : lazy({ sql: score, bindings: ranked ? (partial.length ? [...coverageBindings, ...typeBindings] : textBindings) : [] });
-    // Typicality counts only inside the categories the query names (orderBy): elsewhere it is never read.
+    // Typicality inside the categories the query names, null outside them: the row's one test of its categories,
+    // which relevance reads (orderBy); typicality itself is never computed elsewhere.
     const typical = once(typicality(q));
     const typPart = lazy(
-      intent && typical.sql !== '0'
-        ? { sql: `CASE WHEN category_ids && ?::text[] THEN ${typical.sql} ELSE 0 END`, bindings: [intent, ...typical.bindings] }
-        : { sql: '0', bindings: [] },
+      intent ? { sql: `CASE WHEN category_ids && ?::text[] THEN ${typical.sql} END`, bindings: [intent, ...typical.bindings] } : { sql: '0', bindings: [] },
     );
     const strongPart = strong
       ? lazy({ sql: `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})`, bindings: [strong, ...(intent ? [intent] : [])] })
@@ -375,7 +375,7 @@ export class PostgresEngine implements LexicalEngine {
       thr AS (SELECT in_stock, ${low.sql} AS lb FROM f ORDER BY ${stockFirst ? 'in_stock DESC, ' : ''}lb DESC LIMIT 1 OFFSET ${Number(q.offset + q.limit - 1)}),
       cand AS (SELECT c.*, c.cov + ${typed} / (1 + ${typed}) AS score
                  FROM (SELECT f.* FROM f LEFT JOIN thr ON true WHERE ${reaches}) c
-                 CROSS JOIN LATERAL (SELECT ${text} AS text_rank, name_norm, heads FROM search_docs WHERE ctid = c.rid OFFSET 0) r),`,
+                 CROSS JOIN LATERAL (SELECT ${text} AS text_rank, name_norm, name_words, heads FROM search_docs WHERE ctid = c.rid OFFSET 0) r),`,
         bindings: [...low.bindings, ...typeBindings, ...high.bindings, ...textBindings],
       };
     }
@@ -510,9 +510,11 @@ function facetQuery(name: string, source: SqlPart, tenantId: string): SqlPart {
     // unnest in the select list (one ProjectSet) rather than a function scan per row; a label read
     // per bucket by its key (a join's estimate could pick a scan of every category of the store).
     return {
+      // Every key of the rows counted first, then the facet's own kind kept (OFFSET 0 keeps the test above the count): counted
+      // by hash, where the test below it left an estimate so small that the planner sorted thousands of keys to group them.
       sql: `(SELECT coalesce(json_agg(json_build_object('value', b.value, 'count', b.count, 'label', ${CATEGORY_LABEL}) ORDER BY b.count DESC, b.value), '[]')
-      FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x WHERE ${categoryKeyTest(name, 'c')}
-            GROUP BY c ORDER BY count DESC, c LIMIT ${facetLimit(name)}) b)`,
+      FROM (SELECT value, count FROM (SELECT c AS value, count(*)::int AS count FROM (SELECT unnest(category_ids) AS c ${from}) x GROUP BY c OFFSET 0) k
+             WHERE ${categoryKeyTest(name, 'value')} ORDER BY count DESC, value LIMIT ${facetLimit(name)}) b)`,
       bindings: [tenantId, ...source.bindings],
     };
   }
