@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** The tables whose statistics the catalog's and the search path's query plans depend on. */
-const TABLES = ['products', 'product_index_state', 'search_docs'] as const;
+const TABLES = ['products', 'product_index_state', 'search_docs', 'search_cards'] as const;
 
 /**
  * ANALYZEs each of these tables whose statistics no longer describe it, for servers where
