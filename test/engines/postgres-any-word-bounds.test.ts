@@ -1,21 +1,12 @@
 import t from 'tap';
-import { createTestDatabase } from '../helpers/db.js';
-import { createDb } from '../../shared/platform/db/knex.js';
-import { PostgresEngine } from '../../shared/engines/lexical/postgres.engine.js';
-import type { EngineQuery, EngineResult, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
+import type { EngineQuery, EngineResult, SearchDoc } from '../../shared/engines/lexical/port.js';
+import { PLAIN_SETTINGS as SETTINGS, engineStore, searchDoc } from '../helpers/engine-store.js';
 
 // Matching any word, the statement scores (ts_rank_cd) only the rows whose coverage lets them reach
 // the page; every page must still be the same rows, scores and order as scoring every match (a page
 // of 100 here: no row can be left out, so every row is scored).
-const database = await createTestDatabase();
-const db = createDb(database.url, { min: 0, max: 4 });
-t.teardown(async () => {
-  await db.destroy();
-  await database.drop();
-});
-const SETTINGS: IndexSettings = { facetFields: [], locales: ['en'] };
 const tenantId = 'ten_anywordbounds';
-await db('tenants').insert({ id: tenantId, name: 'any-word-bounds', locales: ['en'], default_locale: 'en' });
+const { db, engine } = await engineStore(t, tenantId);
 
 // 90 products: "lamp" in most names, "brass" in a few names and some descriptions, both in a few;
 // stock, popularity, margin, name lengths and categories vary, so every factor of relevance moves.
@@ -24,31 +15,17 @@ function doc(i: number): SearchDoc {
   const words = [i % 9 === 0 ? 'brass' : '', i % 7 !== 3 ? 'lamp' : 'shade', i % 4 === 0 ? 'table reading light large' : '', `model ${id}`];
   const name = words.filter(Boolean).join(' ');
   const category = i % 3 === 0 ? 'c-lamps' : 'c-decor';
-  return {
-    id,
-    name: { en: name },
-    nameNorm: name,
-    nameStem: name,
-    brand: null,
-    brandNorm: null,
-    codes: [],
+  return searchDoc(id, name, {
     categoryIds: [category],
     categoryPaths: [[{ id: category, label: { en: category } }]],
-    categoryText: '',
-    attributeText: '',
     descriptionNorm: i % 5 === 0 ? 'solid brass base with a lamp shade' : 'a light for the room',
-    facets: {},
     price: 10 + i,
     inStock: i % 6 !== 0,
-    visible: true,
     popularity: (i * 37) % 23,
     margin: ((i * 11) % 10) / 10,
     createdAt: 1_700_000_000_000 + i,
-    version: 1,
-    card: { id, name: { en: name }, url: null, image_url: null, price: '1', sale_price: null, currency: 'USD', in_stock: true, brand: null, category: null },
-  };
+  });
 }
-const engine = new PostgresEngine(db);
 await engine.upsert(
   tenantId,
   Array.from({ length: 90 }, (_, i) => doc(i)),

@@ -1,50 +1,21 @@
 import t from 'tap';
-import { createTestDatabase } from '../helpers/db.js';
-import { createDb } from '../../shared/platform/db/knex.js';
 import { migrationSource } from '../../shared/platform/db/migrations/index.js';
-import { PostgresEngine } from '../../shared/engines/lexical/postgres.engine.js';
-import type { EngineQuery, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
+import type { EngineQuery, SearchDoc } from '../../shared/engines/lexical/port.js';
+import { PLAIN_SETTINGS as SETTINGS, engineStore, searchDoc } from '../helpers/engine-store.js';
 
 // A document's card and description live in search_cards (migration 026), read for a page's rows
 // only: every write, version guard and delete of search_docs must hold for them alike. The same
 // migration keeps the name's word count (name_words) that the name-length factor reads.
-const database = await createTestDatabase();
-const db = createDb(database.url, { min: 0, max: 4 });
-t.teardown(async () => {
-  await db.destroy();
-  await database.drop();
-});
-const SETTINGS: IndexSettings = { facetFields: [], locales: ['en'] };
 const tenantId = 'ten_cards';
-await db('tenants').insert({ id: tenantId, name: 'cards', locales: ['en'], default_locale: 'en' });
-const engine = new PostgresEngine(db);
+const { db, engine } = await engineStore(t, tenantId);
 
-function doc(id: string, version: number, label: string): SearchDoc {
-  return {
-    id,
-    name: { en: `lamp ${id}` },
-    nameNorm: `lamp ${id}`,
-    nameStem: `lamp ${id}`,
-    brand: null,
-    brandNorm: null,
-    codes: [],
-    categoryIds: [],
-    categoryPaths: [],
-    categoryText: '',
-    attributeText: '',
+const doc = (id: string, version: number, label: string): SearchDoc =>
+  searchDoc(id, `lamp ${id}`, {
     descriptionNorm: 'a desk lamp',
     description: { en: `about ${label}` },
-    facets: {},
-    price: 10,
-    inStock: true,
-    visible: true,
-    popularity: 0,
-    margin: null,
-    createdAt: 1_700_000_000_000,
     version,
     card: { id, name: { en: label }, url: null, image_url: null, price: '10', sale_price: null, currency: 'USD', in_stock: true, brand: null, category: null },
-  };
-}
+  });
 const query = (over: Partial<EngineQuery> = {}): EngineQuery => ({ tenantId, tokens: ['lamp'], offset: 0, limit: 10, ...over });
 const labels = async (over: Partial<EngineQuery> = {}) =>
   Object.fromEntries((await engine.search(query(over))).hits.map((h) => [h.id, [h.card.name.en, (h as { description?: { en: string } }).description?.en]]));

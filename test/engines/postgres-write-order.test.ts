@@ -1,49 +1,17 @@
 import t from 'tap';
-import { createTestDatabase } from '../helpers/db.js';
-import { createDb } from '../../shared/platform/db/knex.js';
-import { PostgresEngine } from '../../shared/engines/lexical/postgres.engine.js';
-import type { IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
+import type { SearchDoc } from '../../shared/engines/lexical/port.js';
+import { PLAIN_SETTINGS as SETTINGS, engineStore, searchDoc } from '../helpers/engine-store.js';
 
 // Two writers of the same products into one generation (a catalog batch while a reindex builds it,
 // or two workers with overlapping batches) lock the rows in the same order whatever order their
 // batches come in: neither is killed as a deadlock's victim.
-const database = await createTestDatabase();
-const db = createDb(database.url, { min: 0, max: 6 });
-t.teardown(async () => {
-  await db.destroy();
-  await database.drop();
-});
-const SETTINGS: IndexSettings = { facetFields: [], locales: ['en'] };
 const tenantId = 'ten_writeorder';
-await db('tenants').insert({ id: tenantId, name: 'write-order', locales: ['en'], default_locale: 'en' });
+const { db, engine } = await engineStore(t, tenantId, 6);
 
 function doc(i: number, version: number): SearchDoc {
   const id = `p${String(i).padStart(5, '0')}`;
-  return {
-    id,
-    name: { en: `lamp ${id}` },
-    nameNorm: `lamp ${id}`,
-    nameStem: `lamp ${id}`,
-    brand: null,
-    brandNorm: null,
-    codes: [],
-    categoryIds: [],
-    categoryPaths: [],
-    categoryText: '',
-    attributeText: '',
-    descriptionNorm: '',
-    facets: {},
-    price: i,
-    inStock: true,
-    visible: true,
-    popularity: 0,
-    margin: null,
-    createdAt: 1_700_000_000_000,
-    version,
-    card: { id, name: { en: id }, url: null, image_url: null, price: '1', sale_price: null, currency: 'USD', in_stock: true, brand: null, category: null },
-  };
+  return searchDoc(id, `lamp ${id}`, { price: i, version });
 }
-const engine = new PostgresEngine(db);
 const N = 3000;
 await engine.upsert(
   tenantId,
