@@ -244,7 +244,7 @@ export class PostgresEngine implements LexicalEngine {
                         ORDER BY ${order} LIMIT ? OFFSET ?) s)
        SELECT (SELECT active FROM g) AS generation,
               (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', 0, 'strong', true, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
-                 FROM top p CROSS JOIN LATERAL ${CARD_OF_ROW}) AS hits`,
+                 FROM top p CROSS JOIN LATERAL ${cardOf('p.product_id', '(SELECT active FROM g)')}) AS hits`,
       [q.tenantId, q.tenantId, ...filters.bindings, q.limit, q.offset, q.tenantId] as Knex.RawBinding[],
     );
     return { generation: rows[0].generation, hits: rows[0].hits };
@@ -429,7 +429,7 @@ export class PostgresEngine implements LexicalEngine {
       counts AS (SELECT count(*) AS n, count(*) FILTER (WHERE strong) AS strong FROM f)
       SELECT (SELECT active FROM g) AS generation, (SELECT n FROM counts)::int AS total, (SELECT strong FROM counts)::int AS strong,
              (SELECT coalesce(json_agg(json_build_object('id', p.product_id, 'score', p.score, 'strong', p.strong, 'card', d.card, 'description', d.description) ORDER BY p.ord), '[]')
-                FROM page p CROSS JOIN LATERAL ${CARD_OF_ROW}) AS hits
+                FROM page p CROSS JOIN LATERAL ${cardOf('p.product_id', '(SELECT active FROM g)')}) AS hits
              ${facetCols.map((c) => `,\n${c.sql}`).join('')}`;
     const { rows } = await this.db.raw(sql, bindings);
     const row = rows[0];
@@ -446,12 +446,12 @@ export class PostgresEngine implements LexicalEngine {
     const only = idSql(q);
     // The page's rows first (small columns), then their cards by key.
     const { rows } = await this.db.raw(
-      `SELECT t.id, c.card
+      `SELECT t.id, d.card
          FROM (SELECT product_id AS id, generation, in_stock, popularity FROM search_docs
                 WHERE tenant_id = ? AND generation = (SELECT active FROM search_generations WHERE tenant_id = ?) AND visible
                   ${ts ? `AND tsv @@ to_tsquery('simple', ?)` : ''} ${filters.sql}${only.sql}
                 ORDER BY in_stock DESC, popularity DESC, product_id LIMIT ? OFFSET ?) t
-         CROSS JOIN LATERAL (SELECT card FROM search_cards c WHERE c.tenant_id = ? AND c.generation = t.generation AND c.product_id = t.id OFFSET 0) c
+         CROSS JOIN LATERAL ${cardOf('t.id', 't.generation')}
         ORDER BY t.in_stock DESC, t.popularity DESC, t.id`,
       [
         q.tenantId,
@@ -481,11 +481,13 @@ async function deleteDocs(trx: Knex.Transaction, where: Record<string, string | 
 }
 
 /**
- * A page row's card and description (`d`), read by its key (binds the tenant id): one index probe a row whatever the
- * table's statistics say (OFFSET 0 keeps the subquery from becoming a join). As a join, before search_cards was first
- * analyzed, the planner walked every card of the store for each page: 47 ms instead of 0.5 on the 19k eval store.
+ * The card and description (`d`) of a page row whose product id and generation are the SQL `id` and `generation`, read
+ * by its key (binds the tenant id): one index probe a row whatever the table's statistics say (OFFSET 0 keeps the
+ * subquery from becoming a join). As a join, before search_cards was first analyzed, the planner walked every card of
+ * the store for each page: 47 ms instead of 0.5 on the 19k eval store.
  */
-const CARD_OF_ROW = `(SELECT card, description FROM search_cards d WHERE d.tenant_id = ? AND d.generation = (SELECT active FROM g) AND d.product_id = p.product_id OFFSET 0) d`;
+const cardOf = (id: string, generation: string): string =>
+  `(SELECT card, description FROM search_cards d WHERE d.tenant_id = ? AND d.generation = ${generation} AND d.product_id = ${id} OFFSET 0) d`;
 
 /** The filter a facet's counts ignore (counts are disjunctive). */
 const ownFilter = (facet: string) => (facet === 'category_tree' ? 'category' : facet);
