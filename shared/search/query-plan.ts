@@ -2,6 +2,7 @@ import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { isIntentWord } from '../text/intent-words.js';
+import { gluedMeasure, isMeasurePair } from '../text/measure.js';
 import type { Segment } from './synonym-matcher.js';
 import { MAX_ALTERNATIVES } from './query-bounds.js';
 
@@ -33,9 +34,10 @@ const known = (terms: Map<string, number>, t: string) => terms.has(t) || terms.h
 
 /**
  * Turns tokens into engine terms: adjacent words that the catalog writes as one word match
- * that word too ("smart watch" -> smartwatch), an unknown word that the catalog writes as two
- * matches both ("headset" <- "head set"), and unknown words get their typo correction as an
- * alternative. Codes and numbers are matched exactly, never corrected. Intent words
+ * that word too ("smart watch" -> smartwatch, a measure "16 gb" -> 16gb), an unknown word that the
+ * catalog writes as two matches both ("headset" <- "head set"), a glued measure its words apart
+ * ("16gb" -> "16 gb"), and unknown words get their typo correction as an alternative. Codes and
+ * numbers are matched exactly, never corrected. Intent words
  * (shared/text/intent-words.ts: cheap, best, new, for men...) are never corrected or split: one the
  * catalog knows is matched as typed, one it does not is left out of the match (unless it is the
  * only word), so "cheap dress" searches dresses, not "chap" lip balm.
@@ -63,14 +65,16 @@ export function planQuery(input: PlanInput): QueryPlan {
     }
     const t = tokens[i];
     const next = covered.has(i + 1) ? undefined : tokens[i + 1];
-    if (next && !isCodeLike(t) && !isCodeLike(next) && terms.has(t + next)) {
+    if (next && terms.has(t + next) && ((!isCodeLike(t) && !isCodeLike(next)) || isMeasurePair(t, next))) {
       compounds.push(t + next);
       out.push({ alternatives: [[t, next], [t + next]], phrase: true });
       i++;
       continue;
     }
     if (isCodeLike(t)) {
-      out.push({ alternatives: [[t]], exact: true });
+      // "16gb" where the store also writes "16 GB": the measure's words apart, as a phrase.
+      const apart = gluedMeasure(t);
+      out.push(apart && terms.has(apart[1]) ? { alternatives: [[t], apart], exact: true, phrase: true } : { alternatives: [[t]], exact: true });
       continue;
     }
     const term: QueryTerm = { alternatives: [[t]] };

@@ -4,6 +4,7 @@ import { isArabic, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { headForms } from '../text/product-head.js';
 import { isIntentWord } from '../text/intent-words.js';
+import { isMeasure } from '../text/measure.js';
 
 /** See Vocabulary.isCommon. */
 const COMMON_SHARE = 0.1;
@@ -144,6 +145,10 @@ export class Vocabulary {
   termWeight(term: QueryTerm): number {
     const alts = term.alternatives.filter((a) => a.length);
     if (!alts.length) return 1;
+    // A measure ("32 gb" or "32gb") is as rare as its glued writing: the vocabulary counts words, not
+    // phrases, and a number and a unit are each common where the measure is not.
+    const glued = alts.some((a) => a.length === 2 && isMeasure(a)) ? alts.find((a) => a.length === 1 && isMeasure(a)) : undefined;
+    if (glued) return Math.round(this.idf(glued[0]) * 1000) / 1000;
     const w = Math.min(...alts.map((a) => Math.max(...a.map((word) => this.idf(word)))));
     return Math.round(w * 1000) / 1000;
   }

@@ -2,7 +2,7 @@ import type { EngineQuery, EngineResult, QueryTerm } from '../../engines/lexical
 import type { Vocabulary } from '../vocabulary.js';
 import type { SearchState, SearchStep, StepEnv } from './state.js';
 import { MAX_FALLBACK_TERMS } from '../query-bounds.js';
-import { isUnitName } from '../../text/product-head.js';
+import { isMeasure, isMeasurePair } from '../../text/measure.js';
 
 /** Below this many strong all-words matches, products matching only some words fill in after them (10 cost a quarter of uncached throughput for +0.003 nDCG; 5 gives +0.0024). */
 export const FEW_STRONG = 5;
@@ -57,19 +57,19 @@ function markCommon(terms: QueryTerm[], vocab: Vocabulary): QueryTerm[] {
 }
 
 /**
- * Terms of a measure: a number and the unit name after it ("32 gb", "500 ml"). Matching any word, a
- * measure alone makes no match: "32 gb pen drive" falls back to pen drives, not to a "GB Jewellery"
- * ring or anything else 32.
+ * Terms of a measure: a number and the unit name after it ("32 gb", "500 ml"), as two terms or as the
+ * plan's one (its words apart or glued: "32 gb", "32gb"). Matching any word, a measure alone makes no
+ * match: "32 gb pen drive" falls back to pen drives, not to a "GB Jewellery" ring or anything else 32.
+ * It still counts for the products that match another word (coverage), as rare as it is (Vocabulary.termWeight).
  */
 export function measureTerms(terms: QueryTerm[]): boolean[] {
   const word = (t: QueryTerm | undefined) => (t && t.alternatives.length === 1 && t.alternatives[0].length === 1 ? t.alternatives[0][0] : '');
-  const out = terms.map(() => false);
+  const out = terms.map((t) => t.alternatives.length > 0 && isMeasure(t.alternatives[0]));
   for (let i = 0; i + 1 < terms.length; i++) {
-    if (NUMBER.test(word(terms[i])) && isUnitName(word(terms[i + 1]))) out[i] = out[i + 1] = true;
+    if (isMeasurePair(word(terms[i]), word(terms[i + 1]))) out[i] = out[i + 1] = true;
   }
   return out;
 }
-const NUMBER = /^\d+(?:[.,]\d+)?$/;
 
 /**
  * The term naming the query's product type (Vocabulary.queryHead) weighs at least as much as any

@@ -1,0 +1,46 @@
+import t from 'tap';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+import { waitFor } from '../helpers/wait.js';
+
+// A store that writes its measures both ways ("16GB" and "16 GB"), as marketplaces and spec sheets
+// do; the shopper types either. Made-up products.
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
+const p = (id: string, name: string) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
+const { id: tenantId, key } = await h.tenant();
+await loadProducts(h, key, tenantId, [
+  p('g1', 'Zeno Ultra 16GB Memory Card'),
+  p('g2', 'Kora 16GB microSD Memory Card'),
+  p('a1', 'Vortex - flash memory card - 16 GB - SDHC'),
+  p('a2', 'Lumo memory card 16 GB Class 10'),
+  p('o1', 'Lumo memory card 64 GB Class 10'),
+  p('o2', 'Zeno Ultra 32GB Memory Card'),
+  // "16" and "GB" apart in one name: no measure of 16 GB.
+  p('x1', 'Kora 16 port switch with 1 GB buffer memory card slot'),
+  // Many products with the unit and a number, none of them a pen drive.
+  ...Array.from({ length: 20 }, (_, i) => p(`n${i}`, `Nimbus Notebook ${i + 1} GB RAM 32 cm screen`)),
+  p('d1', 'Vortex 32GB Pen Drive'),
+  p('d2', 'Kora 32 GB USB Pen Drive'),
+  p('d3', 'Lumo 8GB Pen Drive'),
+]);
+const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const sorted = (a: string[]) => [...a].sort();
+
+t.test('a measure matches both writings of the store, typed apart or glued', async (t) => {
+  // The glued writing is known once the vocabulary is built.
+  await waitFor(async () => ((await h.api.deps.repos.vocabulary.terms(tenantId)).terms.has('16gb') ? true : null), 20_000, 'vocabulary built');
+  for (const q of ['16 gb memory card', '16gb memory card']) {
+    const got = await ids(q);
+    t.same(sorted(got.slice(0, 4)), ['a1', 'a2', 'g1', 'g2'], `${q}: both writings first`);
+    t.ok(got.indexOf('x1') > 3, `${q}: "16 port ... 1 GB" is no 16 GB (only a partial match after them)`);
+  }
+});
+
+t.test('matching some of the words, the measure counts as rare as it is, not as its common number and unit', async (t) => {
+  // No product has every word ("stick"): the 32 GB pen drives first, both writings, before the 8 GB one and the notebooks.
+  for (const q of ['32 gb pen stick', '32gb pen stick']) {
+    const got = await ids(q);
+    t.same(sorted(got.slice(0, 2)), ['d1', 'd2'], q);
+    t.equal(got[2], 'd3', `${q}: then the other pen drive (${got.join()})`);
+  }
+});
