@@ -65,16 +65,15 @@ export function planQuery(input: PlanInput): QueryPlan {
     }
     const t = tokens[i];
     const next = covered.has(i + 1) ? undefined : tokens[i + 1];
-    if (next && terms.has(t + next) && ((!isCodeLike(t) && !isCodeLike(next)) || isMeasurePair(t, next))) {
-      compounds.push(t + next);
-      out.push({ alternatives: [[t, next], [t + next]], phrase: true });
+    const joined = next ? joinedWriting(t, next, terms) : null;
+    if (next && joined) {
+      compounds.push(joined);
+      out.push({ alternatives: [[t, next], [joined]], phrase: true });
       i++;
       continue;
     }
     if (isCodeLike(t)) {
-      // "16gb" where the store also writes "16 GB": the measure's words apart, as a phrase.
-      const apart = gluedMeasure(t);
-      out.push(apart && terms.has(apart[1]) ? { alternatives: [[t], apart], exact: true, phrase: true } : { alternatives: [[t]], exact: true });
+      out.push(codeTerm(t, input));
       continue;
     }
     const term: QueryTerm = { alternatives: [[t]] };
@@ -118,6 +117,41 @@ export function planQuery(input: PlanInput): QueryPlan {
   }
   return { terms: out, corrections, compounds, variants, intents };
 }
+
+/**
+ * The store's one-word writing of two adjacent words, or null: joined ("smart watch": smartwatch; a
+ * measure "16 gb": 16gb; not other codes and numbers), or for a code, hyphenated ("tn 2110": tn-2110,
+ * whose digits the index keeps only with the hyphen). Two words of letters stay two words when the
+ * store hyphenates them ("usb stick" also finds "USB flash drive ... stick"; "usb-stick" has both).
+ */
+function joinedWriting(t: string, next: string, terms: Map<string, number>): string | null {
+  const code = isCodeLike(t) || isCodeLike(next);
+  if (terms.has(t + next) && (!code || isMeasurePair(t, next))) return t + next;
+  return code && terms.has(`${t}-${next}`) ? `${t}-${next}` : null;
+}
+
+/**
+ * A code or number, matched exactly, and the store's other writings of it: a measure's words apart
+ * ("16gb": "16 GB"), a model code's hyphens ("tn2110": "TN-2110", "smg980f": "SM-G980F") or its
+ * letters and digits apart ("rtx2060": "RTX 2060"), each when the store's words make it.
+ */
+function codeTerm(t: string, input: PlanInput): QueryTerm {
+  const { terms } = input;
+  const apart = gluedMeasure(t);
+  if (apart) return terms.has(apart[1]) ? { alternatives: [[t], apart], exact: true, phrase: true } : { alternatives: [[t]], exact: true };
+  const term: QueryTerm = { alternatives: [[t]], exact: true };
+  const hyphenated = input.hyphenated?.(t);
+  if (hyphenated) term.alternatives.push([hyphenated]);
+  const parts = CODE_PARTS.exec(t);
+  const [a, b] = parts ? [parts[1] ?? parts[3], parts[2] ?? parts[4]] : [];
+  if (a && b && terms.has(a) && terms.has(b) && !terms.has(`${a}-${b}`)) {
+    term.alternatives.push([a, b]);
+    term.phrase = true;
+  }
+  return term;
+}
+/** A code of letters then digits or digits then letters, two of each at least ("rtx2060", "2060rtx"). */
+const CODE_PARTS = /^(?:(\p{L}{2,})(\d{2,})|(\d{2,})(\p{L}{2,}))$/u;
 
 /**
  * A word typed without its apostrophe ("levis") also matches the possessive a title

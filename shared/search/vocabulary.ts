@@ -18,8 +18,8 @@ const TYPE_SHARE = 0.1;
 const MIN_OPENER_PRODUCTS = 3;
 /** ... and at least this share of the products carrying it open their names with it ("crocs" of "Crocs Cleo Sandals", not of "Lite Crocs Rule Cartridge"). */
 const OPENER_SHARE = 0.5;
-/** Words of letters joined by hyphens ("t-shirt", "wi-fi"; not codes such as "e-1700-906"). */
-const HYPHENATED = /^\p{L}+(?:-\p{L}+)+$/u;
+/** Words or codes joined by hyphens ("t-shirt", "wi-fi", "tn-2110", "sm-g980f"). */
+const HYPHENATED = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+$/u;
 /**
  * What follows these in a query qualifies the product named before them ("bike for children"):
  * general-language prepositions. Not "of": what follows it is the product ("pack of 3 socks",
@@ -68,7 +68,7 @@ export class Vocabulary {
   private types = new Map<string, number>();
   /** Products with a word of this stem (summed over its forms: the engine matches a word by its stem too). */
   private stemFreq = new Map<string, number>();
-  /** Hyphenated words of letters by their joined writing ("tshirt" -> "t-shirt"), the most frequent one of each. */
+  /** Hyphenated words and codes by their joined writing ("tshirt" -> "t-shirt", "tn2110" -> "tn-2110"), the most frequent one of each. */
   private joined = new Map<string, string>();
 
   /**
@@ -100,8 +100,8 @@ export class Vocabulary {
   }
 
   /**
-   * The store's hyphenated writing of a word typed without its hyphens ("tshirts": "t-shirts",
-   * "wifi": "wi-fi"), when the store writes it that way more often than as typed; else null.
+   * The store's hyphenated writing of a word or code typed without its hyphens ("tshirts": "t-shirts",
+   * "wifi": "wi-fi", "tn2110": "tn-2110"), when the store writes it that way more often than as typed; else null.
    */
   hyphenated(word: string): string | null {
     const h = this.joined.get(word);

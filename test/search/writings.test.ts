@@ -3,8 +3,8 @@ import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
-// A store that writes its measures both ways ("16GB" and "16 GB"), as marketplaces and spec sheets
-// do; the shopper types either. Made-up products.
+// A store writes measures both ways ("16GB" and "16 GB") and model codes with hyphens or spaces
+// ("TN-2110", "RTX 2060"); the shopper types any writing. Made-up products.
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const p = (id: string, name: string) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
 const { id: tenantId, key } = await h.tenant();
@@ -22,6 +22,11 @@ await loadProducts(h, key, tenantId, [
   p('d1', 'Vortex 32GB Pen Drive'),
   p('d2', 'Kora 32 GB USB Pen Drive'),
   p('d3', 'Lumo 8GB Pen Drive'),
+  p('c1', 'Brother TN-2110 Toner Cartridge Black'),
+  p('c2', 'Brother TN-2120 Toner Cartridge Black'),
+  p('c3', 'Samsung Galaxy SM-G980F Phone 128 GB'),
+  p('c4', 'Zotac GeForce RTX 2060 Graphics Card'),
+  p('c5', 'Zotac GeForce GTX 1060 Graphics Card'),
 ]);
 const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
 const sorted = (a: string[]) => [...a].sort();
@@ -43,4 +48,21 @@ t.test('matching some of the words, the measure counts as rare as it is, not as 
     t.same(sorted(got.slice(0, 2)), ['d1', 'd2'], q);
     t.equal(got[2], 'd3', `${q}: then the other pen drive (${got.join()})`);
   }
+});
+
+t.test('a model code typed without its hyphens or spaces finds the product, as does one typed with them', async (t) => {
+  for (const [q, want] of [
+    ['tn2110', ['c1']],
+    ['tn 2110', ['c1']],
+    ['tn-2110', ['c1']],
+    ['brother tn2110 toner', ['c1']],
+    ['smg980f', ['c3']],
+    ['sm g980f', ['c3']],
+    ['rtx2060', ['c4']],
+    ['rtx 2060', ['c4']],
+  ] as const) {
+    const got = await ids(q);
+    t.same(got.slice(0, 1), want, `${q}: ${got.join()}`);
+  }
+  t.notOk((await ids('tn 2110')).includes('c2'), 'the other toner has "tn" but not 2110');
 });
