@@ -80,6 +80,9 @@ export function planQuery(input: PlanInput): QueryPlan {
     // "tshirts" where the store writes "T-Shirts": the hyphenated word (a phrase of its parts in the index) matches too.
     const hyphenated = input.hyphenated?.(t);
     if (hyphenated) term.alternatives.push([hyphenated]);
+    // ... and so does that of its stem: the store's "T-Shirt" for "tshirts" (a hyphenated word's plural has no stem of its own).
+    const singular = stem(t) !== t ? input.hyphenated?.(stem(t)) : null;
+    if (singular && singular !== hyphenated) term.alternatives.push([singular]);
     if (isIntentWord(t) && !known(terms, t)) {
       if (tokens.some((o) => o !== t && !isIntentWord(o))) intents.push(t);
       else out.push(term);
@@ -104,8 +107,9 @@ export function planQuery(input: PlanInput): QueryPlan {
         compounds.push(split.join(' '));
       }
       // Both readings when a word both splits and has a correction: "blutooth" is "blu tooth" by
-      // its letters and "bluetooth" by a typo; the catalog decides which matches.
-      if (input.typoTolerance) {
+      // its letters and "bluetooth" by a typo; the catalog decides which matches. A word the store
+      // writes with hyphens is no typo ("tshirt" is "t-shirt", not "shirt").
+      if (input.typoTolerance && !hyphenated && !singular) {
         const to = input.correct(t);
         if (to) {
           term.alternatives.push([to]);

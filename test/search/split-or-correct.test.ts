@@ -48,7 +48,7 @@ t.test("a word typed without its hyphens also matches the store's hyphenated wri
   t.equal(v.hyphenated('wifi'), null, 'the store writes wifi more often than wi-fi: as typed');
   t.equal(v.hyphenated('e1700906'), 'e-1700-906', 'a code typed without its hyphens too (test/search/codes.test.ts)');
   const p = planQuery({ tokens: ['tshirts'], terms: v.terms, typoTolerance: true, correct: () => null, hyphenated: (w) => v.hyphenated(w) });
-  t.same(p.terms, [{ alternatives: [['tshirts'], ['t-shirts']] }]);
+  t.same(p.terms, [{ alternatives: [['tshirts'], ['t-shirts'], ['t-shirt']] }], "and the singular's writing (a hyphenated plural has no stem of its own)");
 });
 
 t.test('an intent word is never a brand word, however many names open with it', async (t) => {
@@ -75,4 +75,21 @@ t.test('a measure (a number and the unit after it) is marked so that alone it ma
   t.same(measureTerms(terms('water bottle 500 ml')), [false, false, true, true]);
   t.same(measureTerms(terms('iphone 6 case')), [false, false, false], 'a number without a unit stays a word of the query');
   t.same(measureTerms(terms('gb jewellery')), [false, false], 'a unit without its number too');
+});
+
+t.test('a word the store writes with hyphens is no typo, and its plural finds the singular the store writes', async (t) => {
+  // The store writes "T-Shirt" 51 times, "T-Shirts" once, and "shirt" often: "tshirt" is not "shirt".
+  const v = new Vocabulary(
+    new Map([
+      ['t-shirt', 51],
+      ['t-shirts', 1],
+      ['shirt', 188],
+    ]),
+    1000,
+  );
+  const p = (q: string) => planQuery({ tokens: [q], terms: v.terms, typoTolerance: true, correct: () => 'shirt', hyphenated: (w) => v.hyphenated(w) });
+  t.same(p('tshirt').terms, [{ alternatives: [['tshirt'], ['t-shirt']] }]);
+  t.same(p('tshirt').corrections, []);
+  t.same(p('tshirts').terms, [{ alternatives: [['tshirts'], ['t-shirts'], ['t-shirt']] }], 'the plural and the singular writing');
+  t.same(p('shrt').corrections, [{ from: 'shrt', to: 'shirt' }], 'a word with no hyphenated writing is still corrected');
 });
