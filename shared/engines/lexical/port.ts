@@ -184,6 +184,11 @@ export interface EngineQuery {
      * matched, products whose names open with one rank above those that only mention it (Postgres engine).
      */
     openers?: string[];
+    /**
+     * The query names one gender (shared/text/audience.ts): matching any word, a product whose name
+     * says the other and not the query's covers the query less (Postgres engine).
+     */
+    audience?: { own: string[]; other: string[] };
     /** Merchandising boosts (factor > 1) and buries (factor < 1): relevance of the products matching `filters` times `factor`. */
     shifts?: Array<{ filters: Record<string, FilterValue>; factor: number }>;
   };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
 import {
   ABOVE_DESCRIPTION,
+  audienceFactor,
   coverageSql,
   coverageWeights,
   filterSql,
@@ -292,7 +293,10 @@ export class PostgresEngine implements LexicalEngine {
     // ... and those whose names open with a brand word of the query.
     const openerFactor = partial.length ? partialOpenerFactor(q) : null;
     const typed = [openerFactor?.sql, typeFactor?.sql, textRank].filter(Boolean).join(' * ');
-    const coverage = `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')})`;
+    // ... and a product for the other gender than the one the query names covers it by half ("mens running shoes").
+    const audience = partial.length ? audienceFactor(q) : null;
+    const covered = `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')})`;
+    const coverage = audience ? `(${covered} * ${audience.sql})` : covered;
     const score = !ranked ? '0' : partial.length ? `${coverage} + ${typed} / (1 + ${typed})` : text;
     // All words above the description, or a product of the type the query names: a match by
     // description words alone is weak, and a few strong matches call for the any-word fallback
@@ -331,7 +335,7 @@ export class PostgresEngine implements LexicalEngine {
       (q.boost?.popularity ?? 0) >= 0 &&
       (q.boost?.margin ?? 0) >= 0 &&
       q.limit > 0;
-    const coverageBindings = partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]);
+    const coverageBindings = [...partial.flatMap((t) => [t.weight, t.ts, ...(t.described ? [t.described] : [])]), ...(audience?.bindings ?? [])];
     // The match set's score column: bounded, the coverage alone and the row's address (the rank comes in `cand`).
     const scorePart = bounded
       ? lazy({ sql: coverage, bindings: coverageBindings })

@@ -174,6 +174,25 @@ export function partialOpenerFactor(q: Pick<EngineQuery, 'boost' | 'matchAny'>):
   return { sql: `(CASE WHEN name_norm ~ ? THEN ${OPENER_BOOST} ELSE 1 END)`, bindings: [openerPattern(words)] };
 }
 
+/** The share of its coverage a product for the other gender keeps (audienceFactor). */
+const AUDIENCE_CONFLICT = 0.5;
+
+/**
+ * Matching any word, the factor on a product's coverage for whom it is for (EngineQuery.boost.audience):
+ * a name that says the other gender and not the query's ("Nike Womens Running Shoes" for "mens running
+ * shoes") keeps AUDIENCE_CONFLICT of it, so a men's shoe that is no running shoe comes first. A name
+ * saying both ("Womens Mens Earrings") is for the query's too. Binds the other side's tsquery, then the query's.
+ */
+export function audienceFactor(q: Pick<EngineQuery, 'boost' | 'matchAny'>): SqlPart | null {
+  const a = q.boost?.audience;
+  if (!a?.own.length || !a.other.length || !q.matchAny) return null;
+  const named = (words: string[]) => [...new Set(words.flatMap((w) => [w, stem(w)]))].map((w) => `${lexeme(w)}:A`).join(' | ');
+  return {
+    sql: `(CASE WHEN tsv @@ (SELECT to_tsquery('simple', ?)) AND NOT tsv @@ (SELECT to_tsquery('simple', ?)) THEN ${AUDIENCE_CONFLICT} ELSE 1 END)`,
+    bindings: [named(a.other), named(a.own)],
+  };
+}
+
 /** How much a name's length moves its text rank (BM25's b for the name; 0: not at all, 1: in proportion). Tuned with npm run eval: 0.2-0.3 best on both collections, 0.5 flat. */
 const NAME_LENGTH_B = 0.3;
 /** Words of a document's name (the column `nameWordsOf` fills when it is written: a string replace per matching row cost 0.55 µs). */

@@ -2,6 +2,7 @@ import { planQuery } from '../query-plan.js';
 import { categoryIntent } from '../category-intent.js';
 import { narrowIntent, typicalWords } from '../category-profile.js';
 import { markPrepositions, markQualifier } from '../vocabulary.js';
+import { queryAudience } from '../../text/audience.js';
 import type { SearchStep } from './state.js';
 
 /**
@@ -51,6 +52,7 @@ export const plan: SearchStep = {
         heads,
         nameWords: vocab.averageNameWords,
         openers: tokens.filter((t) => !s.plan.intents.includes(t) && vocab.isOpener(t)),
+        audience: queryAudience(tokens) ?? undefined,
       },
     };
   },
