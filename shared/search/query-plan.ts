@@ -3,6 +3,7 @@ import { isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { isIntentWord } from '../text/intent-words.js';
 import { gluedMeasure, isMeasurePair } from '../text/measure.js';
+import { isUnitName } from '../text/product-head.js';
 import type { Segment } from './synonym-matcher.js';
 import { MAX_ALTERNATIVES } from './query-bounds.js';
 
@@ -72,6 +73,12 @@ export function planQuery(input: PlanInput): QueryPlan {
       i++;
       continue;
     }
+    // A measure is one term, its words a phrase: "1 litre" is not any "1" and any "litre" (a "1 Containers Lunch Box").
+    if (next && isMeasurePair(t, next)) {
+      out.push({ alternatives: [[t, next]], phrase: true });
+      i++;
+      continue;
+    }
     if (isCodeLike(t)) {
       out.push(codeTerm(t, input));
       continue;
@@ -108,8 +115,9 @@ export function planQuery(input: PlanInput): QueryPlan {
       }
       // Both readings when a word both splits and has a correction: "blutooth" is "blu tooth" by
       // its letters and "bluetooth" by a typo; the catalog decides which matches. A word the store
-      // writes with hyphens is no typo ("tshirt" is "t-shirt", not "shirt").
-      if (input.typoTolerance && !hyphenated && !singular) {
+      // writes with hyphens is no typo ("tshirt" is "t-shirt", not "shirt"), nor is a unit name the
+      // store does not use ("1 litre" is a measure, not "1 lite").
+      if (input.typoTolerance && !hyphenated && !singular && !isUnitName(t)) {
         const to = input.correct(t);
         if (to) {
           term.alternatives.push([to]);

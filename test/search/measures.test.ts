@@ -46,9 +46,10 @@ t.test('a measure typed apart also matches the glued writing the store uses, as 
   t.same(p.terms[0], { alternatives: [['16', 'gb'], ['16gb']], phrase: true }, 'the two words as a phrase, or the one word');
   t.same(p.terms.length, 3);
   t.same(p.compounds, ['16gb']);
-  // A store that never glues its measures: the words stay two terms, as before.
+  // A store that never glues its measures: one term still, its words a phrase ("1 litre" is not any "1").
   const apartOnly = new Map([...vocab.terms].filter(([w]) => w !== '16gb'));
-  t.same(plan('16 gb memory card', apartOnly).terms.slice(0, 2), [{ alternatives: [['16']], exact: true }, { alternatives: [['gb']] }]);
+  t.same(plan('16 gb memory card', apartOnly).terms[0], { alternatives: [['16', 'gb']], phrase: true });
+  t.same(plan('16 gb memory card', apartOnly).compounds, []);
 });
 
 t.test('a measure typed glued also matches its words apart, as a phrase', async (t) => {
@@ -69,6 +70,25 @@ t.test('a measure is as rare as its glued writing, not as common as its number a
 t.test('matching any word, a measure alone makes no match, whichever way it was planned', async (t) => {
   t.same(measureTerms(plan('16 gb pen drive').terms), [true, false, false], 'one term: the measure');
   const apartOnly = new Map([...vocab.terms].filter(([w]) => w !== '16gb'));
-  t.same(measureTerms(plan('16 gb pen drive', apartOnly).terms), [true, true, false, false], 'two terms: both');
+  t.same(measureTerms(plan('16 gb pen drive', apartOnly).terms), [true, false, false], 'the store writes it apart only: the same');
   t.same(measureTerms(plan('16gb pen drive').terms), [true, false, false], 'typed as one word: the same');
+});
+
+t.test('a unit name the store does not use is no typo', async (t) => {
+  const v = new Vocabulary(
+    new Map([
+      ['lite', 30],
+      ['water', 50],
+      ['bottle', 60],
+    ]),
+    500,
+  );
+  const p = planQuery({ tokens: ['water', 'bottle', '1', 'litre'], terms: v.terms, typoTolerance: true, correct: (w) => v.typos.correction(w) });
+  t.same(p.corrections, [], '"litre" is not "lite"');
+  t.same(p.terms[2], { alternatives: [['1', 'litre']], phrase: true });
+  t.same(
+    planQuery({ tokens: ['wter'], terms: v.terms, typoTolerance: true, correct: (w) => v.typos.correction(w) }).corrections,
+    [{ from: 'wter', to: 'water' }],
+    'other words still are',
+  );
 });

@@ -27,6 +27,11 @@ await loadProducts(h, key, tenantId, [
   p('c3', 'Samsung Galaxy SM-G980F Phone 128 GB'),
   p('c4', 'Zotac GeForce RTX 2060 Graphics Card'),
   p('c5', 'Zotac GeForce GTX 1060 Graphics Card'),
+  // The store writes litres in ml; lunch boxes say "1 Containers" and mention a water bottle.
+  ...Array.from({ length: 4 }, (_, i) => ({ ...p(`l${i}`, `Kora ${i + 1} Containers Lunch Box`), description: { en: 'Comes with a water bottle' } })),
+  p('b1', 'Vortex Sports 750 ml Water Bottle'),
+  p('b2', 'Lumo Steel 1000 ml Water Bottle'),
+  p('b3', 'Lite Flask Steel Bottle'),
 ]);
 const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
 const sorted = (a: string[]) => [...a].sort();
@@ -65,4 +70,11 @@ t.test('a model code typed without its hyphens or spaces finds the product, as d
     t.same(got.slice(0, 1), want, `${q}: ${got.join()}`);
   }
   t.notOk((await ids('tn 2110')).includes('c2'), 'the other toner has "tn" but not 2110');
+});
+
+t.test('a measure is one phrase: its number alone is no match of it', async (t) => {
+  // No product is "1 litre": the water bottles, not the lunch boxes with "1" in the name and a water bottle in the description.
+  const got = await ids('water bottle 1 litre');
+  t.same(sorted(got.slice(0, 2)), ['b1', 'b2'], got.join());
+  t.same(sorted(got.slice(2, 6)), ['l0', 'l1', 'l2', 'l3'], 'then the lunch boxes, for the words of their description');
 });
