@@ -156,14 +156,19 @@ function codeTerm(t: string, input: PlanInput): QueryTerm {
   if (hyphenated) term.alternatives.push([hyphenated]);
   const parts = CODE_PARTS.exec(t);
   const [a, b] = parts ? [parts[1] ?? parts[3], parts[2] ?? parts[4]] : [];
-  if (a && b && terms.has(a) && terms.has(b) && !terms.has(`${a}-${b}`)) {
+  if (a && b && known(a) && known(b) && !terms.has(`${a}-${b}`)) {
     term.alternatives.push([a, b]);
     term.phrase = true;
   }
   return term;
+
+  // A lone digit is a word the vocabulary does not count (too short): known as any number is ("iphone5": "iPhone 5").
+  function known(part: string): boolean {
+    return terms.has(part) || /^\d$/.test(part);
+  }
 }
-/** A code of letters then digits or digits then letters, two of each at least ("rtx2060", "2060rtx"). */
-const CODE_PARTS = /^(?:(\p{L}{2,})(\d{2,})|(\d{2,})(\p{L}{2,}))$/u;
+/** A code of letters then digits or digits then letters, two letters at least ("rtx2060", "iphone5", "2060rtx"). */
+const CODE_PARTS = /^(?:(\p{L}{2,})(\d+)|(\d+)(\p{L}{2,}))$/u;
 
 /**
  * A word typed without its apostrophe ("levis") also matches the possessive a title

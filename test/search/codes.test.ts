@@ -37,6 +37,17 @@ t.test('a code typed with a space matches the hyphenated writing too, as the ind
 t.test('a code of letters and digits typed together matches them apart, as a phrase, when the store has both', async (t) => {
   t.same(plan('rtx2060')[0], { alternatives: [['rtx2060'], ['rtx', '2060']], exact: true, phrase: true });
   t.same(plan('gtx1060')[0], { alternatives: [['gtx1060']], exact: true }, '"gtx" is no word of this store');
+  // A lone digit is too short for the vocabulary to count: known as any number is.
+  const v = new Vocabulary(
+    new Map([
+      ['iphone', 300],
+      ['case', 400],
+    ]),
+    2000,
+  );
+  const p = (q: string) => planQuery({ tokens: q.split(' '), terms: v.terms, typoTolerance: true, correct: () => null }).terms;
+  t.same(p('iphone5 case')[0], { alternatives: [['iphone5'], ['iphone', '5']], exact: true, phrase: true }, '"iPhone 5"');
+  t.same(p('x5 case')[0], { alternatives: [['x5']], exact: true }, 'one letter is no word');
 });
 
 t.test('two words of letters stay two words when the store hyphenates them', async (t) => {

@@ -27,6 +27,8 @@ await loadProducts(h, key, tenantId, [
   p('c3', 'Samsung Galaxy SM-G980F Phone 128 GB'),
   p('c4', 'Zotac GeForce RTX 2060 Graphics Card'),
   p('c5', 'Zotac GeForce GTX 1060 Graphics Card'),
+  p('i5', 'Speck Grip Case for iPhone 5 and 5s'),
+  p('i6', 'Speck Grip Case for iPhone 6'),
   // The store writes litres in ml; lunch boxes say "1 Containers" and mention a water bottle.
   ...Array.from({ length: 4 }, (_, i) => ({ ...p(`l${i}`, `Kora ${i + 1} Containers Lunch Box`), description: { en: 'Comes with a water bottle' } })),
   p('b1', 'Vortex Sports 750 ml Water Bottle'),
@@ -65,6 +67,7 @@ t.test('a model code typed without its hyphens or spaces finds the product, as d
     ['sm g980f', ['c3']],
     ['rtx2060', ['c4']],
     ['rtx 2060', ['c4']],
+    ['iphone5 case', ['i5']],
   ] as const) {
     const got = await ids(q);
     t.same(got.slice(0, 1), want, `${q}: ${got.join()}`);
