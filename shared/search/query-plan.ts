@@ -2,7 +2,7 @@ import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { isIntentWord } from '../text/intent-words.js';
-import { gluedMeasure, isMeasurePair } from '../text/measure.js';
+import { equivalentMeasures, gluedMeasure, isMeasurePair } from '../text/measure.js';
 import { isUnitName } from '../text/product-head.js';
 import type { Segment } from './synonym-matcher.js';
 import { MAX_ALTERNATIVES } from './query-bounds.js';
@@ -66,16 +66,19 @@ export function planQuery(input: PlanInput): QueryPlan {
     }
     const t = tokens[i];
     const next = covered.has(i + 1) ? undefined : tokens[i + 1];
+    // A measure is one term, its words a phrase ("1 litre" is not any "1" and any "litre": a "1 Containers
+    // Lunch Box"), in every writing the store has: glued, and in the other units of its quantity.
+    if (next && isMeasurePair(t, next)) {
+      const writings = measureWritings(t, next, terms);
+      compounds.push(...writings.filter((w) => w.length === 1).map((w) => w[0]));
+      out.push({ alternatives: [[t, next], ...writings].slice(0, MAX_ALTERNATIVES), phrase: true });
+      i++;
+      continue;
+    }
     const joined = next ? joinedWriting(t, next, terms) : null;
     if (next && joined) {
       compounds.push(joined);
       out.push({ alternatives: [[t, next], [joined]], phrase: true });
-      i++;
-      continue;
-    }
-    // A measure is one term, its words a phrase: "1 litre" is not any "1" and any "litre" (a "1 Containers Lunch Box").
-    if (next && isMeasurePair(t, next)) {
-      out.push({ alternatives: [[t, next]], phrase: true });
       i++;
       continue;
     }
@@ -138,19 +141,38 @@ export function planQuery(input: PlanInput): QueryPlan {
  */
 function joinedWriting(t: string, next: string, terms: Map<string, number>): string | null {
   const code = isCodeLike(t) || isCodeLike(next);
-  if (terms.has(t + next) && (!code || isMeasurePair(t, next))) return t + next;
+  if (terms.has(t + next) && !code) return t + next;
   return code && terms.has(`${t}-${next}`) ? `${t}-${next}` : null;
 }
 
 /**
+ * The store's other writings of a measure typed apart: glued ("16 gb": 16gb) and in the other units
+ * of its quantity ("1 litre": 1000 ml, 1l), each only when the store writes that unit. The glued
+ * writings first: the term is as rare as the first (Vocabulary.termWeight).
+ */
+function measureWritings(number: string, unit: string, terms: Map<string, number>): string[][] {
+  const glued: string[][] = [];
+  const apart: string[][] = [];
+  for (const [n, u] of [[number, unit], ...equivalentMeasures(number, unit)]) {
+    if (terms.has(n + u)) glued.push([n + u]);
+    if ((n !== number || u !== unit) && terms.has(u)) apart.push([n, u]);
+  }
+  return [...glued, ...apart];
+}
+
+/**
  * A code or number, matched exactly, and the store's other writings of it: a measure's words apart
- * ("16gb": "16 GB"), a model code's hyphens ("tn2110": "TN-2110", "smg980f": "SM-G980F") or its
+ * and its other units ("16gb": "16 GB"; "500ml": "0.5 l"), a model code's hyphens ("tn2110": "TN-2110", "smg980f": "SM-G980F") or its
  * letters and digits apart ("rtx2060": "RTX 2060"), each when the store's words make it.
  */
 function codeTerm(t: string, input: PlanInput): QueryTerm {
   const { terms } = input;
-  const apart = gluedMeasure(t);
-  if (apart) return terms.has(apart[1]) ? { alternatives: [[t], apart], exact: true, phrase: true } : { alternatives: [[t]], exact: true };
+  const measure = gluedMeasure(t);
+  if (measure) {
+    const [n, u] = measure;
+    const writings = [...(terms.has(u) ? [measure] : []), ...measureWritings(n, u, terms).filter((w) => w.length > 1 || w[0] !== t)];
+    return writings.length ? { alternatives: [[t], ...writings].slice(0, MAX_ALTERNATIVES), exact: true, phrase: true } : { alternatives: [[t]], exact: true };
+  }
   const term: QueryTerm = { alternatives: [[t]], exact: true };
   const hyphenated = input.hyphenated?.(t);
   if (hyphenated) term.alternatives.push([hyphenated]);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { gluedMeasure, isMeasure, isMeasurePair } from '../../shared/text/measure.js';
+import { equivalentMeasures, gluedMeasure, isMeasure, isMeasurePair } from '../../shared/text/measure.js';
 import { planQuery } from '../../shared/search/query-plan.js';
 import { measureTerms } from '../../shared/search/steps/fallback.step.js';
 import { Vocabulary } from '../../shared/search/vocabulary.js';
@@ -91,4 +91,26 @@ t.test('a unit name the store does not use is no typo', async (t) => {
     [{ from: 'wter', to: 'water' }],
     'other words still are',
   );
+});
+
+t.test('the same measure in the other units of its quantity', async (t) => {
+  const units = (n: string, u: string) => Object.fromEntries(equivalentMeasures(n, u).map(([a, b]) => [b, a]));
+  t.match(units('1', 'litre'), { ml: '1000', l: '1', ltr: '1', liter: '1' });
+  t.match(units('0.5', 'kg'), { g: '500', gm: '500' });
+  t.equal(units('1', 'ml').l, undefined, '0.001 l: more than two decimals, no store writes it');
+  t.equal(units('250', 'ml').l, '0.25');
+  t.match(units('2', 'tb'), { gb: '2000' });
+  t.equal(units('1,5', 'l').ml, '1500', 'a decimal comma');
+  t.same(equivalentMeasures('3', 'oz'), [], 'no known quantity');
+  const v = new Vocabulary(
+    new Map([
+      ['ml', 900],
+      ['1000ml', 3],
+      ['water', 50],
+    ]),
+    1000,
+  );
+  const p = (q: string) => planQuery({ tokens: q.split(' '), terms: v.terms, typoTolerance: true, correct: () => null });
+  t.same(p('1 litre water').terms[0], { alternatives: [['1', 'litre'], ['1000ml'], ['1000', 'ml']], phrase: true }, 'only the units the store writes');
+  t.same(p('1l water').terms[0], { alternatives: [['1l'], ['1000ml'], ['1000', 'ml']], exact: true, phrase: true });
 });

@@ -75,9 +75,14 @@ t.test('a model code typed without its hyphens or spaces finds the product, as d
   t.notOk((await ids('tn 2110')).includes('c2'), 'the other toner has "tn" but not 2110');
 });
 
-t.test('a measure is one phrase: its number alone is no match of it', async (t) => {
-  // No product is "1 litre": the water bottles, not the lunch boxes with "1" in the name and a water bottle in the description.
+t.test('a measure is one phrase, in any unit of its quantity: its number alone is no match of it', async (t) => {
+  // The store writes ml: the water bottles, not the lunch boxes with "1" in the name and a water bottle in the description.
   const got = await ids('water bottle 1 litre');
-  t.same(sorted(got.slice(0, 2)), ['b1', 'b2'], got.join());
+  t.same(got.slice(0, 2), ['b2', 'b1'], `the 1000 ml bottle first (the same measure in the unit the store writes), then the other: ${got.join()}`);
   t.same(sorted(got.slice(2, 6)), ['l0', 'l1', 'l2', 'l3'], 'then the lunch boxes, for the words of their description');
+});
+
+t.test('a measure typed glued finds it in the other units too', async (t) => {
+  t.equal((await ids('1l water bottle'))[0], 'b2');
+  t.equal((await ids('0.75l water bottle'))[0], 'b1');
 });
