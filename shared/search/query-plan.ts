@@ -134,10 +134,10 @@ export function planQuery(input: PlanInput): QueryPlan {
 }
 
 /**
- * The store's one-word writing of two adjacent words, or null: joined ("smart watch": smartwatch; a
- * measure "16 gb": 16gb; not other codes and numbers), or for a code, hyphenated ("tn 2110": tn-2110,
- * whose digits the index keeps only with the hyphen). Two words of letters stay two words when the
- * store hyphenates them ("usb stick" also finds "USB flash drive ... stick"; "usb-stick" has both).
+ * The store's one-word writing of two adjacent words (measures aside: measureWritings), or null:
+ * joined for words ("smart watch": smartwatch), hyphenated for a code ("tn 2110": tn-2110, whose
+ * digits the index keeps only with the hyphen). Two words of letters stay two words when the store
+ * hyphenates them ("usb stick" also finds "USB flash drive ... stick"; "usb-stick" has both).
  */
 function joinedWriting(t: string, next: string, terms: Map<string, number>): string | null {
   const code = isCodeLike(t) || isCodeLike(next);
@@ -162,8 +162,9 @@ function measureWritings(number: string, unit: string, terms: Map<string, number
 
 /**
  * A code or number, matched exactly, and the store's other writings of it: a measure's words apart
- * and its other units ("16gb": "16 GB"; "500ml": "0.5 l"), a model code's hyphens ("tn2110": "TN-2110", "smg980f": "SM-G980F") or its
- * letters and digits apart ("rtx2060": "RTX 2060"), each when the store's words make it.
+ * and its other units ("16gb": "16 GB"; "500ml": "0.5 l"), a model code's hyphens ("tn2110":
+ * "TN-2110", "smg980f": "SM-G980F") or its letters and digits apart ("rtx2060": "RTX 2060"), each
+ * when the store's words make it.
  */
 function codeTerm(t: string, input: PlanInput): QueryTerm {
   const { terms } = input;

@@ -10,12 +10,20 @@ const SIDES: Record<'male' | 'female', string[]> = {
 };
 const SIDE = new Map<string, 'male' | 'female'>();
 for (const [side, words] of Object.entries(SIDES) as Array<['male' | 'female', string[]]>) for (const w of words) SIDE.set(normalizeText(w), side);
+/** Each side's words as queries are normalized, and the other side's: made once (the search path only reads them). */
+const AUDIENCES = {
+  male: { own: SIDES.male.map((w) => normalizeText(w)), other: SIDES.female.map((w) => normalizeText(w)) },
+  female: { own: SIDES.female.map((w) => normalizeText(w)), other: SIDES.male.map((w) => normalizeText(w)) },
+};
 
 /** The words of a query's audience (`own`) and of the other gender (`other`), when the query names one gender only; else null. */
 export function queryAudience(tokens: readonly string[]): { own: string[]; other: string[] } | null {
-  const sides = new Set(tokens.map((t) => SIDE.get(t)).filter((s) => s !== undefined));
-  if (sides.size !== 1) return null;
-  const own = [...sides][0];
-  const words = (side: 'male' | 'female') => SIDES[side].map((w) => normalizeText(w));
-  return { own: words(own), other: words(own === 'male' ? 'female' : 'male') };
+  let side: 'male' | 'female' | undefined;
+  for (const t of tokens) {
+    const s = SIDE.get(t);
+    if (!s) continue;
+    if (side && side !== s) return null;
+    side = s;
+  }
+  return side ? AUDIENCES[side] : null;
 }
