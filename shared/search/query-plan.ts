@@ -179,17 +179,14 @@ function codeTerm(t: string, input: PlanInput): QueryTerm {
   if (hyphenated) term.alternatives.push([hyphenated]);
   const parts = CODE_PARTS.exec(t);
   const [a, b] = parts ? [parts[1] ?? parts[3], parts[2] ?? parts[4]] : [];
-  if (a && b && known(a) && known(b) && !terms.has(`${a}-${b}`)) {
+  if (a && b && knownPart(a, terms) && knownPart(b, terms) && !terms.has(`${a}-${b}`)) {
     term.alternatives.push([a, b]);
     term.phrase = true;
   }
   return term;
-
-  // A lone digit is a word the vocabulary does not count (too short): known as any number is ("iphone5": "iPhone 5").
-  function known(part: string): boolean {
-    return terms.has(part) || /^\d$/.test(part);
-  }
 }
+/** A part of a code the store writes: a catalog word, or a lone digit (too short for the vocabulary to count: "iphone5" is "iPhone 5"). */
+const knownPart = (part: string, terms: Map<string, number>): boolean => terms.has(part) || /^\d$/.test(part);
 /** A code of letters then digits or digits then letters, two letters at least ("rtx2060", "iphone5", "2060rtx"). */
 const CODE_PARTS = /^(?:(\p{L}{2,})(\d+)|(\d+)(\p{L}{2,}))$/u;
 

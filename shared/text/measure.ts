@@ -6,7 +6,7 @@
 import { isUnitName } from './product-head.js';
 
 /** A number as the tokenizer keeps it: "32", "2.5", "1,5". */
-export const NUMBER = /^\d+(?:[.,]\d+)?$/;
+const NUMBER = /^\d+(?:[.,]\d+)?$/;
 const GLUED = /^(\d+(?:[.,]\d+)?)(\p{L}+)$/u;
 /** Size letters and "x" are in the unit list (no product head) but measure nothing: "iphone 5s", "2x". */
 const NOT_MEASURES = new Set(['s', 'xs', 'xl', 'xxl', 'x']);
@@ -42,8 +42,8 @@ for (const [of, units] of Object.entries({
 
 /**
  * The same measure in the other units of its quantity, as a store may write it ("1 litre": 1000 ml,
- * 1 l, 1 ltr; "0.5 kg": 500 g), each a number and a unit; a number with more than two decimals is
- * left out ("1 ml" is no "0.001 l"). Empty for a unit of no known quantity.
+ * 1 l, 1 ltr; "0.5 kg": 500 g), each a number and a unit; a number with more than two decimals or
+ * past the safe integers is left out ("1 ml" is no "0.001 l"). Empty for a unit of no known quantity.
  */
 export function equivalentMeasures(number: string, unit: string): Array<[string, string]> {
   const from = SIZES.get(unit);
@@ -54,7 +54,8 @@ export function equivalentMeasures(number: string, unit: string): Array<[string,
     if (to.of !== from.of || other === unit) continue;
     const n = (value * from.size) / to.size;
     const rounded = Math.round(n * 100) / 100;
-    if (n > 0 && Math.abs(rounded - n) < 1e-9) out.push([String(rounded), other]);
+    // Past safe integers a number prints in exponent form ("1e+29"), which no store writes.
+    if (n > 0 && n <= Number.MAX_SAFE_INTEGER && Math.abs(rounded - n) < 1e-9) out.push([String(rounded), other]);
   }
   return out;
 }

@@ -102,6 +102,7 @@ t.test('the same measure in the other units of its quantity', async (t) => {
   t.match(units('2', 'tb'), { gb: '2000' });
   t.equal(units('1,5', 'l').ml, '1500', 'a decimal comma');
   t.same(equivalentMeasures('3', 'oz'), [], 'no known quantity');
+  t.equal(units('99999999999999999999', 'tb').kb, undefined, 'past the safe integers: no "1e+29"');
   const v = new Vocabulary(
     new Map([
       ['ml', 900],

@@ -86,3 +86,10 @@ t.test('a measure typed glued finds it in the other units too', async (t) => {
   t.equal((await ids('1l water bottle'))[0], 'b2');
   t.equal((await ids('0.75l water bottle'))[0], 'b1');
 });
+
+t.test('odd numbers and units answer like any query, never a server error', async (t) => {
+  for (const q of ['99999999999999999999999 gb', '12345678901234567890tb', '0 ml bottle', '0.0001 kg', '1.5.5 l', '1,5 l water', '٣ كغ']) {
+    const res = await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key });
+    t.equal(res.status, 200, q);
+  }
+});
