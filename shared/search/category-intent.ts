@@ -46,20 +46,25 @@ function headWords(label: string): string[] {
  * names toys, not the store's baby categories.
  */
 export function categoryIntent(tokens: string[], index: CategoryWordIndex): string[] {
+  return namedCategories(tokens, index)?.targets ?? [];
+}
+
+/** categoryIntent's categories and the query word (or compound of two) that names them; null when none. */
+export function namedCategories(tokens: string[], index: CategoryWordIndex): { word: string; targets: string[] } | null {
   const cut = qualifierAt(tokens);
   const words = (cut > 0 ? tokens.slice(0, cut) : tokens).filter((t) => !isCodeLike(t));
-  if (!words.length || words.length > 5) return [];
+  if (!words.length || words.length > 5) return null;
   const arabic = isArabic(words.join(' '));
   const last = arabic ? words[0] : words[words.length - 1];
   const compound = words.length > 1 && !arabic ? words[words.length - 2] + last : null;
   const candidates = [last, compound].filter((w): w is string => !!w);
-  for (const w of candidates.reverse()) {
-    for (const form of forms(w)) {
-      const hit = index.get(form);
-      if (hit) return hit;
+  for (const word of candidates.reverse()) {
+    for (const form of forms(word)) {
+      const targets = index.get(form);
+      if (targets) return { word, targets };
     }
   }
-  return [];
+  return null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildCategoryIndex, categoryIntent } from '../../shared/search/category-intent.js';
+import { buildCategoryIndex, categoryIntent, namedCategories } from '../../shared/search/category-intent.js';
 import { normalizeText, tokenize } from '../../shared/text/normalize.js';
 import { qualifierAt } from '../../shared/search/vocabulary.js';
 
@@ -19,6 +19,8 @@ t.test('the head word names the category: the last word in English, the first in
   t.same(categoryIntent(['bluetooth', 'speaker'], index), ['audio/speakers']);
   t.same(categoryIntent(['baby', 'toys'], index).sort(), ['toys/remote', 'toys/soft']);
   t.same(categoryIntent(q('ألعاب أطفال'), index), ['ar/toys']);
+  t.same(namedCategories(['bluetooth', 'speaker'], index), { word: 'speaker', targets: ['audio/speakers'] }, 'and the word that names it');
+  t.equal(namedCategories(['lamp'], index), null);
 });
 
 t.test("what follows a qualifier's preposition qualifies the product named before it", async (t) => {

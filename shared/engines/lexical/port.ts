@@ -120,6 +120,8 @@ export interface QueryTerm {
   exact?: boolean;
   /** The words of a multi-word alternative must be adjacent ("head set" as typed), not just all present. */
   phrase?: boolean;
+  /** The two words of an alternative must be adjacent or one word apart ("ipad 2": "iPad 2", "iPad Air 2"). */
+  near?: boolean;
   /** With `matchAny`, a term too common to make a match alone ("x", "black"): it counts only beside a rarer term. */
   common?: boolean;
   /** Rarity in the store's catalog (BM25 idf): a rare word outweighs a common one in partial matches and in field scoring. Absent: 1. */

@@ -8,6 +8,7 @@ import {
   filterSql,
   headHit,
   openerHit,
+  partialCategoryFactor,
   partialHeadFactor,
   partialOpenerFactor,
   idSql,
@@ -292,7 +293,9 @@ export class PostgresEngine implements LexicalEngine {
     const textRank = anyLength ? `r.text_rank * ${anyLength.sql}` : 'r.text_rank';
     // ... and those whose names open with a brand word of the query.
     const openerFactor = partial.length ? partialOpenerFactor(q) : null;
-    const typed = [openerFactor?.sql, typeFactor?.sql, textRank].filter(Boolean).join(' * ');
+    // ... and those in a category the query names.
+    const categoryFactor = partial.length ? partialCategoryFactor(q) : null;
+    const typed = [openerFactor?.sql, typeFactor?.sql, categoryFactor?.sql, textRank].filter(Boolean).join(' * ');
     // ... and a product for the other gender than the one the query names covers it by half ("mens running shoes").
     const audience = partial.length ? audienceFactor(q) : null;
     const covered = `(${partial.map((t) => coverageSql(t.described, ONCE)).join(' + ')})`;
@@ -322,7 +325,7 @@ export class PostgresEngine implements LexicalEngine {
     // (f) only: the others are in m for the facet counts of their own filter, nothing else.
     const lazy = (part: SqlPart): SqlPart =>
       all.sql ? { sql: `CASE WHEN true${all.sql} THEN ${part.sql} END`, bindings: [...all.bindings, ...part.bindings] } : part;
-    const typedOnce = [...(openerFactor?.bindings ?? []), ...(typeFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
+    const typedOnce = [...(openerFactor?.bindings ?? []), ...(typeFactor?.bindings ?? []), ...(categoryFactor?.bindings ?? []), ...(anyLength?.bindings ?? [])];
     const typeBindings = [...typedOnce, ...typedOnce];
     // Matching any word by relevance, a row's coverage bounds its score: at least the coverage, less than the coverage
     // plus one (the text part, typed / (1 + typed), is in [0, 1)), and every factor of relevance is positive. The text
@@ -343,8 +346,11 @@ export class PostgresEngine implements LexicalEngine {
     // Typicality inside the categories the query names, null outside them: the row's one test of its categories,
     // which relevance reads (orderBy); typicality itself is never computed elsewhere.
     const typical = once(typicality(q));
+    // (Matching any word the category is read in the text part instead: partialCategoryFactor.)
     const typPart = lazy(
-      intent ? { sql: `CASE WHEN category_ids && ?::text[] THEN ${typical.sql} END`, bindings: [intent, ...typical.bindings] } : { sql: '0', bindings: [] },
+      intent && !q.matchAny
+        ? { sql: `CASE WHEN category_ids && ?::text[] THEN ${typical.sql} END`, bindings: [intent, ...typical.bindings] }
+        : { sql: '0', bindings: [] },
     );
     const strongPart = strong
       ? lazy({ sql: `(tsv @@ ${ONCE}${intent ? ' OR category_ids && ?::text[]' : ''})`, bindings: [strong, ...(intent ? [intent] : [])] })

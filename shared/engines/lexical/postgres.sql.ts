@@ -39,6 +39,7 @@ export function tsQuery(q: Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast' |
             }
             return set.size > 1 ? `(${[...set].join(' | ')})` : [...set][0];
           });
+          if (term.near && forms.length === 2) return `((${forms[0]} <-> ${forms[1]}) | (${forms[0]} <2> ${forms[1]}))`;
           return forms.length > 1 ? `(${forms.join(term.phrase ? ' <-> ' : ' & ')})` : forms[0];
         });
       return alts.length > 1 ? `(${alts.join(' | ')})` : alts[0];
@@ -142,6 +143,19 @@ export function partialHeadFactor(q: Pick<EngineQuery, 'boost' | 'matchAny'>): S
   const heads = q.boost?.heads ?? [];
   if (!heads.length || !q.matchAny) return null;
   return { sql: `(CASE WHEN heads && ?::text[] THEN ${HEAD_BOOST} ELSE 1 END)`, bindings: [heads] };
+}
+
+/**
+ * Matching any word, the factor on a document's text rank for being in a category the query names:
+ * coverage decides first, as for the product type (the fallback weighs the word that names the
+ * category as the type: fallback.step typeFirst). On the whole score it let a product covering
+ * only that word pass ones covering the query's rarer words too: "iphone 6 tempered glass" names
+ * the drinking glasses' category by "glass", and tumblers passed "Tempered Glass for Honor 6".
+ */
+export function partialCategoryFactor(q: Pick<EngineQuery, 'boost' | 'matchAny'>): SqlPart | null {
+  const categories = q.boost?.categories ?? [];
+  if (!categories.length || !q.matchAny) return null;
+  return { sql: `(CASE WHEN category_ids && ?::text[] THEN ${CATEGORY_BOOST} ELSE 1 END)`, bindings: [categories] };
 }
 
 /** A product whose name opens with a brand word of the query outranks one that only mentions it ("Crocs Cleo Sandals" above "Lite Crocs Rule Cartridge"). Tuned with npm run eval: 1.5 +0.0018, 2 and 3 +0.0028 on CrowdFlower, Chorus unchanged. */
@@ -255,7 +269,7 @@ export function coverageSql(described: string | null, query: string): string {
 }
 
 /** ORDER BY of a query: in-stock first when asked, then the sort; relevance mixes in popularity, margin, the query's language, product type and brand words (`opener`: column `opener_hit`), and (`nameLength`: column `nw`) the name's length. */
-export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, productType = false, nameLength = false, opener = false): SqlPart {
+export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost' | 'matchAny'>, lang = false, productType = false, nameLength = false, opener = false): SqlPart {
   const head = q.boost?.inStockFirst ? 'in_stock DESC, ' : '';
   switch (q.sort ?? 'relevance') {
     case 'price_asc':
@@ -277,10 +291,18 @@ export function orderBy(q: Pick<EngineQuery, 'sort' | 'boost'>, lang = false, pr
  * A row's relevance (orderBy) as an expression of its text score: `score` is the column, or
  * another expression of the row (the any-word statement's bounds put its coverage there).
  */
-export function relevance(q: Pick<EngineQuery, 'boost'>, lang = false, productType = false, nameLength = false, opener = false, score = 'score'): SqlPart {
+export function relevance(
+  q: Pick<EngineQuery, 'boost' | 'matchAny'>,
+  lang = false,
+  productType = false,
+  nameLength = false,
+  opener = false,
+  score = 'score',
+): SqlPart {
   const pop = q.boost?.popularity ?? 0;
   const margin = q.boost?.margin ?? 0;
-  const categories = q.boost?.categories ?? [];
+  // Matching any word, the category is a factor on the text rank only (partialCategoryFactor).
+  const categories = q.matchAny ? [] : (q.boost?.categories ?? []);
   // With merchandising shifts a tiny floor keeps a factor meaningful where there is no text score (browsing a category).
   const base = q.boost?.shifts?.length ? `(${score} + 1e-6)` : score;
   let sql = lang ? `${base} * (CASE WHEN lang_hit THEN ${LANG_BOOST} ELSE 1 END)` : base;

@@ -17,7 +17,9 @@ export const fallback: SearchStep = {
   async run(s, env) {
     const strong = s.result.strong ?? s.result.total;
     if (s.plan.terms.length <= 1 || (strong >= FEW_STRONG && !pageShort(s))) return countDeferred(s, env);
-    const { terms, keptLast } = rarest(typeFirst(markCommon(s.plan.terms, s.vocab), s.query.boost?.heads?.[0], s.vocab), s.vocab);
+    // The product type: the one learned from the store's titles, else the word naming a category of the store.
+    const type = s.query.boost?.heads?.[0] ?? (s.query.boost?.categories?.length ? s.categoryWord : undefined);
+    const { terms, keptLast } = rarest(typeFirst(markCommon(withModel(s.plan.terms), s.vocab), type, s.vocab), s.vocab);
     s.fallbackTerms = terms.length;
     const any = await env.engine.search({ ...s.query, terms, prefixLast: s.query.prefixLast && keptLast, matchAny: true });
     if (any.total <= strong) return countDeferred(s, env);
@@ -69,6 +71,24 @@ export function measureTerms(terms: QueryTerm[]): boolean[] {
     if (isMeasurePair(word(terms[i]), word(terms[i + 1]))) out[i] = out[i + 1] = true;
   }
   return out;
+}
+
+/**
+ * A lone number after a word is that word's model number ("iphone 6", "galaxy note 3", "xbox 360"):
+ * matching any word it counts only right after its word or one word further ("iPad Air 2" is an
+ * iPad 2 for a shopper). A "6" elsewhere (a "Set of 6" tumblers, a "Honor 6" screen guard, a "Set
+ * of 3 Note Pad") is not the model, and as the rarest word of the query it outweighed the rest.
+ * Matching every word nothing changes.
+ */
+export function withModel(terms: QueryTerm[]): QueryTerm[] {
+  const lone = (t: QueryTerm) => t.alternatives.length === 1 && t.alternatives[0].length === 1 && /^\d{1,4}$/.test(t.alternatives[0][0]);
+  const word = (t: QueryTerm) => !t.preposition && t.alternatives.every((a) => a.length === 1 && /\p{L}/u.test(a[0]));
+  if (!terms.some((t, i) => i > 0 && lone(t) && word(terms[i - 1]))) return terms;
+  return terms.map((t, i) => {
+    if (i === 0 || !lone(t) || !word(terms[i - 1])) return t;
+    const number = t.alternatives[0][0];
+    return { ...t, alternatives: terms[i - 1].alternatives.map((a) => [a[0], number]), near: true, exact: true };
+  });
 }
 
 /**

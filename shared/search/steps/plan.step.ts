@@ -1,5 +1,5 @@
 import { planQuery } from '../query-plan.js';
-import { categoryIntent } from '../category-intent.js';
+import { namedCategories } from '../category-intent.js';
 import { narrowIntent, typicalWords } from '../category-profile.js';
 import { markPrepositions, markQualifier } from '../vocabulary.js';
 import { queryAudience } from '../../text/audience.js';
@@ -28,7 +28,9 @@ export const plan: SearchStep = {
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
     const heads = vocab.queryHead(tokens.filter((t) => !s.plan.intents.includes(t)));
-    const intent = narrowIntent(tokens, categoryIntent(tokens, ctx.categories), ctx.profiles);
+    const named = namedCategories(tokens, ctx.categories);
+    s.categoryWord = named?.word;
+    const intent = narrowIntent(tokens, named?.targets ?? [], ctx.profiles);
     const typical = typicalWords(tokens, intent, ctx.profiles);
     s.query = {
       tenantId: s.tenantId,

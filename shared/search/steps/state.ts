@@ -69,6 +69,8 @@ export interface SearchState {
   segments: Segment[];
   /** plan */
   plan: QueryPlan;
+  /** plan: the query's word that names its categories (EngineQuery.boost.categories), when one does. */
+  categoryWord?: string;
   query: EngineQuery;
   /** retrieve, fallback */
   result: EngineResult;
