@@ -292,6 +292,9 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
   const q3 = Object.fromEntries(fake.since(mark)[0].query);
   t.equal(q3.q, 'smart watch sm-r800', "the shopper's own words of each term");
   t.equal(q3.enable_typos_for_alpha_numerical_tokens, 'false', 'exact terms: no typos on codes anywhere');
+  mark = fake.requests.length;
+  await engine.search(query('t5', { matchAny: true, terms: [{ alternatives: [['iphone']] }, { alternatives: [['iphone', '6']], near: true, exact: true }] }));
+  t.equal(fake.since(mark)[0].query.get('q'), 'iphone 6', "a model number's term repeats its word: each word sent once");
 
   mark = fake.requests.length;
   await engine.search(query('t5', { tokens: ['-cheap', '"x"'] }));

@@ -132,10 +132,13 @@ function sortBy(q: EngineQuery): string {
   }
 }
 
-/** Query words: the shopper's own alternative of each term (Typesense's `q` has no OR); no exclusion or phrase operators. */
+/**
+ * Query words: the shopper's own alternative of each term (Typesense's `q` has no OR); no exclusion or phrase
+ * operators. Each word once: a model number's term repeats its word ("iphone 6": iphone, then iphone 6).
+ */
 function queryText(q: EngineQuery): string {
   const tokens = q.terms ? q.terms.flatMap((t) => t.alternatives[0] ?? []) : q.tokens;
-  const words = tokens.map((t) => t.replace(/"/g, ' ').replace(/^-+/, '').trim()).filter(Boolean);
+  const words = [...new Set(tokens.map((t) => t.replace(/"/g, ' ').replace(/^-+/, '').trim()).filter(Boolean))];
   return words.length ? words.join(' ') : '*';
 }
 
