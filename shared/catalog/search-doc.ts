@@ -7,6 +7,7 @@ import { categoryLevelKey, categoryLevelKeys, type IndexSettings, type SearchDoc
 export { categoryLevelKey };
 import type { StoredProduct } from './canonical.js';
 import { applyMapping, type AttributeValue, type MappingItem } from './mapping.js';
+import { pathLabels } from '../text/category-label.js';
 
 interface CategoryRef {
   id: string;
@@ -42,7 +43,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     categoryIds.add(c.id);
     for (const key of keys) categoryIds.add(key);
     categoryPaths.push(c.path.map((label, i) => ({ id: i === c.path.length - 1 ? c.id : keys[i], label })));
-    for (const level of c.path) categoryLabels.push(...Object.values(level));
+    categoryLabels.push(...pathLabels(c.path));
   }
   const attrs = applyMapping(p.attributes as Record<string, AttributeValue> | undefined, mapping);
   const facets: SearchDoc['facets'] = {};

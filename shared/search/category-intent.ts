@@ -1,6 +1,7 @@
 import { normalizeText, tokenize, isCodeLike, isArabic } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { qualifierAt } from './vocabulary.js';
+import { labelParts } from '../text/category-label.js';
 
 /** Category label words (stemmed) -> the category targets (ids / level keys) whose labels contain them. */
 export type CategoryWordIndex = Map<string, string[]>;
@@ -29,8 +30,7 @@ export function buildCategoryIndex(categories: Array<{ norm: string; target: str
 
 /** The head word of each part of a label: "Camera Lenses" -> lenses; "Laptops & Notebooks" -> laptops, notebooks. */
 function headWords(label: string): string[] {
-  return label
-    .split(/\s*(?:&|,|\/|\band\b|\bو\b)\s*/)
+  return labelParts(label)
     .map((part) => {
       const words = tokenize(normalizeText(part)).filter((w) => !STOP.has(w) && !isCodeLike(w));
       // Arabic puts the head noun first ("هواتف ذكية"), English last ("smart phones").

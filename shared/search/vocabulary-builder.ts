@@ -2,6 +2,7 @@ import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import type { StoredProduct } from '../catalog/index.js';
 import { categoryLevelKey } from '../engines/lexical/port.js';
 import { productHeads } from '../text/product-head.js';
+import { pathLabels } from '../text/category-label.js';
 import { SpellingVariants } from './spelling-variants.js';
 
 /** Words of a name as the engine counts them: spaces of its normalized text, plus one. */
@@ -43,7 +44,7 @@ export class VocabularyBuilder {
     const seen = new Set<string>();
     const texts = [...Object.values(p.name), (p.brand as string) ?? ''];
     for (const c of (p.categories as Array<{ path: Array<Record<string, string>> }> | undefined) ?? []) {
-      for (const level of c.path) texts.push(...Object.values(level));
+      texts.push(...pathLabels(c.path));
     }
     for (const v of Object.values((p.attributes as Record<string, unknown>) ?? {})) {
       if (typeof v === 'string') texts.push(v);
