@@ -365,7 +365,23 @@ export function productHead(title: string): string | null {
 export function productHeads(title: string): string[] {
   const at = title.indexOf(':');
   const sides = at > 0 ? [title.slice(0, at), title.slice(at + 1)] : [title];
-  return [...new Set(sides.map(productHead).filter((h): h is string => !!h))];
+  return [...new Set(sides.flatMap((side) => withCoordinated(side, productHead(side))))];
+}
+
+/**
+ * A head and the noun "and" joins to it last in the naming part: "Igloo 3.2 cu. ft. Refrigerator
+ * and Freezer" is a refrigerator and a freezer; "Salt and Pepper Shakers" only shakers (the head is
+ * not the word after "and"), "Shampoo & Conditioner" already ends its naming part at the "&".
+ */
+function withCoordinated(title: string, head: string | null): string[] {
+  if (!head) return [];
+  const { part, words } = naming(title);
+  if (isArabic(part)) return [head];
+  let i = words.length - 1;
+  while (i >= 0 && !candidate(words[i])) i--;
+  if (i < 2 || candidate(words[i]) !== head || words[i - 1].toLowerCase() !== 'and') return [head];
+  const other = candidate(words[i - 2]);
+  return other ? [head, other] : [head];
 }
 
 /** The forms a head is matched by: the word, its last part ("t-shirt" -> shirt), and their stems. */

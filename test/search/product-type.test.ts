@@ -38,6 +38,12 @@ t.test('a thing outranks the accessories of it: the blenders before the blender 
   t.equal(heads.get('jar'), 2);
 });
 
+t.test('a misspelt type is read as corrected: "blendr" puts the blenders first too', async (t) => {
+  const got = await ids('blendr');
+  t.same(sorted(got.slice(0, 3)), ['b1', 'b2', 'b3'], `then the jars: ${got}`);
+  t.same(sorted(got.slice(3)), ['j1', 'j2']);
+});
+
 t.test('the accessory when the shopper names it', async (t) => {
   t.same(sorted((await ids('blender jar')).slice(0, 2)), ['j1', 'j2']);
 });

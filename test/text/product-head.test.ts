@@ -52,3 +52,10 @@ t.test('titles without a word have no head; forms match plural and compound', as
   t.same(headForms('t-shirts').sort(), ['shirt', 'shirts', 't-shirts'].sort(), 'a hyphenated word is not stemmed whole');
   t.ok(headForms('kettles').includes('kettle'));
 });
+
+t.test('"and" joining the last two nouns: both are the product', async (t) => {
+  t.same(productHeads('Igloo 3.2 cu. ft. Refrigerator and Freezer').sort(), ['freezer', 'refrigerator']);
+  t.same(productHeads('Salt and Pepper Shakers'), ['shakers'], 'the head is not the word after "and"');
+  t.same(productHeads('Dress Black and White'), ['dress'], 'colours are no heads');
+  t.same(productHeads('Rock and Roll T-Shirt'), ['t-shirt']);
+});

@@ -27,11 +27,15 @@ export const plan: SearchStep = {
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
-    const heads = vocab.queryHead(tokens.filter((t) => !s.plan.intents.includes(t)));
-    const named = namedCategories(tokens, ctx.categories);
+    // What the query names is read from its words as corrected: "blendr" names blenders (its type),
+    // not their jars; "laptpo" the laptops' category.
+    const corrected = new Map(s.plan.corrections.map((c) => [c.from, c.to]));
+    const words = corrected.size ? tokens.map((t) => corrected.get(t) ?? t) : tokens;
+    const heads = vocab.queryHead(words.filter((t) => !s.plan.intents.includes(t)));
+    const named = namedCategories(words, ctx.categories);
     s.categoryWord = named?.word;
-    const intent = narrowIntent(tokens, named?.targets ?? [], ctx.profiles);
-    const typical = typicalWords(tokens, intent, ctx.profiles);
+    const intent = narrowIntent(words, named?.targets ?? [], ctx.profiles);
+    const typical = typicalWords(words, intent, ctx.profiles);
     s.query = {
       tenantId: s.tenantId,
       lang: s.lang,
@@ -53,8 +57,8 @@ export const plan: SearchStep = {
         typical,
         heads,
         nameWords: vocab.averageNameWords,
-        openers: tokens.filter((t) => !s.plan.intents.includes(t) && vocab.isOpener(t)),
-        audience: queryAudience(tokens) ?? undefined,
+        openers: words.filter((t) => !s.plan.intents.includes(t) && vocab.isOpener(t)),
+        audience: queryAudience(words) ?? undefined,
       },
     };
   },
