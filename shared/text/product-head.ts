@@ -328,7 +328,11 @@ export function namingPart(title: string): string {
  * last word that is not a unit, colour or size.
  */
 export function productHead(title: string): string | null {
-  const { part, words } = naming(title);
+  return headOf(naming(title));
+}
+
+/** productHead of a title's naming part and its raw words (naming). */
+function headOf({ part, words }: { part: string; words: string[] }): string | null {
   if (isArabic(part)) {
     for (const w of words) {
       const c = candidate(w);
@@ -365,7 +369,7 @@ export function productHead(title: string): string | null {
 export function productHeads(title: string): string[] {
   const at = title.indexOf(':');
   const sides = at > 0 ? [title.slice(0, at), title.slice(at + 1)] : [title];
-  return [...new Set(sides.flatMap((side) => withCoordinated(side, productHead(side))))];
+  return [...new Set(sides.flatMap((side) => withCoordinated(naming(side))))];
 }
 
 /**
@@ -373,9 +377,10 @@ export function productHeads(title: string): string[] {
  * and Freezer" is a refrigerator and a freezer; "Salt and Pepper Shakers" only shakers (the head is
  * not the word after "and"), "Shampoo & Conditioner" already ends its naming part at the "&".
  */
-function withCoordinated(title: string, head: string | null): string[] {
+function withCoordinated(named: { part: string; words: string[] }): string[] {
+  const head = headOf(named);
   if (!head) return [];
-  const { part, words } = naming(title);
+  const { part, words } = named;
   if (isArabic(part)) return [head];
   let i = words.length - 1;
   while (i >= 0 && !candidate(words[i])) i--;

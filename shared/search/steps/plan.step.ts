@@ -29,8 +29,8 @@ export const plan: SearchStep = {
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
     // What the query names is read from its words as corrected: "blendr" names blenders (its type),
     // not their jars; "laptpo" the laptops' category.
-    const corrected = new Map(s.plan.corrections.map((c) => [c.from, c.to]));
-    const words = corrected.size ? tokens.map((t) => corrected.get(t) ?? t) : tokens;
+    const { corrections } = s.plan;
+    const words = corrections.length ? tokens.map((t) => corrections.find((c) => c.from === t)?.to ?? t) : tokens;
     const heads = vocab.queryHead(words.filter((t) => !s.plan.intents.includes(t)));
     const named = namedCategories(words, ctx.categories);
     s.categoryWord = named?.word;
