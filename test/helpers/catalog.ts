@@ -14,3 +14,8 @@ export async function loadProducts(h: Harness, key: string, tenantId: string, pr
     return Number(n) > 0;
   }, 20_000);
 }
+
+/** The product ids of a store's first search page for a query, in order (GET /v1/search with the store's key). */
+export function searchIds(h: Harness, key: string): (q: string) => Promise<string[]> {
+  return async (q) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+}

@@ -2,7 +2,7 @@ import t from 'tap';
 import { queryAudience } from '../../shared/text/audience.js';
 import { normalizeText } from '../../shared/text/normalize.js';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 t.test('the audience a query names, and the other gender', async (t) => {
@@ -30,7 +30,7 @@ await loadProducts(h, key, tenantId, [
   ...Array.from({ length: 30 }, (_, i) => p(`o${i}`, `Nimbus Garden Shoes ${i + 1}`)),
   ...Array.from({ length: 30 }, (_, i) => p(`x${i}`, `Nimbus Mens Socks ${i + 1}`)),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 
 t.test("matching some of the words, a product for the other gender comes after the query's own", async (t) => {
   await waitFor(async () => ((await h.api.deps.repos.vocabulary.terms(tenantId)).terms.has('womens') ? true : null), 20_000, 'vocabulary built');

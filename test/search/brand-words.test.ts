@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // Two mechanisms learned from the store's own text once its vocabulary is built: brand words (the
@@ -27,7 +27,7 @@ t.test('a brand word of the store: the products whose names open with it before 
     p('k2', 'Vortex Zeno Jar'),
     ...Array.from({ length: 10 }, (_, i) => p(`f${i}`, `Filler Kettle ${i + 1}`)),
   ]);
-  const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+  const ids = searchIds(h, key);
   const got = await waitFor(
     async () => {
       const r = await ids('zeno');
@@ -56,7 +56,7 @@ t.test('matching any word, a product with the other word in its description cove
     p('b4', 'Beta Thing Three'),
     ...Array.from({ length: 24 }, (_, i) => p(`f${i}`, `Filler Kettle ${i + 1}`)),
   ]);
-  const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+  const ids = searchIds(h, key);
   const got = await waitFor(
     async () => {
       const r = await ids('alpha beta');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 
 // When all words find fewer than a page, products with some of the words fill in after them,
 // those with more of the words first, however often one word repeats.
@@ -17,7 +17,7 @@ await loadProducts(h, key, tenantId, [
   p('c3', 'Fabric office chair'),
   p('c4', 'Folding chair'),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 
 t.test('all-word matches first, then partial matches', async (t) => {
   const got = await ids('walnut desk lamp');

@@ -3,7 +3,7 @@ import { withModel } from '../../shared/search/steps/fallback.step.js';
 import { tsQuery } from '../../shared/engines/lexical/postgres.sql.js';
 import type { QueryTerm } from '../../shared/engines/lexical/port.js';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 
 const word = (w: string, extra: Partial<QueryTerm> = {}): QueryTerm => ({ alternatives: [[w]], ...extra });
 
@@ -53,7 +53,7 @@ await loadProducts(h, key, tenantId, [
   p('k1', 'Logi Bluetooth Keyboard', keyboards),
   p('k2', 'Zeb Bluetooth Keyboard Slim', keyboards),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 const tumblers = (got: string[]) => got.filter((id) => id.startsWith('g')).map((id) => got.indexOf(id));
 
 t.test('"iphone 6 tempered glass": the screen guards and the iPhone 6 mount before tumblers sold by six', async (t) => {

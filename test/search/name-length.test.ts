@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // Learned from the store's own titles: their average length (a match in a name shorter than the
@@ -24,7 +24,7 @@ await loadProducts(h, key, tenantId, [
   p('l1', "Levi's Boys' Regular Fit Shorts"),
   p('l2', 'Levis Vintage Trucker Jacket'),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 
 t.test("the vocabulary learns the store's name length", async (t) => {
   const { products, nameWords } = await waitFor(

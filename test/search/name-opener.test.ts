@@ -1,7 +1,7 @@
 import t from 'tap';
 import { beyondName, openerOnce } from '../../shared/text/name-opener.js';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // A name's words count once in its text vectors: a listing that repeats its first word, the maker
@@ -33,7 +33,7 @@ t.test("a listing repeating the maker's name does not outrank the maker's other 
     p('b-once', 'Zuma Black Rain Boot'),
     ...Array.from({ length: 6 }, (_, i) => p(`f${i}`, `Filler Kettle ${i + 1}`)),
   ]);
-  const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+  const ids = searchIds(h, key);
   // Counted twice, the repeated word doubled the listing's text rank. Counted once, the two names
   // match alike, and the store's name length (learned with its vocabulary) puts the shorter first.
   const got = await waitFor(
@@ -69,7 +69,7 @@ t.test('a model field repeating the name does not put that product first', async
     p('b-code', 'Zeno Kettle', 'ZK-200'),
     ...Array.from({ length: 6 }, (_, i) => p(`f${i}`, `Filler Mug ${i + 1}`, `FM-${i + 1}`)),
   ]);
-  const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+  const ids = searchIds(h, key);
   // Counted in the name and the model, "kettle" doubled the first product's text rank; counted once,
   // the shorter name comes first once the store's name length is known.
   const got = await waitFor(

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // Ranking learned from the store's own catalog once its vocabulary is built: the product type of
@@ -20,7 +20,7 @@ await loadProducts(h, key, tenantId, [
   ...Array.from({ length: 12 }, (_, i) => p(`m${i}`, `Cotton Mattress Pad ${i + 1}`)),
   ...Array.from({ length: 6 }, (_, i) => p(`n${i}`, `Writing Pads Set ${i + 1}`)),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 const sorted = (a: string[]) => [...a].sort();
 
 t.test('a thing outranks the accessories of it: the blenders before the blender jars', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // "laptop" names a category whose products are called "Notebook": typical products first, not
@@ -17,7 +17,7 @@ await loadProducts(h, key, tenantId, [
   ...Array.from({ length: 15 }, (_, i) => p(`tv${i}`, `Philips ${i}0 inch LCD TV`, cat('tvs', 'TVs'))),
   ...Array.from({ length: 15 }, (_, i) => p(`pc${i}`, `HP desktop PC ${i} Windows 11`, cat('desktops', 'Desktop PCs'))),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 
 t.test('a category named by a word its products rarely carry: typical products first', async (t) => {
   const got = await waitFor(

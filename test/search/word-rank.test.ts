@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // "gaming mouse": a mouse that says "gaming" only in its description is still a gaming mouse,
@@ -22,7 +22,7 @@ await loadProducts(h, key, tenantId, [
   p('m2', 'Acme M100 wireless mouse', cat('mice', 'Mice')),
   p('kb', 'Acme K1 keyboard', cat('keyboards', 'Keyboards')),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 
 t.test('a word far from the others still counts: the mouse ranks above the mouse pad', async (t) => {
   // Category intent needs the vocabulary refresh after the load.

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
+import { loadProducts, searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 
 // A store writes measures both ways ("16GB" and "16 GB") and model codes with hyphens or spaces
@@ -35,7 +35,7 @@ await loadProducts(h, key, tenantId, [
   p('b2', 'Lumo Steel 1000 ml Water Bottle'),
   p('b3', 'Lite Flask Steel Bottle'),
 ]);
-const ids = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key })).body as { ids: string[] }).ids;
+const ids = searchIds(h, key);
 const sorted = (a: string[]) => [...a].sort();
 
 t.test('a measure matches both writings of the store, typed apart or glued', async (t) => {
