@@ -5,7 +5,8 @@ import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
 
 /**
  * npm run load -- --file ../shared/data/flipkart-products/products.jsonl.gz --key sk_live_... [--url http://localhost:8080]
- *   [--limit N] [--checkpoint .load-state.json]  Sends a catalog through the public batch API; resumable with --checkpoint.
+ *   [--limit N] [--checkpoint .load-state.json] [--without-categories]  Sends a catalog through the public batch API; resumable
+ *   with --checkpoint. --without-categories sends no product's categories: the catalog as a store that has none would send it.
  */
 const { values } = parseArgs({
   options: {
@@ -16,11 +17,12 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     checkpoint: { type: 'string' },
     'in-flight': { type: 'string', default: '3' },
+    'without-categories': { type: 'boolean', default: false },
   },
 });
 if (!values.file || !values.key) {
   process.stderr.write(
-    'usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart|product-in] [--limit N] [--checkpoint FILE]\n',
+    'usage: npm run load -- --file <catalog.jsonl.gz> --key <secret key> [--url URL] [--kind chorus|flipkart|product-in] [--limit N] [--checkpoint FILE] [--without-categories]\n',
   );
   process.exit(2);
 }
@@ -36,6 +38,7 @@ const result = await loadCatalog({
   runId: values.checkpoint ? 'resumable' : String(Date.now()),
   inFlight: Number(values['in-flight']),
   progress: true,
+  transform: values['without-categories'] ? ({ categories: _dropped, ...rest }) => rest : undefined,
 });
 process.stdout.write(
   `${JSON.stringify({ sent: result.sent, upserted: result.upserted, unchanged: result.unchanged, errors: result.errors.length, seconds: result.seconds })}\n`,
