@@ -196,6 +196,9 @@ export interface EngineQuery {
   };
 }
 
+/** The filter a facet's counts ignore (counts are disjunctive: a facet's buckets are counted without its own filter). */
+export const ownFilter = (facet: string): string => (facet === 'category_tree' ? 'category' : facet);
+
 export interface EngineHit {
   id: string;
   score: number;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { categoryLevelKey, type EngineQuery, type EngineResult } from './port.js';
+import { categoryLevelKey, ownFilter, type EngineQuery, type EngineResult } from './port.js';
 import type { SqlPart } from './postgres.sql.js';
 import { CATEGORY_LABEL, categoryKeyTest, facetLimit, facetValues, isCategoryFacet } from './postgres.facet-sql.js';
 
@@ -213,7 +213,6 @@ export class StoreFacets {
 }
 
 /** The filter a facet's counts ignore. */
-const ownFilter = (facet: string) => (facet === 'category_tree' ? 'category' : facet);
 
 /** Counts of a facet with nothing to count, as the engine's statement gives them. */
 function emptyCounts(name: string): Facets[string] {

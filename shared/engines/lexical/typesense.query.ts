@@ -1,4 +1,4 @@
-import { categoryLevelKey, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
+import { categoryLevelKey, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { facetFieldName, fromFilterKey, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 
@@ -36,7 +36,6 @@ export function facetField(name: string): string {
 }
 
 /** The filter a facet ignores for its own counts. */
-const ownFilter = (facet: string) => (facet === 'category_tree' ? 'category' : facet);
 
 /** A filter_by value: plain words as they are, anything else in backticks (commas, spaces, brackets, operators). */
 function quote(v: string): string {
