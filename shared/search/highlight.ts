@@ -5,43 +5,40 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*/gu;
 const SPECIAL = /[&<>"]/;
 
 /**
- * Marks the words of `text` that match the query (same normalized form, same stem, or a
- * prefix of the last query word) with <em>...</em>; null when nothing matched.
+ * A function that marks the words of a text matching the query (same normalized form, same stem,
+ * or a prefix of at least two letters) with <em>...</em>, everything else escaped; null when
+ * nothing matched. Made once per search and used for every hit's name and description.
  *
- * Runs for the name and description of every hit of every uncached search: the text between
- * marked words is escaped in stretches (a word never holds &<>"), a plain ASCII word is
- * lower-cased instead of normalized, and nothing is built until a word matches.
+ * A word never holds &<>", so the text between marked words is escaped in stretches; a plain ASCII
+ * word is lower-cased instead of normalized; nothing is built until a word matches. Tags the text
+ * holds itself are escaped like the rest of it: only the marks are markup.
  */
-export function highlight(text: string, queryTokens: string[], prefix: string | null): string | null {
-  if (!text || !queryTokens.length) return null;
-  // A text that holds an em tag itself keeps the one-pass form, which leaves such tags as they are.
-  if (text.includes('em>')) return highlightWhole(text, queryTokens, prefix);
-  const wanted = wantedForms(queryTokens);
-  const byPrefix = prefix !== null && prefix.length >= 2 ? prefix : null;
-  let out = '';
-  let from = 0;
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
-    const word = m[0];
-    if (!matches(word, wanted, byPrefix)) continue;
-    out += `${escapeHtml(text.slice(from, m.index))}<em>${word}</em>`;
-    from = m.index + word.length;
-  }
-  return from === 0 ? null : out + escapeHtml(text.slice(from));
-}
-
-function wantedForms(queryTokens: string[]): Set<string> {
+export function highlighter(queryTokens: string[], prefix: string | null): (text: string) => string | null {
   const wanted = new Set<string>();
   for (const t of queryTokens) {
     wanted.add(t);
     wanted.add(stem(t));
   }
-  return wanted;
+  const byPrefix = prefix !== null && prefix.length >= 2 ? prefix : null;
+  return (text) => {
+    if (!text || !wanted.size) return null;
+    let out = '';
+    let from = 0;
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+      const word = m[0];
+      const norm = plainAscii(word) ? word.toLowerCase() : normalizeText(word);
+      if (!(wanted.has(norm) || wanted.has(stem(norm)) || (byPrefix !== null && norm.startsWith(byPrefix)))) continue;
+      out += `${escapeHtml(text.slice(from, m.index))}<em>${word}</em>`;
+      from = m.index + word.length;
+    }
+    return from === 0 ? null : out + escapeHtml(text.slice(from));
+  };
 }
 
-function matches(word: string, wanted: Set<string>, prefix: string | null): boolean {
-  const norm = plainAscii(word) ? word.toLowerCase() : normalizeText(word);
-  return wanted.has(norm) || wanted.has(stem(norm)) || (prefix !== null && norm.startsWith(prefix));
+/** One text marked for the query (see highlighter). */
+export function highlight(text: string, queryTokens: string[], prefix: string | null): string | null {
+  return highlighter(queryTokens, prefix)(text);
 }
 
 /** Only ASCII letters and digits: normalizeText of it is its lower case. */
@@ -53,25 +50,7 @@ function plainAscii(word: string): boolean {
   return true;
 }
 
-/** The one-pass form: every word replaced, then the text between them escaped (em tags kept). */
-function highlightWhole(text: string, queryTokens: string[], prefix: string | null): string | null {
-  const wanted = wantedForms(queryTokens);
-  const byPrefix = prefix !== null && prefix.length >= 2 ? prefix : null;
-  let hit = false;
-  const out = text.replace(WORD, (word) => {
-    if (!matches(word, wanted, byPrefix)) return word;
-    hit = true;
-    return `<em>${word}</em>`;
-  });
-  return hit ? escapeOutside(out) : null;
-}
-
 function escapeHtml(s: string): string {
   if (!SPECIAL.test(s)) return s;
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
-
-/** Escapes the text between words (em tags are kept). */
-function escapeOutside(s: string): string {
-  return s.replace(/(<\/?em>)|([&<>"])/g, (m, tag: string | undefined) => tag ?? escapeHtml(m));
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { highlight } from '../../shared/search/highlight.js';
+import { highlight, highlighter } from '../../shared/search/highlight.js';
 
 t.test('marks the words of the query by form, stem and prefix of the last word', async (t) => {
   t.equal(highlight('Lenovo ThinkPad Laptop, 14"', ['laptops'], null), 'Lenovo ThinkPad <em>Laptop</em>, 14&quot;');
@@ -17,7 +17,15 @@ t.test('escapes the text around marked words; null when no word matches', async 
   t.equal(highlight('cable', [], null), null);
 });
 
-t.test('a text holding em tags itself keeps them as the one-pass form did', async (t) => {
-  t.equal(highlight('a <em>usb</em> & "cable"', ['cable'], null), 'a <em>usb</em> &amp; &quot;<em>cable</em>&quot;');
+t.test('tags a text holds itself are escaped: only the marks are markup', async (t) => {
+  t.equal(highlight('a <em>usb</em> & "cable"', ['cable'], null), 'a &lt;em&gt;usb&lt;/em&gt; &amp; &quot;<em>cable</em>&quot;');
   t.equal(highlight('x<em>y</em> <b>', ['z'], null), null);
+});
+
+t.test('one highlighter serves every text of a search', async (t) => {
+  const mark = highlighter(['lamp'], 'lam');
+  t.equal(mark('Desk Lamp'), 'Desk <em>Lamp</em>');
+  t.equal(mark('Lamps & shades'), '<em>Lamps</em> &amp; shades');
+  t.equal(mark('Floor light'), null);
+  t.equal(highlighter([], 'lam')('Desk Lamp'), null, 'no query words, no marks');
 });
