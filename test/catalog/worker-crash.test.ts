@@ -38,6 +38,6 @@ t.test('a worker killed mid-stage loses nothing: the stage re-runs on another wo
   t.teardown(() => workers.close());
   await eventually(async () => (await h.api.deps.engine.search({ tenantId, tokens: ['crashproof'], offset: 0, limit: 1 })).total === 50, 20_000);
   // Marking indexed follows the engine write, so it may land a moment after the docs are searchable.
-  await eventually(async () => (await h.api.deps.repos.products.unindexed(tenantId, 100)).length === 0, 5_000);
+  await eventually(async () => (await h.api.deps.repos.products.unindexed(tenantId, 100)).length === 0, 20_000);
   t.same(await h.api.deps.repos.products.unindexed(tenantId, 100), [], 'every product marked indexed');
 });

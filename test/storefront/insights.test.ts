@@ -72,7 +72,7 @@ t.test('click, add-to-cart, purchase and view events become event rows with the 
     ['search_click', 'lap2', 'Q', 2, null, null, 'user-1'],
     ['view', 'ph1', null, null, null, null, 'user-1'],
   ]);
-  const searched = await eventually(async () => h.api.deps.db('search_log').where({ id: queryID }).first(), 5000);
+  const searched = await eventually(async () => h.api.deps.db('search_log').where({ id: queryID }).first(), 10_000);
   t.equal(searched.session, 'user-1', 'the search is logged under the same id and session, so mining joins the click to it');
 });
 
@@ -92,7 +92,7 @@ t.test('public keys: the allowed origin, and text/plain bodies (sendBeacon)', as
   const ok = await send({ 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN });
   t.equal(ok.status, 200);
   t.same(ok.body, { status: 200, message: 'OK' });
-  const row = await eventually(async () => (await events({ session: 'user-2' }))[0], 5000);
+  const row = await eventually(async () => (await events({ session: 'user-2' }))[0], 10_000);
   t.same([row.type, row.product_id, row.position, row.search_id], ['search_click', 'h1', 3, queryID]);
   const wrongApp = await h.api.call('POST', `/algolia/1/events?X-Algolia-Application-Id=ten_x&X-Algolia-API-Key=${pk}`, {
     rawBody: body,
@@ -113,7 +113,7 @@ t.test('invalid events: 400 for the whole call, nothing stored; long user tokens
   t.equal(future.body.error.details[0].field, 'events.0.timestamp');
   const long = 'u'.repeat(100);
   t.equal((await post([{ ...base, userToken: long }])).status, 200);
-  const row = await eventually(async () => (await h.api.deps.db('events').where({ tenant_id: tenantId, product_id: 'h2' }))[0], 5000);
+  const row = await eventually(async () => (await h.api.deps.db('events').where({ tenant_id: tenantId, product_id: 'h2' }))[0], 10_000);
   t.match(row.session, /^ut_[0-9a-f]{61}$/);
   t.equal(row.type, 'view', 'a click without a queryID is a product view');
   t.equal((await events({ session: 'user-3' })).length, 0, 'the rejected call stored nothing');

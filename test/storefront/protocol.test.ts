@@ -76,7 +76,7 @@ t.test('hits with objectID and _highlightResult, queryID = the search id, the se
   );
   t.equal(ar.hits[0].name, 'فستان قطن أحمر', 'names in the query language');
   t.equal(ar.lang, 'ar');
-  const logged = await eventually(async () => h.api.deps.db('search_log').where({ id: r.queryID }).first(), 5000);
+  const logged = await eventually(async () => h.api.deps.db('search_log').where({ id: r.queryID }).first(), 10_000);
   t.equal(logged.query, 'laptop', 'the queryID is the logged search id');
 });
 

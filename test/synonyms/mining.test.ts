@@ -196,7 +196,7 @@ t.test('approve creates a suggested rule and announces it; reject sticks; decidi
   t.type(approved.body.decided_at, 'string');
   const rule = await deps.db('synonyms').where({ id: approved.body.synonym_id }).first();
   t.match(rule, { tenant_id: a.id, kind: 'one_way', input: 'labtop', outputs: ['laptop'], set_key: 'default', source: 'suggested', enabled: true });
-  await eventually(async () => notices.includes(a.id), 3000);
+  await eventually(async () => notices.includes(a.id), 10_000);
   t.ok(notices.includes(a.id), 'synonyms-changed carries the tenant id');
 
   const rejected = await post(`/v1/synonyms/suggestions/${eq.id}/decision`, { decision: 'reject' });
