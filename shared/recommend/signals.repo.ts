@@ -98,7 +98,10 @@ export function signalsRepo(db: Knex) {
      * first pages were logged with what they showed, a product's examinations (sum of 1/p over the
      * pages that showed it) are counted, its attractiveness is its clicks on those pages per
      * examination (at least MIN_EXAMINATIONS taken), and products shown and never clicked get a
-     * row too (clicks 0: the skips of click learning). Queries with fewer than MIN_SEARCHES
+     * row too (clicks 0: the skips of click learning). A query whose first pages were logged in
+     * part (searches from before pages were logged) gets both figures, each over its own
+     * searches, weighed by their number: a few logged pages that did not show a click do not
+     * set the product of thirty clicked unlogged ones to 0. Queries with fewer than MIN_SEARCHES
      * searches are left out.
      */
     async recomputeClicks(tenantId: string): Promise<number> {
@@ -109,7 +112,7 @@ export function signalsRepo(db: Knex) {
         // position-bias model's expected looks at each product, sum of examination(p) = 1/p.
         const { rowCount } = await trx.raw(
           `WITH q AS (
-             SELECT s.normalized AS query, count(*) AS searches
+             SELECT s.normalized AS query, count(*) AS searches, count(*) FILTER (WHERE s.shown IS NOT NULL) AS logged
                FROM search_log s
               WHERE s.tenant_id = ? AND s.page = 1 AND s.normalized <> '' AND s.created_at > now() - interval '${WINDOW_DAYS} days'
               GROUP BY s.normalized HAVING count(*) >= ${MIN_SEARCHES}),
@@ -120,16 +123,19 @@ export function signalsRepo(db: Knex) {
                 AND s.normalized IN (SELECT query FROM q)
               GROUP BY s.normalized, x.product_id),
            c AS (
-             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS ipw,
+             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS weight,
+                    coalesce(sum(least(e.position, 20)::float8) FILTER (WHERE NOT (s.page = 1 AND s.shown IS NOT NULL)), 0) AS ipw,
                     count(*) FILTER (WHERE s.page = 1 AND s.shown IS NOT NULL) AS logged
                FROM events e JOIN search_log s ON s.id = e.search_id AND s.tenant_id = e.tenant_id
               WHERE e.tenant_id = ? AND e.type = 'search_click' AND e.product_id IS NOT NULL AND e.position IS NOT NULL
                 AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
               GROUP BY s.normalized, e.product_id),
            ranked AS (
-             SELECT c.query, c.product_id, c.clicks, q.searches, CASE WHEN i.exam > 0 THEN least(1.0, c.logged / greatest(i.exam, ${MIN_EXAMINATIONS}))
-                    ELSE least(1.0, c.ipw / q.searches) END AS a, coalesce(i.exam, 0) AS exam,
-                    row_number() OVER (PARTITION BY c.query ORDER BY c.ipw DESC, c.product_id) AS r
+             SELECT c.query, c.product_id, c.clicks, q.searches,
+                    (q.logged * least(1.0, c.logged / greatest(coalesce(i.exam, 0), ${MIN_EXAMINATIONS}))
+                     + (q.searches - q.logged) * least(1.0, c.ipw / greatest(q.searches - q.logged, 1))) / q.searches AS a,
+                    coalesce(i.exam, 0) AS exam,
+                    row_number() OVER (PARTITION BY c.query ORDER BY c.weight DESC, c.product_id) AS r
                FROM c JOIN q ON q.query = c.query LEFT JOIN imp i ON i.query = c.query AND i.product_id = c.product_id),
            skipped AS (
              SELECT i.query, i.product_id, 0 AS clicks, q.searches, 0.0::float8 AS a, i.exam,
