@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { lazyOpenAi } from '../openai-sdk.js';
 import { normalize, type Embedder, type EmbedderSource } from './port.js';
 
 export interface OpenAiEmbedderOptions {
@@ -24,12 +25,12 @@ export interface OpenAiEmbedderOptions {
 export class OpenAiEmbedderSource implements EmbedderSource {
   readonly kind = 'openai' as const;
   readonly id: string;
-  private client: OpenAI;
+  private client: () => Promise<OpenAI>;
   private dims: number | null = null;
 
   constructor(private opts: OpenAiEmbedderOptions) {
     this.id = `openai-${opts.model.replace(/[^A-Za-z0-9._-]/g, '-')}`;
-    this.client = new OpenAI({ baseURL: opts.baseUrl, apiKey: opts.apiKey ?? 'none', maxRetries: opts.maxRetries, timeout: opts.timeoutMs });
+    this.client = lazyOpenAi({ baseURL: opts.baseUrl, apiKey: opts.apiKey ?? 'none', maxRetries: opts.maxRetries, timeout: opts.timeoutMs });
   }
 
   async byId(tenantId: string, embedderId: string): Promise<Embedder | null> {
@@ -56,7 +57,7 @@ export class OpenAiEmbedderSource implements EmbedderSource {
   private async call(tenantId: string, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     // The API refuses empty strings; an empty product text embeds as a single space.
     const input = texts.map((t) => (t.trim() ? t : ' '));
-    const res = await this.client.embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, { signal });
+    const res = await (await this.client()).embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, { signal });
     const tokens = res.usage?.prompt_tokens ?? 0;
     // USD per million tokens is micro-USD per token.
     await this.opts.onCost(tenantId, tokens * this.opts.pricePerMtok);

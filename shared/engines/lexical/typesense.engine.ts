@@ -1,4 +1,4 @@
-import { Client, Errors } from 'typesense';
+import type { Client } from 'typesense';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
 import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
 import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
@@ -44,7 +44,14 @@ interface Generations {
 type MultiSearchItem = TsSearchResult & { code?: number; error?: string };
 
 const DELETE_CHUNK = 200;
-const isNotFound = (e: unknown) => e instanceof Errors.ObjectNotFound;
+/**
+ * The `typesense` package, loaded when an engine is made (only when SEARCH_ENGINE is typesense: a
+ * sixth of a second to import and about 20 MB of memory the built-in default never pays). Its
+ * error classes once loaded: an error can only be one of them after that.
+ */
+let sdk: typeof import('typesense') | undefined;
+const loadSdk = () => import('typesense').then((m) => (sdk = m));
+const isNotFound = (e: unknown) => sdk !== undefined && e instanceof sdk.Errors.ObjectNotFound;
 const ignoreNotFound = (e: unknown): null => {
   if (!isNotFound(e)) throw e;
   return null;
@@ -76,18 +83,22 @@ function importResults(raw: unknown): Array<{ success: boolean; error?: string }
  */
 export class TypesenseEngine implements LexicalEngine {
   readonly name = 'typesense';
-  private client: Client;
+  private client: Promise<Client>;
   private prefix: string;
 
   constructor(opts: TypesenseEngineOptions) {
     this.prefix = opts.collectionPrefix;
-    this.client = new Client({
-      nodes: [{ url: opts.url }],
-      apiKey: opts.apiKey,
-      connectionTimeoutSeconds: opts.connectionTimeoutSeconds ?? 10,
-      paramsSerializer: serializeParams,
-      logLevel: 'error',
-    });
+    this.client = loadSdk().then(
+      ({ Client }) =>
+        new Client({
+          nodes: [{ url: opts.url }],
+          apiKey: opts.apiKey,
+          connectionTimeoutSeconds: opts.connectionTimeoutSeconds ?? 10,
+          paramsSerializer: serializeParams,
+          logLevel: 'error',
+        }),
+    );
+    this.client.catch(() => undefined);
   }
 
   private alias(tenantId: string): string {
@@ -99,17 +110,18 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   private async aliasExists(alias: string): Promise<boolean> {
-    return (await this.client.aliases(alias).retrieve().catch(ignoreNotFound)) !== null;
+    return (await (await this.client).aliases(alias).retrieve().catch(ignoreNotFound)) !== null;
   }
 
   private async generations(tenantId: string): Promise<Generations> {
     const alias = this.alias(tenantId);
+    const client = await this.client;
     const [target, collections] = await Promise.all([
-      this.client
+      client
         .aliases(alias)
         .retrieve()
         .then((a) => a.collection_name, ignoreNotFound),
-      this.client.collections().retrieve({ exclude_fields: 'fields' }),
+      client.collections().retrieve({ exclude_fields: 'fields' }),
     ]);
     const generationOf = (name: string | null) => {
       const m = name?.startsWith(`${alias}_g`) ? /^\d+$/.exec(name.slice(alias.length + 2)) : null;
@@ -124,15 +136,15 @@ export class TypesenseEngine implements LexicalEngine {
 
   private async createCollection(tenantId: string, generation: number, settings: IndexSettings): Promise<void> {
     try {
-      await this.client.collections().create(collectionSchema(this.collection(tenantId, generation), settings));
+      await (await this.client).collections().create(collectionSchema(this.collection(tenantId, generation), settings));
     } catch (e) {
       // Another process created it first (two first writes of a tenant at once).
-      if (!(e instanceof Errors.ObjectAlreadyExists)) throw e;
+      if (!(sdk !== undefined && e instanceof sdk.Errors.ObjectAlreadyExists)) throw e;
     }
   }
 
   private async dropCollection(name: string): Promise<void> {
-    await this.client.collections(name).delete().catch(ignoreNotFound);
+    await (await this.client).collections(name).delete().catch(ignoreNotFound);
   }
 
   /** The tenant's generations, creating the first one and its alias on first use. */
@@ -141,7 +153,7 @@ export class TypesenseEngine implements LexicalEngine {
     if (g.serving != null) return { ...g, serving: g.serving };
     const first = g.all[0] ?? 1;
     if (!g.all.includes(first)) await this.createCollection(tenantId, first, settings);
-    await this.client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, first) });
+    await (await this.client).aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, first) });
     return { serving: first, all: g.all.length ? g.all : [first] };
   }
 
@@ -149,7 +161,7 @@ export class TypesenseEngine implements LexicalEngine {
   private async importDocs(collection: string, docs: SearchDoc[]): Promise<void> {
     if (!docs.length) return;
     const body = docs.map((d) => JSON.stringify(toTypesenseDoc(d))).join('\n');
-    const raw: unknown = await this.client.collections(collection).documents().import(body, { action: 'upsert' });
+    const raw: unknown = await (await this.client).collections(collection).documents().import(body, { action: 'upsert' });
     const results = importResults(raw);
     if (results.length !== docs.length) {
       throw new Error(`typesense import into ${collection}: ${results.length} result lines for ${docs.length} documents`);
@@ -172,12 +184,12 @@ export class TypesenseEngine implements LexicalEngine {
     const byFilter = ids.filter((id) => !id.includes('`'));
     const oneByOne = ids.filter((id) => id.includes('`'));
     for (const n of all) {
-      const documents = this.client.collections(this.collection(tenantId, n)).documents();
+      const documents = (await this.client).collections(this.collection(tenantId, n)).documents();
       for (let i = 0; i < byFilter.length; i += DELETE_CHUNK) {
         await documents.delete({ filter_by: idFilter(byFilter.slice(i, i + DELETE_CHUNK)) }).catch(ignoreNotFound);
       }
       for (const id of oneByOne) {
-        await this.client.collections(this.collection(tenantId, n)).documents(id).delete().catch(ignoreNotFound);
+        await (await this.client).collections(this.collection(tenantId, n)).documents(id).delete().catch(ignoreNotFound);
       }
     }
   }
@@ -200,7 +212,7 @@ export class TypesenseEngine implements LexicalEngine {
     if (!g.all.includes(generation) || (g.serving != null && generation <= g.serving)) {
       throw new Error(`generation ${generation} is not being built for ${tenantId}`);
     }
-    await this.client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, generation) });
+    await (await this.client).aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, generation) });
     for (const n of g.all.filter((n) => n < generation)) await this.dropCollection(this.collection(tenantId, n));
   }
 
@@ -212,7 +224,7 @@ export class TypesenseEngine implements LexicalEngine {
 
   async dropTenant(tenantId: string): Promise<void> {
     const { all } = await this.generations(tenantId);
-    await this.client.aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
+    await (await this.client).aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
     for (const n of all) await this.dropCollection(this.collection(tenantId, n));
   }
 
@@ -224,14 +236,16 @@ export class TypesenseEngine implements LexicalEngine {
     try {
       if (!plan.extras.length) {
         results = [
-          (await this.client
+          (await (
+            await this.client
+          )
             .collections(alias)
             .documents()
             .search(plan.main as never)) as TsSearchResult,
         ];
       } else {
         const searches = [plan.main, ...plan.extras].map((p: SearchParams) => ({ collection: alias, ...p }));
-        const res = (await this.client.multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
+        const res = (await (await this.client).multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
         results = res.results;
         const failed = res.results.find((r) => r.error);
         if (failed?.code === 404 && !(await this.aliasExists(alias))) return toEngineResult(plan, []);

@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { isOpenAiError, lazyOpenAi } from '../openai-sdk.js';
 import { TranslatorError, type TranslateRequest, type TranslateResult, type Translator } from './port.js';
 
 export interface OpenAiTranslatorOptions {
@@ -22,11 +23,11 @@ const CHARS_PER_TOKEN = 3;
  */
 export class OpenAiTranslator implements Translator {
   readonly name: string;
-  private client: OpenAI;
+  private client: () => Promise<OpenAI>;
 
   constructor(private opts: OpenAiTranslatorOptions) {
     this.name = `openai:${opts.model}`;
-    this.client = new OpenAI({
+    this.client = lazyOpenAi({
       baseURL: opts.baseUrl,
       // Local servers take any key; the SDK refuses to start without one.
       apiKey: opts.apiKey ?? 'none',
@@ -39,7 +40,9 @@ export class OpenAiTranslator implements Translator {
     if (!req.texts.length) return { texts: new Map(), inputTokens: 0, outputTokens: 0, costMicros: 0 };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(
+      completion = await (
+        await this.client()
+      ).chat.completions.create(
         {
           model: this.opts.model,
           temperature: 0,
@@ -114,9 +117,9 @@ export function parseAnswer(content: string): Map<string, string> {
 
 function asTranslatorError(err: unknown): TranslatorError {
   if (err instanceof TranslatorError) return err;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return new TranslatorError('timeout', 'the translation provider timed out', true);
-  if (err instanceof OpenAI.RateLimitError) return new TranslatorError('rate_limited', 'the translation provider kept answering 429 (rate limited)', true);
-  if (err instanceof OpenAI.APIError) {
+  if (isOpenAiError(err, 'APIConnectionTimeoutError')) return new TranslatorError('timeout', 'the translation provider timed out', true);
+  if (isOpenAiError(err, 'RateLimitError')) return new TranslatorError('rate_limited', 'the translation provider kept answering 429 (rate limited)', true);
+  if (isOpenAiError(err, 'APIError')) {
     const status = err.status ?? 0;
     const retryable = !status || status >= 500 || status === 408 || status === 409;
     return new TranslatorError('provider', `the translation provider answered ${status || 'with a connection error'}: ${err.message}`.slice(0, 500), retryable);

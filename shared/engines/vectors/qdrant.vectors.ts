@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorFilter, VectorGeneration, VectorHit, VectorItem, VectorStore } from './port.js';
 import { PostgresGenerations } from './generations.js';
 
@@ -38,12 +38,16 @@ function toFilter(f: VectorFilter = {}): Filter {
 export class QdrantVectorStore implements VectorStore {
   readonly name = 'qdrant';
   private gens: PostgresGenerations;
-  private client: QdrantClient;
+  /** The client package loads when the store is made (only with VECTOR_STORE=qdrant: about 20 MB of memory the default never pays). */
+  private client: Promise<QdrantClient>;
 
   constructor(db: Knex, opts: { url: string; apiKey?: string }) {
     this.gens = new PostgresGenerations(db);
     const u = new URL(opts.url);
-    this.client = new QdrantClient({ url: opts.url, port: u.port ? Number(u.port) : null, apiKey: opts.apiKey, checkCompatibility: false });
+    this.client = import('@qdrant/js-client-rest').then(
+      ({ QdrantClient }) => new QdrantClient({ url: opts.url, port: u.port ? Number(u.port) : null, apiKey: opts.apiKey, checkCompatibility: false }),
+    );
+    this.client.catch(() => undefined);
   }
 
   generations(tenantId: string) {
@@ -52,12 +56,12 @@ export class QdrantVectorStore implements VectorStore {
 
   async beginGeneration(tenantId: string, embedderId: string, dims: number): Promise<number> {
     const { generation, first, dropped } = await this.gens.begin(tenantId, embedderId, dims);
-    if (dropped != null) await this.client.deleteCollection(collectionOf(tenantId, dropped)).catch(() => undefined);
+    if (dropped != null) await (await this.client).deleteCollection(collectionOf(tenantId, dropped)).catch(() => undefined);
     const name = collectionOf(tenantId, generation);
-    if (!(await this.client.collectionExists(name)).exists) {
-      await this.client.createCollection(name, { vectors: { size: dims, distance: 'Cosine' } });
+    if (!(await (await this.client).collectionExists(name)).exists) {
+      await (await this.client).createCollection(name, { vectors: { size: dims, distance: 'Cosine' } });
     }
-    if (first) await this.client.updateCollectionAliases({ actions: [{ create_alias: { collection_name: name, alias_name: aliasOf(tenantId) } }] });
+    if (first) await (await this.client).updateCollectionAliases({ actions: [{ create_alias: { collection_name: name, alias_name: aliasOf(tenantId) } }] });
     return generation;
   }
 
@@ -67,7 +71,9 @@ export class QdrantVectorStore implements VectorStore {
     if (!gen) return;
     for (const it of items)
       if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
-    await this.client.upsert(collectionOf(tenantId, generation), {
+    await (
+      await this.client
+    ).upsert(collectionOf(tenantId, generation), {
       wait: true,
       points: items.map((it) => ({
         id: pointId(tenantId, it.id),
@@ -91,7 +97,7 @@ export class QdrantVectorStore implements VectorStore {
     if (!ids.length) return;
     const { active, building } = await this.gens.get(tenantId);
     for (const g of [active, building].filter((x): x is VectorGeneration => !!x)) {
-      await this.client.delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
+      await (await this.client).delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
     }
   }
 
@@ -99,21 +105,25 @@ export class QdrantVectorStore implements VectorStore {
     const old = await this.gens.activate(tenantId, generation);
     if (old === null) return;
     const alias = aliasOf(tenantId);
-    await this.client.updateCollectionAliases({
+    await (
+      await this.client
+    ).updateCollectionAliases({
       actions: [{ delete_alias: { alias_name: alias } }, { create_alias: { collection_name: collectionOf(tenantId, generation), alias_name: alias } }],
     });
-    await this.client.deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
+    await (await this.client).deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
     await this.gens.drop(tenantId, generation);
-    await this.client.deleteCollection(collectionOf(tenantId, generation)).catch(() => undefined);
+    await (await this.client).deleteCollection(collectionOf(tenantId, generation)).catch(() => undefined);
   }
 
   async nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const { active } = await this.gens.get(tenantId);
     if (!active) return [];
-    const res = await this.client.query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
+    const res = await (
+      await this.client
+    ).query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
     return res.points.map((p) => ({ id: String((p.payload as { product_id: string }).product_id), score: p.score }));
   }
 
@@ -121,7 +131,9 @@ export class QdrantVectorStore implements VectorStore {
     const out = new Map<string, Float32Array>();
     const { active } = await this.gens.get(tenantId);
     if (!active || !ids.length) return out;
-    const points = await this.client.retrieve(aliasOf(tenantId), {
+    const points = await (
+      await this.client
+    ).retrieve(aliasOf(tenantId), {
       ids: ids.map((id) => pointId(tenantId, id)),
       with_payload: ['product_id'],
       with_vector: true,
@@ -134,7 +146,7 @@ export class QdrantVectorStore implements VectorStore {
   async count(tenantId: string): Promise<number> {
     const { active } = await this.gens.get(tenantId);
     if (!active) return 0;
-    return (await this.client.count(aliasOf(tenantId), { exact: true })).count;
+    return (await (await this.client).count(aliasOf(tenantId), { exact: true })).count;
   }
 
   changed(): void {
@@ -143,7 +155,7 @@ export class QdrantVectorStore implements VectorStore {
 
   async dropTenant(tenantId: string): Promise<void> {
     const { active, building } = await this.gens.get(tenantId);
-    for (const g of [active, building]) if (g) await this.client.deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
+    for (const g of [active, building]) if (g) await (await this.client).deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
     await this.gens.forget(tenantId);
   }
 }
