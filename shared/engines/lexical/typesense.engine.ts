@@ -110,7 +110,8 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   private async aliasExists(alias: string): Promise<boolean> {
-    return (await (await this.client).aliases(alias).retrieve().catch(ignoreNotFound)) !== null;
+    const client = await this.client;
+    return (await client.aliases(alias).retrieve().catch(ignoreNotFound)) !== null;
   }
 
   private async generations(tenantId: string): Promise<Generations> {
@@ -135,8 +136,9 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   private async createCollection(tenantId: string, generation: number, settings: IndexSettings): Promise<void> {
+    const client = await this.client;
     try {
-      await (await this.client).collections().create(collectionSchema(this.collection(tenantId, generation), settings));
+      await client.collections().create(collectionSchema(this.collection(tenantId, generation), settings));
     } catch (e) {
       // Another process created it first (two first writes of a tenant at once).
       if (!(sdk !== undefined && e instanceof sdk.Errors.ObjectAlreadyExists)) throw e;
@@ -144,24 +146,27 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   private async dropCollection(name: string): Promise<void> {
-    await (await this.client).collections(name).delete().catch(ignoreNotFound);
+    const client = await this.client;
+    await client.collections(name).delete().catch(ignoreNotFound);
   }
 
   /** The tenant's generations, creating the first one and its alias on first use. */
   private async ensureServing(tenantId: string, settings: IndexSettings): Promise<Generations & { serving: number }> {
+    const client = await this.client;
     const g = await this.generations(tenantId);
     if (g.serving != null) return { ...g, serving: g.serving };
     const first = g.all[0] ?? 1;
     if (!g.all.includes(first)) await this.createCollection(tenantId, first, settings);
-    await (await this.client).aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, first) });
+    await client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, first) });
     return { serving: first, all: g.all.length ? g.all : [first] };
   }
 
   /** Upserts as JSONL and reads every result line: any refused document fails the call, naming it. */
   private async importDocs(collection: string, docs: SearchDoc[]): Promise<void> {
+    const client = await this.client;
     if (!docs.length) return;
     const body = docs.map((d) => JSON.stringify(toTypesenseDoc(d))).join('\n');
-    const raw: unknown = await (await this.client).collections(collection).documents().import(body, { action: 'upsert' });
+    const raw: unknown = await client.collections(collection).documents().import(body, { action: 'upsert' });
     const results = importResults(raw);
     if (results.length !== docs.length) {
       throw new Error(`typesense import into ${collection}: ${results.length} result lines for ${docs.length} documents`);
@@ -178,18 +183,19 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
+    const client = await this.client;
     if (!ids.length) return;
     const { all } = await this.generations(tenantId);
     // A backtick cannot be written inside a filter value: those few go one by one.
     const byFilter = ids.filter((id) => !id.includes('`'));
     const oneByOne = ids.filter((id) => id.includes('`'));
     for (const n of all) {
-      const documents = (await this.client).collections(this.collection(tenantId, n)).documents();
+      const documents = client.collections(this.collection(tenantId, n)).documents();
       for (let i = 0; i < byFilter.length; i += DELETE_CHUNK) {
         await documents.delete({ filter_by: idFilter(byFilter.slice(i, i + DELETE_CHUNK)) }).catch(ignoreNotFound);
       }
       for (const id of oneByOne) {
-        await (await this.client).collections(this.collection(tenantId, n)).documents(id).delete().catch(ignoreNotFound);
+        await client.collections(this.collection(tenantId, n)).documents(id).delete().catch(ignoreNotFound);
       }
     }
   }
@@ -208,11 +214,12 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   async swapGeneration(tenantId: string, generation: number): Promise<void> {
+    const client = await this.client;
     const g = await this.generations(tenantId);
     if (!g.all.includes(generation) || (g.serving != null && generation <= g.serving)) {
       throw new Error(`generation ${generation} is not being built for ${tenantId}`);
     }
-    await (await this.client).aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, generation) });
+    await client.aliases().upsert(this.alias(tenantId), { collection_name: this.collection(tenantId, generation) });
     for (const n of g.all.filter((n) => n < generation)) await this.dropCollection(this.collection(tenantId, n));
   }
 
@@ -223,29 +230,29 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   async dropTenant(tenantId: string): Promise<void> {
+    const client = await this.client;
     const { all } = await this.generations(tenantId);
-    await (await this.client).aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
+    await client.aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
     for (const n of all) await this.dropCollection(this.collection(tenantId, n));
   }
 
   /** One search through the alias; a multi_search when facets need counts without their own filter. */
   async search(q: EngineQuery): Promise<EngineResult> {
+    const client = await this.client;
     const plan = searchPlan(q);
     const alias = this.alias(q.tenantId);
     let results: TsSearchResult[];
     try {
       if (!plan.extras.length) {
         results = [
-          (await (
-            await this.client
-          )
+          (await client
             .collections(alias)
             .documents()
             .search(plan.main as never)) as TsSearchResult,
         ];
       } else {
         const searches = [plan.main, ...plan.extras].map((p: SearchParams) => ({ collection: alias, ...p }));
-        const res = (await (await this.client).multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
+        const res = (await client.multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
         results = res.results;
         const failed = res.results.find((r) => r.error);
         if (failed?.code === 404 && !(await this.aliasExists(alias))) return toEngineResult(plan, []);

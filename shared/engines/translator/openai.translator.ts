@@ -40,9 +40,8 @@ export class OpenAiTranslator implements Translator {
     if (!req.texts.length) return { texts: new Map(), inputTokens: 0, outputTokens: 0, costMicros: 0 };
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await (
-        await this.client()
-      ).chat.completions.create(
+      const client = await this.client();
+      completion = await client.chat.completions.create(
         {
           model: this.opts.model,
           temperature: 0,

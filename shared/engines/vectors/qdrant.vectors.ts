@@ -55,25 +55,25 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async beginGeneration(tenantId: string, embedderId: string, dims: number): Promise<number> {
+    const client = await this.client;
     const { generation, first, dropped } = await this.gens.begin(tenantId, embedderId, dims);
-    if (dropped != null) await (await this.client).deleteCollection(collectionOf(tenantId, dropped)).catch(() => undefined);
+    if (dropped != null) await client.deleteCollection(collectionOf(tenantId, dropped)).catch(() => undefined);
     const name = collectionOf(tenantId, generation);
-    if (!(await (await this.client).collectionExists(name)).exists) {
-      await (await this.client).createCollection(name, { vectors: { size: dims, distance: 'Cosine' } });
+    if (!(await client.collectionExists(name)).exists) {
+      await client.createCollection(name, { vectors: { size: dims, distance: 'Cosine' } });
     }
-    if (first) await (await this.client).updateCollectionAliases({ actions: [{ create_alias: { collection_name: name, alias_name: aliasOf(tenantId) } }] });
+    if (first) await client.updateCollectionAliases({ actions: [{ create_alias: { collection_name: name, alias_name: aliasOf(tenantId) } }] });
     return generation;
   }
 
   async upsert(tenantId: string, generation: number, items: VectorItem[]): Promise<void> {
+    const client = await this.client;
     if (!items.length) return;
     const gen = await this.gens.live(tenantId, generation);
     if (!gen) return;
     for (const it of items)
       if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
-    await (
-      await this.client
-    ).upsert(collectionOf(tenantId, generation), {
+    await client.upsert(collectionOf(tenantId, generation), {
       wait: true,
       points: items.map((it) => ({
         id: pointId(tenantId, it.id),
@@ -94,46 +94,45 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
+    const client = await this.client;
     if (!ids.length) return;
     const { active, building } = await this.gens.get(tenantId);
     for (const g of [active, building].filter((x): x is VectorGeneration => !!x)) {
-      await (await this.client).delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
+      await client.delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
     }
   }
 
   async activate(tenantId: string, generation: number): Promise<void> {
+    const client = await this.client;
     const old = await this.gens.activate(tenantId, generation);
     if (old === null) return;
     const alias = aliasOf(tenantId);
-    await (
-      await this.client
-    ).updateCollectionAliases({
+    await client.updateCollectionAliases({
       actions: [{ delete_alias: { alias_name: alias } }, { create_alias: { collection_name: collectionOf(tenantId, generation), alias_name: alias } }],
     });
-    await (await this.client).deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
+    await client.deleteCollection(collectionOf(tenantId, old)).catch(() => undefined);
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
+    const client = await this.client;
     await this.gens.drop(tenantId, generation);
-    await (await this.client).deleteCollection(collectionOf(tenantId, generation)).catch(() => undefined);
+    await client.deleteCollection(collectionOf(tenantId, generation)).catch(() => undefined);
   }
 
   async nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {
+    const client = await this.client;
     const { active } = await this.gens.get(tenantId);
     if (!active) return [];
-    const res = await (
-      await this.client
-    ).query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
+    const res = await client.query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
     return res.points.map((p) => ({ id: String((p.payload as { product_id: string }).product_id), score: p.score }));
   }
 
   async vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>> {
+    const client = await this.client;
     const out = new Map<string, Float32Array>();
     const { active } = await this.gens.get(tenantId);
     if (!active || !ids.length) return out;
-    const points = await (
-      await this.client
-    ).retrieve(aliasOf(tenantId), {
+    const points = await client.retrieve(aliasOf(tenantId), {
       ids: ids.map((id) => pointId(tenantId, id)),
       with_payload: ['product_id'],
       with_vector: true,
@@ -144,9 +143,10 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async count(tenantId: string): Promise<number> {
+    const client = await this.client;
     const { active } = await this.gens.get(tenantId);
     if (!active) return 0;
-    return (await (await this.client).count(aliasOf(tenantId), { exact: true })).count;
+    return (await client.count(aliasOf(tenantId), { exact: true })).count;
   }
 
   changed(): void {
@@ -154,8 +154,9 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async dropTenant(tenantId: string): Promise<void> {
+    const client = await this.client;
     const { active, building } = await this.gens.get(tenantId);
-    for (const g of [active, building]) if (g) await (await this.client).deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
+    for (const g of [active, building]) if (g) await client.deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
     await this.gens.forget(tenantId);
   }
 }
