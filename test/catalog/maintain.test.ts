@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
+import { statsSettled } from '../helpers/pg-stats.js';
 import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
@@ -25,28 +26,8 @@ async function churned() {
   // ... and the pipeline's later writes of the same rows (with their counters) may come after the first 300, and a
   // transaction still open elsewhere keeps a vacuum from removing what it may see: the counts settle (unchanged for 2 s,
   // no other connection in a transaction) before a vacuum.
-  await settled();
+  await statsSettled(db, ['products', 'search_docs', 'product_index_state']);
   return tenant;
-}
-
-async function settled() {
-  let last = '';
-  let since = Date.now();
-  await waitFor(
-    async () => {
-      const busy = await db.raw(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'`,
-      );
-      const now = `${await dead('products')}/${await dead('search_docs')}/${busy.rows[0].n}`;
-      if (busy.rows[0].n > 0) since = Date.now();
-      if (now !== last) [last, since] = [now, Date.now()];
-      return Date.now() - since >= 2000;
-    },
-    30_000,
-    'dead-row counts settled',
-    250,
-  );
 }
 
 t.test('tables past the dead-row threshold are vacuumed; the catalog still answers with the new versions', async (t) => {
