@@ -41,6 +41,7 @@ export class Authenticator {
   private unknown = new Map<string, number>();
   private epoch = 0;
   private lastUsed = new Map<string, number>();
+  private flushing: Promise<void> = Promise.resolve();
   private flushTimer?: NodeJS.Timeout;
   private link?: RedisLink;
   /** Invalidations not yet published (Redis down when they happened), sent again until they go. */
@@ -152,8 +153,17 @@ export class Authenticator {
     return p;
   }
 
-  /** Writes the last-used times gathered since the previous flush, in one statement. */
-  async flush(): Promise<void> {
+  /**
+   * Writes the last-used times gathered since the previous flush, in one statement; resolves
+   * after every earlier flush finished too (stop waits for the timer's write in flight).
+   */
+  flush(): Promise<void> {
+    const write = () => this.writeLastUsed();
+    this.flushing = this.flushing.then(write, write);
+    return this.flushing;
+  }
+
+  private async writeLastUsed(): Promise<void> {
     if (this.lastUsed.size === 0) return;
     const batch = this.lastUsed;
     this.lastUsed = new Map();

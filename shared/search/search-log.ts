@@ -8,6 +8,7 @@ import type { SearchLogRow } from './search-log.repo.js';
 export class SearchLogWriter {
   private rows: SearchLogRow[] = [];
   private timer?: NodeJS.Timeout;
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private insertMany: (rows: SearchLogRow[]) => Promise<void>,
@@ -26,7 +27,16 @@ export class SearchLogWriter {
     if (this.rows.length >= this.maxRows) void this.flush();
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Writes what is buffered now; resolves after this and every earlier flush finished (a flush
+   * called while the timer's is writing waits for it: a caller that flushed sees its rows stored).
+   */
+  flush(): Promise<void> {
+    this.chain = this.chain.then(() => this.write());
+    return this.chain;
+  }
+
+  private async write(): Promise<void> {
     if (!this.rows.length) return;
     const batch = this.rows;
     this.rows = [];
