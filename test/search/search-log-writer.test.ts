@@ -36,13 +36,10 @@ t.test('a flush called while an earlier one is writing resolves after that write
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let calls = 0;
-  const writer = new SearchLogWriter(
-    async (rows) => {
-      if (calls++ === 0) await gate;
-      await repo.insertMany(rows);
-    },
-    createLogger('silent'),
-  );
+  const writer = new SearchLogWriter(async (rows) => {
+    if (calls++ === 0) await gate;
+    await repo.insertMany(rows);
+  }, createLogger('silent'));
   writer.push(row('srch_1'));
   const first = writer.flush();
   // Nothing buffered now: before, this returned at once while srch_1 was not yet stored.
