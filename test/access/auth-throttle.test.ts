@@ -113,3 +113,44 @@ t.test('by default X-Forwarded-For is not trusted: rotating it does not reset th
   }
   t.same(codes, [...Array(5).fill('key_invalid'), ...Array(3).fill('auth_throttled')]);
 });
+
+t.test('last-used times: a flush while an earlier one is writing, and stop, resolve after that write is stored', async (t) => {
+  const deps = h.api.deps;
+  const minted = mintKey('secret');
+  await deps.db('api_keys').insert({
+    id: 'key_last_used',
+    tenant_id: admin.id,
+    name: 'last used',
+    kind: 'secret',
+    hash: minted.hash,
+    prefix: minted.prefix,
+    last4: minted.last4,
+    scopes: ['jobs'],
+    allowed_origins: [],
+  });
+  // The first write waits on a gate, as the timer's would while Postgres is busy.
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let writes = 0;
+  const lookup = {
+    keyByHash: (hash: string) => deps.repos.keys.findByHash(hash),
+    sessionByHash: (hash: string) => deps.repos.sessions.findByHash(hash),
+    touchLastUsed: async (batch: Map<string, number>) => {
+      if (writes++ === 0) await gate;
+      await deps.repos.keys.touchLastUsed(batch);
+    },
+  };
+  const auth = new Authenticator(lookup, deps.redis, `${h.config.queuePrefix}:auth-last-used`, 30_000, createLogger('silent'), null);
+  await auth.authenticate(minted.key, '10.0.0.2');
+  const first = auth.flush();
+  let stopped = false;
+  const stop = auth.stop().then(() => (stopped = true));
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(stopped, false, 'stop waits for the write in flight');
+  open();
+  await stop;
+  const row = await deps.db('api_keys').where({ id: 'key_last_used' }).first('last_used_at');
+  t.ok(row.last_used_at, 'stored when stop resolved');
+  await first;
+  t.equal(writes, 1, 'nothing left to write at stop: one statement');
+});
