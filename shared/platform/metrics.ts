@@ -120,6 +120,22 @@ export function withEngineTiming<T>(fn: (scope: { engineS: number }) => Promise<
   const scope = { engineS: 0 };
   return engineScope.run(scope, () => fn(scope));
 }
+/** Searches waiting for the engine in this process (FairGate), read at scrape time. */
+const engineQueues = new Set<() => number>();
+export function watchEngineQueue(queued: () => number): () => void {
+  engineQueues.add(queued);
+  return () => engineQueues.delete(queued);
+}
+new client.Gauge({
+  name: 'pss_engine_queued',
+  help: 'searches waiting for a place at the engine in this process (SEARCH_ENGINE_CONCURRENCY)',
+  collect() {
+    let n = 0;
+    for (const queued of engineQueues) n += queued();
+    this.set(n);
+  },
+});
+
 /** Times one engine call; inside a timing scope its time counts as the request's engine part. */
 export async function timeEngine<T>(engine: string, op: string, call: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
