@@ -73,7 +73,7 @@ const Env = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   SEARCH_CACHE_MAX_MB: z.coerce.number().min(1).default(64),
   SEARCH_CACHE_WRITE_GRACE_MS: z.coerce.number().int().min(0).default(0),
-  SEARCH_ENGINE_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(4),
+  SEARCH_ENGINE_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(2),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   MINING_CRON: z.string().min(1).default('0 3 * * *'),

@@ -1,19 +1,23 @@
 import t from 'tap';
-import { FairGate } from '../../shared/engines/lexical/fair.engine.js';
+import { BACKGROUND_WAIT_MS, FairGate } from '../../shared/engines/lexical/fair.engine.js';
+import { inBackground } from '../../shared/platform/background.js';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { PRODUCTS } from '../search/fixtures.js';
 import { normalizeText, tokenize } from '../../shared/text/normalize.js';
 
 /** A call that runs until `finish` is called; `started` says whether the gate let it run. */
-function held(gate: FairGate, tenantId: string, log: string[], name: string) {
+function held(gate: FairGate, tenantId: string, log: string[], name: string, background = false) {
   let finish!: (fail?: boolean) => void;
   const state = { started: false };
-  const done = gate.run(tenantId, () => {
-    state.started = true;
-    log.push(name);
-    return new Promise<void>((resolve, reject) => (finish = (fail) => (fail ? reject(new Error(name)) : resolve())));
-  });
+  const enter = <T>(work: () => Promise<T>) => (background ? inBackground(work) : work());
+  const done = enter(() =>
+    gate.run(tenantId, () => {
+      state.started = true;
+      log.push(name);
+      return new Promise<void>((resolve, reject) => (finish = (fail) => (fail ? reject(new Error(name)) : resolve())));
+    }),
+  );
   return { state, done, finish: (fail?: boolean) => finish(fail) };
 }
 const tick = () => new Promise((r) => setImmediate(r));
@@ -60,6 +64,46 @@ t.test('below the limit nothing waits', async (t) => {
   await tick();
   t.ok(fourth.state.started, 'and runs when one ends');
   for (const c of [...calls.slice(0, 2), fourth]) c.finish();
+});
+
+t.test('background work (a cache refreshing what it still answers) waits for shoppers, leaves them a place, and not forever', async (t) => {
+  const gate = new FairGate(2);
+  const log: string[] = [];
+  const refresh1 = held(gate, 'a', log, 'refresh1', true);
+  const refresh2 = held(gate, 'a', log, 'refresh2', true);
+  await tick();
+  t.same(log, ['refresh1'], 'one place of two for background work: the other stays free');
+  const shopper = held(gate, 'b', log, 'shopper');
+  await tick();
+  t.ok(shopper.state.started, "a shopper's search runs at once in the free place");
+  const second = held(gate, 'b', log, 'shopper2');
+  refresh1.finish();
+  await refresh1.done;
+  await tick();
+  t.same(log, ['refresh1', 'shopper', 'shopper2'], 'a waiting shopper goes before waiting background work');
+  shopper.finish();
+  second.finish();
+  await Promise.all([shopper.done, second.done]);
+  await tick();
+  t.same(log.at(-1), 'refresh2', 'background work runs once no shopper waits');
+  refresh2.finish();
+  await refresh2.done;
+
+  // Under steady load background work still gets its turn after BACKGROUND_WAIT_MS.
+  const busy = [held(gate, 'c', log, 'c0'), held(gate, 'c', log, 'c1')];
+  const late = held(gate, 'a', log, 'late refresh', true);
+  const queued = [held(gate, 'c', log, 'c2'), held(gate, 'c', log, 'c3')];
+  await new Promise((r) => setTimeout(r, BACKGROUND_WAIT_MS + 50));
+  busy[0].finish();
+  await busy[0].done;
+  await tick();
+  t.ok(late.state.started && !queued[0].state.started, 'overdue background work goes first');
+  for (const c of [busy[1], late]) c.finish();
+  await Promise.all([busy[1].done, late.done]);
+  await tick();
+  for (const c of queued) c.finish();
+  await Promise.all(queued.map((c) => c.done));
+  t.equal(gate.queued, 0);
 });
 
 t.test("the service's engine: with one place, a small store's search waits for one of a busy store's, not all of them", async (t) => {

@@ -1,4 +1,8 @@
 import type { EngineQuery, LexicalEngine } from './port.js';
+import { isBackground } from '../../platform/background.js';
+
+/** How long background work waits behind shoppers' searches at most. */
+export const BACKGROUND_WAIT_MS = 1000;
 
 /**
  * At most `concurrency` engine searches of one process at a time; the others wait in a queue per
@@ -8,22 +12,36 @@ import type { EngineQuery, LexicalEngine } from './port.js';
  * (p50 340 ms for both in bench/traffic), and one store's burst slowed every other store. With it
  * a search waits at most about one search of each other busy store, and the engine runs a few
  * statements at full speed instead of many slowly (the same throughput: it was CPU-bound).
+ *
+ * Background work (a cache refreshing an entry it still answers: `inBackground`) waits until no
+ * shopper's search does, and leaves one place free for them; after BACKGROUND_WAIT_MS it goes
+ * first anyway (a shopper may be waiting for it too: a request for an entry being refreshed joins
+ * that refresh).
  */
 export class FairGate {
   private running = 0;
   /** Waiting searches per store; the Map's order is the turn order (a store served goes last). */
   private queues = new Map<string, Array<() => void>>();
   private waiting = 0;
+  /** Background searches waiting, in order, with when each came. */
+  private later: Array<{ wake: () => void; at: number }> = [];
 
   constructor(readonly concurrency: number) {}
 
-  /** Searches waiting for a place now (all stores). */
+  /** Searches waiting for a place now (all stores, background work too). */
   get queued(): number {
-    return this.waiting;
+    return this.waiting + this.later.length;
   }
 
-  /** Runs `call` when a place is free and it is this store's turn. */
+  /** Runs `call` when a place is free and it is this store's turn (background work: when no one else waits). */
   run<T>(tenantId: string, call: () => Promise<T>): Promise<T> {
+    if (isBackground()) {
+      if (this.waiting === 0 && this.running < this.backgroundPlaces()) {
+        this.running++;
+        return this.settle(call);
+      }
+      return new Promise<void>((resolve) => this.later.push({ wake: resolve, at: performance.now() })).then(() => this.settle(call));
+    }
     if (this.running < this.concurrency) {
       this.running++;
       return this.settle(call);
@@ -47,6 +65,13 @@ export class FairGate {
 
   /** Gives free places to the waiting searches, one store after another. */
   private next(): void {
+    if (this.later.length) {
+      const overdue = performance.now() - BACKGROUND_WAIT_MS;
+      while (this.running < this.concurrency && this.later.length && this.later[0].at <= overdue) {
+        this.running++;
+        this.later.shift()!.wake();
+      }
+    }
     while (this.running < this.concurrency && this.waiting > 0) {
       const [tenantId, queue] = this.queues.entries().next().value as [string, Array<() => void>];
       const wake = queue.shift()!;
@@ -57,6 +82,15 @@ export class FairGate {
       this.running++;
       wake();
     }
+    while (this.waiting === 0 && this.later.length && this.running < this.backgroundPlaces()) {
+      this.running++;
+      this.later.shift()!.wake();
+    }
+  }
+
+  /** Places background work may fill: all but one (a shopper's search never waits for it alone). */
+  private backgroundPlaces(): number {
+    return Math.max(1, this.concurrency - 1);
   }
 }
 
