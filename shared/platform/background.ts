@@ -4,7 +4,7 @@ const background = new AsyncLocalStorage<true>();
 
 /**
  * Runs `work` as background work: no one is waiting for its answer (a cache refreshing an entry
- * it still answers). The engine's gate (FairGate) lets a search waiting for a shopper go first.
+ * it still answers). The engine's gate (EngineGate) lets a search waiting for a shopper go first.
  */
 export function inBackground<T>(work: () => Promise<T>): Promise<T> {
   return background.run(true, work);

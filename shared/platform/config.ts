@@ -208,8 +208,8 @@ export interface Config {
   /** After a catalog write, how long a tenant's cached results are still answered while refreshed (0: dropped at once). */
   searchCacheWriteGraceMs: number;
   /**
-   * Engine searches one process runs at once (0: no limit); the others wait, each store's in its
-   * own queue, served in turn (FairGate), so one store's load does not slow every other store's.
+   * Engine searches one process runs at once (0: no limit); the others wait, the oldest request
+   * first, background refreshes last (EngineGate).
    */
   searchEngineConcurrency: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */

@@ -114,13 +114,20 @@ function readQueues() {
   return value;
 }
 
-/** Engine time accumulated by the request being served (search and suggest routes run inside a timing scope). */
-const engineScope = new AsyncLocalStorage<{ engineS: number }>();
-export function withEngineTiming<T>(fn: (scope: { engineS: number }) => Promise<T>): Promise<T> {
-  const scope = { engineS: 0 };
+/**
+ * Engine time accumulated by the request being served (search and suggest routes run inside a
+ * timing scope), and when the request came (`startedAt`, performance.now()).
+ */
+const engineScope = new AsyncLocalStorage<{ engineS: number; startedAt: number }>();
+export function withEngineTiming<T>(fn: (scope: { engineS: number }) => Promise<T>, startedAt = performance.now()): Promise<T> {
+  const scope = { engineS: 0, startedAt };
   return engineScope.run(scope, () => fn(scope));
 }
-/** Searches waiting for the engine in this process (FairGate), read at scrape time. */
+/** When the request being served came (performance.now()), inside a timing scope; otherwise now. */
+export function requestStartedAt(): number {
+  return engineScope.getStore()?.startedAt ?? performance.now();
+}
+/** Searches waiting for the engine in this process (EngineGate), read at scrape time. */
 const engineQueues = new Set<() => number>();
 export function watchEngineQueue(queued: () => number): () => void {
   engineQueues.add(queued);

@@ -4,7 +4,7 @@ import type { LexicalEngine } from './port.js';
 import { PostgresEngine } from './postgres.engine.js';
 import { TypesenseEngine } from './typesense.engine.js';
 import { timedEngine } from './timed.engine.js';
-import { FairGate, fairEngine } from './fair.engine.js';
+import { EngineGate, gatedEngine } from './gated.engine.js';
 import { watchEngineQueue } from '../../platform/metrics.js';
 
 /**
@@ -15,9 +15,9 @@ import { watchEngineQueue } from '../../platform/metrics.js';
 export function createLexicalEngine(config: Config, db: Knex): LexicalEngine {
   const timed = timedEngine(pickEngine(config, db));
   if (config.searchEngineConcurrency <= 0) return timed;
-  const gate = new FairGate(config.searchEngineConcurrency);
+  const gate = new EngineGate(config.searchEngineConcurrency);
   watchEngineQueue(() => gate.queued);
-  return fairEngine(timed, gate);
+  return gatedEngine(timed, gate);
 }
 
 function pickEngine(config: Config, db: Knex): LexicalEngine {
