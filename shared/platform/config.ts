@@ -73,7 +73,6 @@ const Env = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   SEARCH_CACHE_MAX_MB: z.coerce.number().min(1).default(64),
   SEARCH_CACHE_WRITE_GRACE_MS: z.coerce.number().int().min(0).default(0),
-  SEARCH_ENGINE_CONCURRENCY: z.coerce.number().int().min(0).max(256).default(2),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   MINING_CRON: z.string().min(1).default('0 3 * * *'),
@@ -207,11 +206,6 @@ export interface Config {
   searchCacheMaxMb: number;
   /** After a catalog write, how long a tenant's cached results are still answered while refreshed (0: dropped at once). */
   searchCacheWriteGraceMs: number;
-  /**
-   * Engine searches one process runs at once (0: no limit); the others wait, the oldest request
-   * first, background refreshes last (EngineGate).
-   */
-  searchEngineConcurrency: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
   faultStageDelayMs: number;
   visibleWithinS: number;
@@ -350,7 +344,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
     searchCacheMaxMb: e.SEARCH_CACHE_MAX_MB,
     searchCacheWriteGraceMs: e.SEARCH_CACHE_WRITE_GRACE_MS,
-    searchEngineConcurrency: e.SEARCH_ENGINE_CONCURRENCY,
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,

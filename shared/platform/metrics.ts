@@ -114,35 +114,12 @@ function readQueues() {
   return value;
 }
 
-/**
- * Engine time accumulated by the request being served (search and suggest routes run inside a
- * timing scope), and when the request came (`startedAt`, performance.now()).
- */
-const engineScope = new AsyncLocalStorage<{ engineS: number; startedAt: number }>();
-export function withEngineTiming<T>(fn: (scope: { engineS: number }) => Promise<T>, startedAt = performance.now()): Promise<T> {
-  const scope = { engineS: 0, startedAt };
+/** Engine time accumulated by the request being served (search and suggest routes run inside a timing scope). */
+const engineScope = new AsyncLocalStorage<{ engineS: number }>();
+export function withEngineTiming<T>(fn: (scope: { engineS: number }) => Promise<T>): Promise<T> {
+  const scope = { engineS: 0 };
   return engineScope.run(scope, () => fn(scope));
 }
-/** When the request being served came (performance.now()), inside a timing scope; otherwise now. */
-export function requestStartedAt(): number {
-  return engineScope.getStore()?.startedAt ?? performance.now();
-}
-/** Searches waiting for the engine in this process (EngineGate), read at scrape time. */
-const engineQueues = new Set<() => number>();
-export function watchEngineQueue(queued: () => number): () => void {
-  engineQueues.add(queued);
-  return () => engineQueues.delete(queued);
-}
-new client.Gauge({
-  name: 'pss_engine_queued',
-  help: 'searches waiting for a place at the engine in this process (SEARCH_ENGINE_CONCURRENCY)',
-  collect() {
-    let n = 0;
-    for (const queued of engineQueues) n += queued();
-    this.set(n);
-  },
-});
-
 /** Times one engine call; inside a timing scope its time counts as the request's engine part. */
 export async function timeEngine<T>(engine: string, op: string, call: () => Promise<T>): Promise<T> {
   const t0 = performance.now();

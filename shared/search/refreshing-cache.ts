@@ -1,6 +1,5 @@
 import { ResultCache, type CacheBudget } from './result-cache.js';
 import { cacheLookups } from '../platform/metrics.js';
-import { inBackground } from '../platform/background.js';
 
 /** A key's fixed place in [0, 1). */
 function spread(key: string): number {
@@ -74,7 +73,7 @@ export class RefreshingCache<T> {
       else {
         if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
           this.refreshing++;
-          this.fetch(id, tenantId, key, () => inBackground(load))
+          this.fetch(id, tenantId, key, load)
             .catch(() => undefined)
             .finally(() => this.refreshing--);
         }
@@ -93,7 +92,7 @@ export class RefreshingCache<T> {
       // Refresh a few at a time, not one engine query per expiring key at once.
       if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
         this.refreshing++;
-        this.fetch(id, tenantId, key, () => inBackground(load))
+        this.fetch(id, tenantId, key, load)
           .catch(() => undefined)
           .finally(() => this.refreshing--);
       }

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { RefreshingCache } from '../../shared/search/refreshing-cache.js';
 import type { ProductCard } from '../../shared/engines/lexical/port.js';
-import { isBackground } from '../../shared/platform/background.js';
 
 const card = (id: string) => ({ id }) as unknown as ProductCard;
 const settle = () => new Promise((r) => setImmediate(r));
@@ -159,27 +158,4 @@ t.test('a write with a grace: values made before it answer while refreshed, only
   version = 'v3';
   none.changed('t1');
   t.same(await none.get('t1', 'a', load), [card('v3')], 'without a grace a write drops the values at once');
-});
-
-t.test("a refresh of an entry still answered is background work (the engine's gate serves shoppers first); a load someone waits for is not", async (t) => {
-  const cache = new RefreshingCache<ProductCard[]>(1000, undefined, 2000);
-  const seen: boolean[] = [];
-  const load = async () => {
-    await settle();
-    seen.push(isBackground());
-    return [card('x')];
-  };
-  const t0 = Date.now();
-  await cache.get('t1', 'k', load, t0);
-  t.same(seen, [false], 'a miss: the caller waits for it');
-  await cache.get('t1', 'k', load, t0 + 1500);
-  await settle();
-  await settle();
-  t.same(seen, [false, true], 'past its ttl: refreshed in the background');
-  cache.changed('t1');
-  await cache.get('t1', 'k', load);
-  await settle();
-  await settle();
-  t.same(seen, [false, true, true], 'stale after a write, within the grace: refreshed in the background');
-  t.notOk(isBackground(), 'the caller is not inside it');
 });

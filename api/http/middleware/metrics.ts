@@ -26,7 +26,7 @@ export async function requestMetrics(ctx: Context, next: Next) {
         } finally {
           timing.engineS = scope.engineS;
         }
-      }, t0);
+      });
     } else {
       await next();
     }
