@@ -19,7 +19,6 @@ import { copyKeyTo, keptStore, reusedDatabase } from './lib/kept-database.js';
 import { clearRedisPrefix } from '../scripts/lib/fresh-database.js';
 import { recordSearchStatements, replayLoad } from './lib/statement-floor.js';
 import { cpuSplit } from './lib/cpu-split.js';
-import { postgresSettled } from './lib/settle.js';
 
 /**
  * bench/search: 100k products, a query mix (Chorus queries, typo variants, Arabic queries,
@@ -249,8 +248,6 @@ try {
           ...(cpu.get(`${l}c=${c}`) ?? []),
           { postgres: split.postgresMs / split.result.requests, api: split.apiMs / split.result.requests },
         ]);
-        // The uncached run's last requests finish their statements before suggest is measured.
-        await postgresSettled(deps.db);
         keep(
           `${l}suggest c=${c}`,
           await httpLoad({
