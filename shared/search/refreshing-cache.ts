@@ -21,8 +21,12 @@ export class RefreshingCache<T> {
   private refreshing = 0;
 
   private counts: Record<'hit' | 'stale' | 'miss', { inc(): void }>;
-  /** When each tenant's data last changed (`changed` with a grace): values stored before are stale. */
-  private staleSince = new Map<string, number>();
+  /**
+   * When each tenant's data changed (`changed` with a grace), ascending: the changes of the last
+   * `writeGraceMs` and, first, the latest one before them. A value is stale from the first change
+   * after it was made, and answered only until that change is `writeGraceMs` old.
+   */
+  private changes = new Map<string, number[]>();
 
   /**
    * `ttlMs` 0: nothing is kept and every get loads. Without a budget: 16 MiB, each value sized as
@@ -48,7 +52,11 @@ export class RefreshingCache<T> {
    */
   changed(tenantId: string, now = Date.now()): void {
     if (this.writeGraceMs <= 0) return this.clear(tenantId);
-    this.staleSince.set(tenantId, now);
+    const times = this.changes.get(tenantId);
+    if (times) {
+      times.push(now);
+      this.prune(times, now);
+    } else this.changes.set(tenantId, [now]);
     // Requests from now on must not join a load that may have read the data before the change.
     for (const id of this.pending.keys()) if (id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
   }
@@ -66,9 +74,11 @@ export class RefreshingCache<T> {
   async get(tenantId: string, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
     if (this.ttlMs <= 0) return load();
     let hit = this.cache.entry(tenantId, key);
-    const stale = this.staleSince.get(tenantId);
-    if (hit && stale !== undefined && hit.at <= stale) {
+    const times = hit ? this.changes.get(tenantId) : undefined;
+    const stale = hit && times ? this.firstChangeFrom(times, hit.at, now) : undefined;
+    if (hit && stale !== undefined) {
       const id = `${tenantId}\u0000${key}`;
+      // Under steady writes the last change is always recent: the first one after the value counts.
       if (now - stale > this.writeGraceMs) hit = undefined;
       else {
         if (this.refreshing < MAX_REFRESHING && !this.pending.has(id)) {
@@ -125,11 +135,27 @@ export class RefreshingCache<T> {
     return p;
   }
 
+  /** The first change at or after `at` (a value made then may have missed it), or undefined. */
+  private firstChangeFrom(times: number[], at: number, now: number): number | undefined {
+    this.prune(times, now);
+    // Before the kept changes: its first change is at most the first kept one, past the grace already.
+    if (at < times[0]) return times[0];
+    for (const c of times) if (c >= at) return c;
+    return undefined;
+  }
+
+  /** Drops changes older than the latest one that is past the grace (that one stays, first). */
+  private prune(times: number[], now: number): void {
+    let drop = 0;
+    while (drop + 1 < times.length && times[drop + 1] <= now - this.writeGraceMs) drop++;
+    if (drop) times.splice(0, drop);
+  }
+
   /** Forgets one tenant's values, or everyone's for '*'. */
   clear(tenantId: string): void {
     this.cache.clear(tenantId);
-    if (tenantId === '*') this.staleSince.clear();
-    else this.staleSince.delete(tenantId);
+    if (tenantId === '*') this.changes.clear();
+    else this.changes.delete(tenantId);
     // Requests from now on must not join a query that may have read the old index.
     for (const id of this.pending.keys()) if (tenantId === '*' || id.startsWith(`${tenantId}\u0000`)) this.pending.delete(id);
   }

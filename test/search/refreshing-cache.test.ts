@@ -159,3 +159,22 @@ t.test('a write with a grace: values made before it answer while refreshed, only
   none.changed('t1');
   t.same(await none.get('t1', 'a', load), [card('v3')], 'without a grace a write drops the values at once');
 });
+
+t.test('writes that keep coming: a value is answered for the grace after the first write it missed, not the last', async (t) => {
+  const cache = new RefreshingCache<ProductCard[]>(60_000, undefined, 200);
+  let version = 'v1';
+  const load = async () => [card(version)];
+  await cache.get('t1', 'a', load);
+  version = 'v2';
+  // A write every 60 ms for about 360 ms, the first one right after the value was made.
+  for (let i = 0; i < 6; i++) {
+    cache.changed('t1');
+    await new Promise((r) => setTimeout(r, 60));
+  }
+  t.same(await cache.get('t1', 'a', load), [card('v2')], 'past the grace since the write it missed (the last one is recent): loaded before answering');
+  version = 'v3';
+  cache.changed('t1');
+  t.same(await cache.get('t1', 'a', load), [card('v2')], 'the new value, stale since the write just now: answered while refreshed');
+  await settle();
+  t.same(await cache.get('t1', 'a', load), [card('v3')], 'then the refreshed one');
+});
