@@ -249,7 +249,10 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     { engine, contexts, log: searchLog, notices, merch, rewriter, vectors: queryVectors, clicks },
     { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs },
   );
-  const suggest = new SuggestService({ engine, contexts, notices }, { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4 });
+  const suggest = new SuggestService(
+    { engine, contexts, notices },
+    { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4, writeGraceMs: config.searchCacheWriteGraceMs },
+  );
   const storefront = new StorefrontSearch({
     search: (t, input) => search.search(t, input),
     suggest: (t, input) => suggest.suggest(t, input),

@@ -22,23 +22,23 @@ const PREVIEW_TTL_MS = 5 * 60_000;
  * previews from the engine once per typed words, then from the preview cache until the index changes.
  */
 export class SuggestService {
-  /** Product previews; dropped per tenant on index changes. */
+  /** Product previews; dropped per tenant on index changes (kept answering for `writeGraceMs` after one, while refreshed). */
   readonly previews: RefreshingCache<ProductCard[]>;
 
-  /** `cache.maxBytes`: the previews' budget, all tenants together. */
+  /** `cache.maxBytes`: the previews' budget, all tenants together; `writeGraceMs`: SEARCH_CACHE_WRITE_GRACE_MS, as for results. */
   constructor(
     private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices },
-    cache: { ttlMs: number; maxBytes: number },
+    cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number },
   ) {
     const resultTtlMs = cache.ttlMs;
-    // Index changes drop previews at once; their age limit only covers a missed notice, so it can be long.
+    // Index changes drop previews (at once, or past the write grace); their age limit only covers a missed notice, so it can be long.
     this.previews = new RefreshingCache<ProductCard[]>(
       resultTtlMs > 0 ? Math.max(resultTtlMs, PREVIEW_TTL_MS) : 0,
       { maxBytes: cache.maxBytes, sizeOf: jsonBytes },
-      0,
+      cache.writeGraceMs ?? 0,
       'suggest_previews',
     );
-    deps.notices.on('index', (tenantId) => this.previews.clear(tenantId));
+    deps.notices.on('index', (tenantId) => this.previews.changed(tenantId));
   }
 
   /** The SuggestResponse as JSON text. */
