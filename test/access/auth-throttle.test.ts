@@ -10,6 +10,20 @@ import { createLogger } from '../../shared/platform/logger.js';
 const h = await setup({ TRUSTED_PROXY_HOPS: '1', AUTH_FAILURES_PER_MINUTE: '30', AUTH_FAILURES_PER_PREFIX_PER_MINUTE: '60' });
 t.teardown(() => h.close());
 const admin = await h.tenant();
+
+/** A secret key of the admin store made straight in the database (as POST /v1/keys would make it). */
+const insertKey = (id: string, minted: ReturnType<typeof mintKey>) =>
+  h.api.deps.db('api_keys').insert({
+    id,
+    tenant_id: admin.id,
+    name: id,
+    kind: 'secret',
+    hash: minted.hash,
+    prefix: minted.prefix,
+    last4: minted.last4,
+    scopes: ['jobs'],
+    allowed_origins: [],
+  });
 const wrongKey = (prefix = 'sk_live_') => prefix + mintKey('secret').key.slice(prefix.length);
 const from = (address: string, key: string) => h.api.call('GET', '/v1/jobs', { key, headers: { 'x-forwarded-for': address } });
 /** Counts are per clock minute: start a counting test with enough of the minute left that it cannot roll over midway. */
@@ -83,17 +97,7 @@ t.test('unknown keys: remembered briefly, one lookup for repeats; a key created 
   await t.rejects(two.authenticate(minted.key, '10.0.0.1'), { code: 'key_invalid' });
 
   // The key now exists (as POST /v1/keys would make it), and its creator tells every process.
-  await deps.db('api_keys').insert({
-    id: 'key_later',
-    tenant_id: admin.id,
-    name: 'later',
-    kind: 'secret',
-    hash: minted.hash,
-    prefix: minted.prefix,
-    last4: minted.last4,
-    scopes: ['jobs'],
-    allowed_origins: [],
-  });
+  await insertKey('key_later', minted);
   await one.invalidate(minted.hash);
   await new Promise((r) => setTimeout(r, 100));
   t.equal((await one.authenticate(minted.key, '10.0.0.1')).id, 'key_later', 'this process forgot the unknown');
@@ -117,17 +121,7 @@ t.test('by default X-Forwarded-For is not trusted: rotating it does not reset th
 t.test('last-used times: a flush while an earlier one is writing, and stop, resolve after that write is stored', async (t) => {
   const deps = h.api.deps;
   const minted = mintKey('secret');
-  await deps.db('api_keys').insert({
-    id: 'key_last_used',
-    tenant_id: admin.id,
-    name: 'last used',
-    kind: 'secret',
-    hash: minted.hash,
-    prefix: minted.prefix,
-    last4: minted.last4,
-    scopes: ['jobs'],
-    allowed_origins: [],
-  });
+  await insertKey('key_last_used', minted);
   // The first write waits on a gate, as the timer's would while Postgres is busy.
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
