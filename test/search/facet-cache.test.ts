@@ -55,9 +55,12 @@ t.test('a second page and a refinement count only what was not counted before', 
 
 t.test('an index change drops the counts', async (t) => {
   await loadProducts(h, key, tenantId, [lamp('d1', 'Dyna', 50)]);
+  // The engine has d1 once it is indexed; this process drops its counts when the index notice
+  // reaches it, a moment later (until then a search may count from the cache: a fresh total of 5
+  // beside the brand counts of 4 products, as a fresh-clone CI run once saw).
   const body = await eventually(async () => {
     const b = await get('/v1/search?q=lamp&page=1&per_page=3');
-    return b.total === 5 ? b : null;
+    return b.total === 5 && brands(b)?.some((x) => x.value === 'Dyna') ? b : null;
   }, 15_000);
   t.same(
     brands(body)?.map((b) => b.value),
