@@ -138,8 +138,8 @@ export class RefreshingCache<T> {
   /** The first change at or after `at` (a value made then may have missed it), or undefined. */
   private firstChangeFrom(times: number[], at: number, now: number): number | undefined {
     this.prune(times, now);
-    // Before the kept changes: its first change is at most the first kept one, past the grace already.
-    if (at < times[0]) return times[0];
+    // A value made before the first kept change gets that one: its real first change, or a later one
+    // than that, is past the grace either way (prune keeps the latest change past it first).
     for (const c of times) if (c >= at) return c;
     return undefined;
   }

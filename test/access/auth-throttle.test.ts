@@ -1,4 +1,5 @@
 import t from 'tap';
+import { deferred } from '../helpers/wait.js';
 import { Redis } from 'ioredis';
 import { setup } from '../helpers/harness.js';
 import { Authenticator, AuthThrottle, RateLimiter, mintKey } from '../../shared/access/index.js';
@@ -123,14 +124,13 @@ t.test('last-used times: a flush while an earlier one is writing, and stop, reso
   const minted = mintKey('secret');
   await insertKey('key_last_used', minted);
   // The first write waits on a gate, as the timer's would while Postgres is busy.
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
+  const gate = deferred();
   let writes = 0;
   const lookup = {
     keyByHash: (hash: string) => deps.repos.keys.findByHash(hash),
     sessionByHash: (hash: string) => deps.repos.sessions.findByHash(hash),
     touchLastUsed: async (batch: Map<string, number>) => {
-      if (writes++ === 0) await gate;
+      if (writes++ === 0) await gate.promise;
       await deps.repos.keys.touchLastUsed(batch);
     },
   };
@@ -141,7 +141,7 @@ t.test('last-used times: a flush while an earlier one is writing, and stop, reso
   const stop = auth.stop().then(() => (stopped = true));
   await new Promise((r) => setTimeout(r, 50));
   t.equal(stopped, false, 'stop waits for the write in flight');
-  open();
+  gate.resolve();
   await stop;
   const row = await deps.db('api_keys').where({ id: 'key_last_used' }).first('last_used_at');
   t.ok(row.last_used_at, 'stored when stop resolved');

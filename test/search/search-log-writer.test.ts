@@ -1,4 +1,5 @@
 import t from 'tap';
+import { deferred } from '../helpers/wait.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { createDb } from '../../shared/platform/db/knex.js';
 import { createLogger } from '../../shared/platform/logger.js';
@@ -33,11 +34,10 @@ const stored = async () => (await db('search_log').orderBy('id').pluck('id')) as
 
 t.test('a flush called while an earlier one is writing resolves after that write is stored', async (t) => {
   // The first write waits on a gate, as the timer's flush would while Postgres is busy.
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
+  const gate = deferred();
   let calls = 0;
   const writer = new SearchLogWriter(async (rows) => {
-    if (calls++ === 0) await gate;
+    if (calls++ === 0) await gate.promise;
     await repo.insertMany(rows);
   }, createLogger('silent'));
   writer.push(row('srch_1'));
@@ -47,7 +47,7 @@ t.test('a flush called while an earlier one is writing resolves after that write
   const second = writer.flush().then(() => (done = true));
   await new Promise((resolve) => setTimeout(resolve, 50));
   t.equal(done, false, 'still waiting for the earlier write');
-  open();
+  gate.resolve();
   await second;
   t.same(await stored(), ['srch_1'], 'the earlier flush stored its row before the later one resolved');
   await first;

@@ -163,8 +163,8 @@ export class TypesenseEngine implements LexicalEngine {
 
   /** Upserts as JSONL and reads every result line: any refused document fails the call, naming it. */
   private async importDocs(collection: string, docs: SearchDoc[]): Promise<void> {
-    const client = await this.client;
     if (!docs.length) return;
+    const client = await this.client;
     const body = docs.map((d) => JSON.stringify(toTypesenseDoc(d))).join('\n');
     const raw: unknown = await client.collections(collection).documents().import(body, { action: 'upsert' });
     const results = importResults(raw);
@@ -183,8 +183,8 @@ export class TypesenseEngine implements LexicalEngine {
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
-    const client = await this.client;
     if (!ids.length) return;
+    const client = await this.client;
     const { all } = await this.generations(tenantId);
     // A backtick cannot be written inside a filter value: those few go one by one.
     const byFilter = ids.filter((id) => !id.includes('`'));

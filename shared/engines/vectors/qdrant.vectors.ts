@@ -67,8 +67,8 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async upsert(tenantId: string, generation: number, items: VectorItem[]): Promise<void> {
-    const client = await this.client;
     if (!items.length) return;
+    const client = await this.client;
     const gen = await this.gens.live(tenantId, generation);
     if (!gen) return;
     for (const it of items)
@@ -94,8 +94,8 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async remove(tenantId: string, ids: string[]): Promise<void> {
-    const client = await this.client;
     if (!ids.length) return;
+    const client = await this.client;
     const { active, building } = await this.gens.get(tenantId);
     for (const g of [active, building].filter((x): x is VectorGeneration => !!x)) {
       await client.delete(collectionOf(tenantId, g.generation), { wait: true, points: ids.map((id) => pointId(tenantId, id)) });
