@@ -2,8 +2,12 @@ import pg from 'pg';
 import { loadConfig } from '../../shared/platform/config.js';
 import { createDeps } from '../../shared/deps.js';
 import { toInput } from './query-mix.js';
+import type { EngineQuery } from '../../shared/engines/lexical/port.js';
 
 type Statement = { sql: string; bindings: unknown[] };
+
+/** The words the service searched for one search of the mix: its first engine query's terms (typos corrected, phrases, synonyms). */
+export type SearchedWords = Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast'>;
 
 /**
  * The statements the service itself sends for each search of the mix, cache off: recorded from a
@@ -11,19 +15,37 @@ type Statement = { sql: string; bindings: unknown[] };
  * dictionary are loaded and only the search's own statements remain).
  */
 export async function recordSearchStatements(env: Record<string, string>, tenantId: string, mix: string[]): Promise<Statement[][]> {
+  return (await recordSearches(env, tenantId, mix)).statements;
+}
+
+/** recordSearchStatements, and the words each search asked the engine for first (SearchedWords). */
+export async function recordSearches(
+  env: Record<string, string>,
+  tenantId: string,
+  mix: string[],
+): Promise<{ statements: Statement[][]; words: SearchedWords[] }> {
   const deps = createDeps(loadConfig({ ...process.env, ...env, SEARCH_CACHE_TTL_MS: '0', QUEUE_PREFIX: `${env.QUEUE_PREFIX}rec` }));
   try {
     const inputs = mix.map((m) => ({ ...toInput(m), debug: false }));
     for (const input of inputs) await deps.search.search(tenantId, input);
     let current: Statement[] = [];
     deps.db.on('query', (q: Statement) => current.push({ sql: q.sql, bindings: q.bindings }));
-    const out: Statement[][] = [];
+    let first: SearchedWords | null = null;
+    const search = deps.engine.search.bind(deps.engine);
+    deps.engine.search = (q) => {
+      first ??= { tokens: q.tokens, terms: q.terms, prefixLast: q.prefixLast };
+      return search(q);
+    };
+    const statements: Statement[][] = [];
+    const words: SearchedWords[] = [];
     for (const input of inputs) {
       current = [];
+      first = null;
       await deps.search.search(tenantId, input);
-      out.push(current);
+      statements.push(current);
+      words.push(first ?? { tokens: [], prefixLast: false });
     }
-    return out;
+    return { statements, words };
   } finally {
     await deps.close();
   }
