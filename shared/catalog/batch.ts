@@ -161,7 +161,11 @@ function takeValidated(body: BatchRequest): ValidatedItems {
 export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
   const { errors, upserts: valid, deletes } = takeValidated(body);
   const upserts = await withinProductsLimit(deps, tenantId, body, valid, deletes, errors);
-  const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete } : undefined;
+  // A product the sync sent but this batch refused (invalid, or past the plan's limit) was sent all the same:
+  // completing the sync must not delete its stored version. An item without a readable id cannot be kept.
+  const offset = body.upsert?.length ?? 0;
+  const refused = errors.filter((e) => e.id !== null && e.index < offset).map((e) => e.id as string);
+  const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete, refused } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
   if (outcome.deletedIds.length) {
     await deps.engine.remove(tenantId, outcome.deletedIds);

@@ -11,9 +11,13 @@ export type StoredProduct = Record<string, unknown> & {
   visible: boolean;
 };
 
-/** Numbers become their shortest decimal string; strings are kept as sent. */
+/**
+ * Numbers become their shortest decimal string at the string form's precision (6 decimals: 19.990000000000002
+ * is "19.99", 1e-7 is "0"), never an exponent the API would refuse back; strings are kept as sent.
+ */
 export function moneyString(value: number | string): string {
-  return typeof value === 'number' ? String(value) : value;
+  if (typeof value !== 'number') return value;
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
 }
 
 /** Applies output types and drops absent optionals, so equal products hash equally. */

@@ -20,7 +20,8 @@ export interface BatchWrite {
   /** Products with their canonical JSON, written as sent here (not serialized again). */
   upserts: CanonicalProduct[];
   deletes: string[];
-  sync?: { id: string; complete: boolean };
+  /** A full sync's batch; `refused`: ids of items the batch refused (sent all the same: the sync keeps them). */
+  sync?: { id: string; complete: boolean; refused?: string[] };
 }
 
 export interface BatchOutcome {
@@ -77,7 +78,7 @@ export function productsRepo(db: Knex) {
         const deletedIds: string[] = batch.deletes.length
           ? (await trx('products').where({ tenant_id: tenantId }).whereIn('id', batch.deletes).delete().returning('id')).map((r: { id: string }) => r.id)
           : [];
-        if (batch.sync) deletedIds.push(...(await recordSync(trx, tenantId, batch.sync, ids)));
+        if (batch.sync) deletedIds.push(...(await recordSync(trx, tenantId, batch.sync, [...ids, ...(batch.sync.refused ?? [])])));
         return { changedIds: changed.map((c) => c.id), staleIds, unchanged: batch.upserts.length - changed.length, deletedIds };
       });
     },

@@ -81,7 +81,7 @@ function finite(v: unknown): boolean {
 }
 
 function money(v: unknown): boolean {
-  return typeof v === 'number' ? Number.isFinite(v) && v >= 0 : typeof v === 'string' && MONEY_TEXT.test(v);
+  return typeof v === 'number' ? v >= 0 && v < 1e12 : typeof v === 'string' && MONEY_TEXT.test(v);
 }
 
 function optionalBoolean(v: unknown): boolean {

@@ -137,6 +137,31 @@ t.test('replace_all deletes exactly the unsent products, only when the sync comp
   t.same(left, ['a', 'b', 'e', 'f'], 'e came from another sync started later and survives');
 });
 
+t.test('a full sync keeps a product it sent that the batch refused (its stored version stays)', async (t) => {
+  const { key: k } = await h.tenant('sync refused store');
+  const send = (body: unknown) => h.api.call('POST', '/v1/products/batch', { key: k, body });
+  await send({ upsert: ['k1', 'k2', 'k3'].map((id) => product(id)) });
+  const done = await send({
+    replace_all: true,
+    sync_id: 'full-2',
+    sync_complete: true,
+    upsert: [product('k1'), { ...product('k2'), price: -5 }, { id: 'k3', name: 'not a map' }],
+  });
+  t.same(
+    done.body.errors.map((e: { id: string; code: string }) => [e.id, e.code]),
+    [
+      ['k2', 'invalid_product'],
+      ['k3', 'invalid_product'],
+    ],
+  );
+  t.equal(done.body.deleted, 0, 'k2 and k3 were sent: refused, not missing');
+  for (const id of ['k1', 'k2', 'k3']) {
+    const got = await h.api.call('GET', `/v1/products/${id}`, { key: k });
+    t.equal(got.status, 200, `${id} is kept`);
+    t.equal(got.body.product.price, '10', `${id} keeps its stored version`);
+  }
+});
+
 t.test('tenants never see each other in the engine or the API', async (t) => {
   const other = await h.tenant('other');
   await h.api.call('POST', '/v1/products/batch', { key: other.key, body: { upsert: [product('x1', { name: { en: 'Quokkaphone' } })] } });
@@ -170,4 +195,17 @@ t.test('product list pages are stable and q filters by name', async (t) => {
     ['l3'],
   );
   t.equal((await h.api.call('GET', '/v1/products?limit=201', { key: k })).status, 400);
+});
+
+t.test('a numeric price past 12 digits is refused; a stored one is read back as the API takes it', async (t) => {
+  const res = await post({ upsert: [product('np1', { price: 1e21 }), product('np2', { price: 1e-7, sale_price: 0.1 + 0.2 })] });
+  t.same(
+    res.body.errors.map((e: { id: string; code: string }) => [e.id, e.code]),
+    [['np1', 'invalid_product']],
+  );
+  t.match(res.body.errors[0].message, /price/);
+  const got = (await h.api.call('GET', '/v1/products/np2', { key })).body.product;
+  t.same([got.price, got.sale_price], ['0', '0.3']);
+  const again = await post({ upsert: [product('np2', { price: got.price, sale_price: got.sale_price })] });
+  t.same([again.body.errors, again.body.unchanged], [[], 1], 'sent back as read, the product is the same');
 });

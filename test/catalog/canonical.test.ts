@@ -48,3 +48,14 @@ t.test('newId: prefixed base36, no repeats across many pool refills', async (t) 
   for (const id of [...seen].slice(0, 50)) t.match(id, /^srch_[0-9a-z]{16}$/);
   t.match(newId('k', 24), /^k_[0-9a-z]{24}$/);
 });
+
+t.test('a price sent as a number is stored as a decimal string the API takes back', async (t) => {
+  const priceOf = (price: number) => toStored({ id: 'p', name: { en: 'x' }, price, currency: 'USD' }).price;
+  t.equal(priceOf(19.99), '19.99');
+  t.equal(priceOf(0.1 + 0.2), '0.3', 'float noise past 6 decimals is dropped');
+  t.equal(priceOf(1e-7), '0', 'below the 6 decimals of the string form: no exponent');
+  t.equal(priceOf(0.000001), '0.000001');
+  t.equal(priceOf(999999999999), '999999999999');
+  t.equal(priceOf(123456.1234567), '123456.123457');
+  for (const n of [19.99, 0.1 + 0.2, 1e-7, 0.000001, 999999999999.5, 5e-324]) t.match(priceOf(n), /^\d{1,12}(\.\d{1,6})?$/, `${n}`);
+});
