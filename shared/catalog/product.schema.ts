@@ -3,7 +3,10 @@ import { Timestamp } from '../platform/schemas.js';
 
 const Text = (max: number) => z.string().max(max);
 const LangMap = z.record(z.string().regex(/^[a-z]{2}(-[A-Za-z]{2})?$/, 'language keys are like "en" or "ar"'), z.string().max(20_000));
-const Money = z.union([z.number().finite().min(0).lt(1e12, 'at most 12 digits before the point'), z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'a non-negative decimal such as "19.99"')]);
+const Money = z.union([
+  z.number().finite().min(0).lt(1e12, 'at most 12 digits before the point'),
+  z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'a non-negative decimal such as "19.99"'),
+]);
 
 export const CategoryRef = z.strictObject({
   id: z.string().min(1).max(128),
