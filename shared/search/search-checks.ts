@@ -14,6 +14,27 @@ export function checkFilters(filters: Record<string, FilterValue>, ctx: TenantSe
       unknown.map((n) => ({ in: 'query', field: `filter[${n}]`, code: 'unknown_filter', message: 'not a filterable attribute' })),
     );
   }
+  const wrong = Object.entries(filters).flatMap(([name, value]) => {
+    const problem = filterShapeProblem(name, value);
+    return problem ? [{ in: 'query', field: `filter[${name}]`, code: 'invalid_filter', message: problem }] : [];
+  });
+  if (wrong.length) throw new AppError('validation_failed', 400, `invalid filter: ${wrong[0].field}: ${wrong[0].message}`, wrong);
+}
+
+/**
+ * What is wrong with a built-in filter's value, if anything: `price` takes a range, `in_stock` true or
+ * false, `brand` and `category` values (never a range). A mapped attribute takes values or a range (a
+ * range matches the products whose value is a number within it).
+ */
+function filterShapeProblem(name: string, value: FilterValue): string | null {
+  const range = typeof value === 'object' && !Array.isArray(value);
+  if (name === 'price') return range ? null : 'price filters by a range: filter[price][gte]=n and/or filter[price][lte]=n';
+  if (name === 'in_stock') {
+    const list = typeof value === 'boolean' ? [String(value)] : range ? null : Array.isArray(value) ? value : [value];
+    return list && list.length > 0 && list.every((v) => v === 'true' || v === 'false') ? null : 'in_stock is true or false';
+  }
+  if ((name === 'brand' || name === 'category') && range) return `${name} filters by values (a,b), not by a range`;
+  return null;
 }
 
 /** 400 unknown_facet for a facet name that is neither built in nor a mapped facet attribute. */

@@ -53,6 +53,11 @@ export interface SqlPart {
   bindings: unknown[];
 }
 
+/** A facet's value as a list (a single value in a list of one): the facet counts' form. Bindings: the name three times. */
+const FACET_ELEMENTS = `CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END`;
+/** `x` (text) as a number when it is one, else null: a CASE, so the cast never sees other text (no question mark: knex reads it as a binding). */
+const NUMERIC_TEXT = `(CASE WHEN x ~ '^\\s*-{0,1}[0-9]+(\\.[0-9]+){0,1}\\s*$' THEN x::numeric END)`;
+
 /** WHERE clauses for the engine's filter names: brand, category, price, in_stock, and facet attributes. */
 export function filterSql(filters: Record<string, FilterValue> | undefined, skip?: string): SqlPart {
   const sql: string[] = [];
@@ -72,14 +77,19 @@ export function filterSql(filters: Record<string, FilterValue> | undefined, skip
       sql.push('category_ids && ?::text[]');
       bindings.push(asList(value).flatMap((v) => [v, `lvl:${categoryLevelKey(v.split('>'))}`]));
     } else if (typeof value === 'object' && !Array.isArray(value)) {
-      if (value.gte != null) sql.push(`(facets->>?)::numeric >= ?`) && bindings.push(name, value.gte);
-      if (value.lte != null) sql.push(`(facets->>?)::numeric <= ?`) && bindings.push(name, value.lte);
+      const bounds = [...(value.gte != null ? [`>= ?`] : []), ...(value.lte != null ? [`<= ?`] : [])];
+      if (bounds.length) {
+        // The value is a number, or text that is one ("42"; in a list, any of them): a text value ("8GB") never matches, never fails.
+        sql.push(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${FACET_ELEMENTS}) v(x) WHERE ${bounds.map((b) => `${NUMERIC_TEXT} ${b}`).join(' AND ')})`);
+        bindings.push(name, name, name, ...[value.gte, value.lte].filter((b) => b != null));
+      }
     } else if (typeof value === 'boolean') {
       sql.push(`facets->? = to_jsonb(?::boolean)`);
       bindings.push(name, value);
     } else {
-      sql.push(`jsonb_exists_any(facets->?, ?::text[])`);
-      bindings.push(name, asList(value));
+      // Text values by the value, a number by its text as the facet counts show it ("9").
+      sql.push(`(jsonb_exists_any(facets->?, ?::text[]) OR (jsonb_typeof(facets->?) = 'number' AND facets->>? = ANY(?::text[])))`);
+      bindings.push(name, asList(value), name, name, asList(value));
     }
   }
   return { sql: sql.length ? ` AND ${sql.join(' AND ')}` : '', bindings };

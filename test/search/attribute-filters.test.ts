@@ -1,0 +1,61 @@
+import t from 'tap';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+
+// Attribute filters over values as stores send them: text ("8GB"), numbers as text ("42"), numbers, lists.
+const { h } = await setupWithWorkers();
+const { id: tenantId, key } = await h.tenant();
+const mapping = ['RAM', 'Size', 'Weight'].map((raw) => ({ raw_name: raw, canonical_name: raw.toLowerCase(), facet: true }));
+await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: mapping } });
+const p = (id: string, attributes: Record<string, unknown>) => ({ id, name: { en: `Trail shoe ${id}` }, price: 50, currency: 'USD', attributes });
+await loadProducts(h, key, tenantId, [
+  p('s1', { RAM: '8GB', Size: '42', Weight: 9 }),
+  p('s2', { RAM: '16GB', Size: ['44', '45'], Weight: 9.5 }),
+  p('s3', { Size: 'XL', Weight: 12 }),
+  p('s4', {}),
+]);
+const get = (qs: string) => h.api.call('GET', `/v1/search?q=shoe&${qs}`, { key });
+const ids = (res: { body: { ids: string[] } }) => [...res.body.ids].sort();
+
+t.test('a range on an attribute matches the products whose value is a number in it; text never fails the search', async (t) => {
+  const text = await get('filter[ram][gte]=8');
+  t.equal(text.status, 200, 'a range over text values is no 500');
+  t.same(ids(text), []);
+  t.same(ids(await get('filter[size][gte]=43')), ['s2'], '"44" of the list ["44","45"] is in the range; "XL" is no number');
+  t.same(ids(await get('filter[size][gte]=40&filter[size][lte]=42')), ['s1']);
+  t.same(ids(await get('filter[weight][lte]=9.5')), ['s1', 's2']);
+  const posted = await h.api.call('POST', '/v1/search', { key, body: { q: 'shoe', filters: { weight: { gte: 10 }, ram: { lte: 4 } } } });
+  t.equal(posted.status, 200);
+  t.same(ids(posted), []);
+});
+
+t.test('a numeric attribute filters by the value its facet bucket shows', async (t) => {
+  const res = await get('facets=weight');
+  const buckets = res.body.facets.find((f: { name: string }) => f.name === 'weight').buckets.map((b: { value: string }) => b.value);
+  t.ok(buckets.includes('9'), `the bucket is "9" (${buckets})`);
+  t.same(ids(await get('filter[weight]=9')), ['s1']);
+  t.same(ids(await get('filter[weight]=9,12')), ['s1', 's3']);
+  t.same(ids(await get('filter[size]=44')), ['s2'], 'text values as before');
+});
+
+t.test('a built-in filter of the wrong shape is a 400 naming it', async (t) => {
+  for (const [qs, field] of [
+    ['filter[in_stock]=maybe', 'filter[in_stock]'],
+    ['filter[brand][gte]=1', 'filter[brand]'],
+    ['filter[category][lte]=3', 'filter[category]'],
+    ['filter[price]=10', 'filter[price]'],
+  ]) {
+    const res = await get(qs);
+    t.equal(res.status, 400, qs);
+    t.equal(res.body.error.code, 'validation_failed', qs);
+    t.same(
+      res.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code]),
+      [[field, 'invalid_filter']],
+      qs,
+    );
+  }
+  const posted = await h.api.call('POST', '/v1/search', { key, body: { q: 'shoe', filters: { in_stock: ['maybe'] } } });
+  t.equal(posted.status, 400);
+  t.same(ids(await get('filter[in_stock]=true')), ['s1', 's2', 's3', 's4'], 'true and false still work');
+  t.same(ids(await get('filter[in_stock]=false')), []);
+});
