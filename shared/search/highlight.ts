@@ -50,7 +50,8 @@ function plainAscii(word: string): boolean {
   return true;
 }
 
-function escapeHtml(s: string): string {
+/** `s` with &<>" escaped (returned as is when it holds none). */
+export function escapeHtml(s: string): string {
   if (!SPECIAL.test(s)) return s;
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }

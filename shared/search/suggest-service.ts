@@ -6,6 +6,7 @@ import { boundWords } from './query-bounds.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
+import { escapeHtml } from './highlight.js';
 
 export interface SuggestInput {
   q: string;
@@ -126,11 +127,11 @@ function completions(dictionary: SuggestDictionary, normalized: string, limit: n
   return { suggestions, categories };
 }
 
-/** Wraps the typed part in <em> when the display text starts with it (same length after normalization). */
+/** Wraps the typed part in <em> when the display text holds it (same length after normalization); the store's text is escaped: only the marks are markup. */
 function markPrefix(display: string, norm: string, typed: string): string | null {
   const at = norm.indexOf(typed);
   if (at < 0) return null;
   // Normalization keeps lengths for plain text; when it did not, fall back to no highlight.
   if (normalizeText(display) !== norm || display.length !== norm.length) return null;
-  return `${display.slice(0, at)}<em>${display.slice(at, at + typed.length)}</em>${display.slice(at + typed.length)}`;
+  return `${escapeHtml(display.slice(0, at))}<em>${escapeHtml(display.slice(at, at + typed.length))}</em>${escapeHtml(display.slice(at + typed.length))}`;
 }

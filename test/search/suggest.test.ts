@@ -190,6 +190,20 @@ t.test('tenant isolation', async (t) => {
   );
 });
 
+t.test("the store's own text is escaped in highlighted: only the marks are markup", async (t) => {
+  const store = await h.tenant('markup store');
+  await loadProducts(h, store.key, store.id, [
+    p('m1', 'Bolt driver', 'Bolt & <b>Co</b>', cat('tools', ['<u>Tools</u>', 'عدد'])),
+    p('m2', 'Bolt cutter', 'Bolt & <b>Co</b>', cat('tools', ['<u>Tools</u>', 'عدد'])),
+  ]);
+  const marked = await suggest('<u', store.key);
+  const category = marked.suggestions.find((s) => s.kind === 'category');
+  t.equal(category?.text, '<u>Tools</u>', 'the text is as the store sent it');
+  t.equal(category?.highlighted, '<em>&lt;u</em>&gt;Tools&lt;/u&gt;');
+  const brand = (await suggest('bolt', store.key)).suggestions.find((s) => s.kind === 'brand');
+  t.equal(brand?.highlighted, '<em>Bolt</em> &amp; &lt;b&gt;Co&lt;/b&gt;');
+});
+
 t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
   const backlog = backlogKey(h.config.queuePrefix, 'catalog', tenantId);
   const queue = h.api.deps.queues.get('vocabulary');
