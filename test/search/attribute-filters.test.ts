@@ -59,3 +59,17 @@ t.test('a built-in filter of the wrong shape is a 400 naming it', async (t) => {
   t.same(ids(await get('filter[in_stock]=true')), ['s1', 's2', 's3', 's4'], 'true and false still work');
   t.same(ids(await get('filter[in_stock]=false')), []);
 });
+
+t.test('a mapping onto a built-in facet name is a 400 and changes nothing', async (t) => {
+  const res = await h.api.call('PUT', '/v1/attributes/mapping', {
+    key,
+    body: { items: [...mapping, { raw_name: 'Maker', canonical_name: 'Brand', facet: true }] },
+  });
+  t.equal(res.status, 400);
+  t.same(
+    res.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code]),
+    [['items.3.canonical_name', 'reserved_name']],
+  );
+  const now = (await h.api.call('GET', '/v1/attributes/mapping', { key })).body.items.map((i: { canonical_name: string }) => i.canonical_name);
+  t.same(now, ['ram', 'size', 'weight'], 'the mapping before stays');
+});

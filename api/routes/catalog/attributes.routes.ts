@@ -2,7 +2,11 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import { startReindex } from '../../../shared/catalog/reindex.js';
+import { BUILTIN_FACETS } from '../../../shared/search/facets.js';
 import { AttributeInfo, AttributeMapping, AttributeMappingIn } from './attributes.schema.js';
+
+/** Names the service's own facets and filters use: a mapped attribute of that name would stand beside them under the same name. */
+const RESERVED = new Set<string>(BUILTIN_FACETS);
 
 const READ = { scope: 'catalog:read' as const };
 const WRITE = { scope: 'catalog:write' as const };
@@ -55,6 +59,13 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
         if (dupes.length) {
           throw new AppError('validation_failed', 400, `raw_name listed twice: ${dupes[0]}`, [
             { in: 'body', field: 'items', code: 'duplicate', message: `raw_name ${dupes[0]} appears twice` },
+          ]);
+        }
+        const reserved = body.items.findIndex((i) => RESERVED.has(i.canonical_name.toLowerCase()));
+        if (reserved >= 0) {
+          const name = body.items[reserved].canonical_name;
+          throw new AppError('validation_failed', 400, `canonical_name ${name} is a built-in facet and filter`, [
+            { in: 'body', field: `items.${reserved}.canonical_name`, code: 'reserved_name', message: `${name} is built in (${BUILTIN_FACETS.join(', ')})` },
           ]);
         }
         const tenantId = ctx.state.principal.tenantId;
