@@ -12,6 +12,8 @@ export interface SuggestInput {
   q: string;
   limit: number;
   products: number;
+  /** `auto` or a store locale (any other is a 400, as for search); completions come from every language of the store. */
+  lang?: string;
 }
 
 /** Age limit of suggest's product previews (at least the result cache's). */
@@ -46,7 +48,13 @@ export class SuggestService {
   async suggest(tenantId: string, input: SuggestInput): Promise<string> {
     const started = performance.now();
     const { contexts } = this.deps;
-    if (!(await contexts.get(tenantId))) throw new AppError('not_found', 404, 'tenant not found');
+    const ctx = await contexts.get(tenantId);
+    if (!ctx) throw new AppError('not_found', 404, 'tenant not found');
+    if (input.lang && input.lang !== 'auto' && !ctx.locales.includes(input.lang)) {
+      throw new AppError('validation_failed', 400, `lang ${input.lang} is not one of this store's locales (${ctx.locales.join(', ')})`, [
+        { in: 'query', field: 'lang', code: 'invalid_value', message: 'not a tenant locale' },
+      ]);
+    }
     const normalized = normalizeText(input.q);
     const tokens = boundWords(tokenize(normalized), { keepLast: true }).words;
     const [dictionary, typed] = await Promise.all([normalized ? contexts.dictionaries.get(tenantId) : null, this.preview(tenantId, normalized, tokens, input)]);

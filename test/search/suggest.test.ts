@@ -190,6 +190,16 @@ t.test('tenant isolation', async (t) => {
   );
 });
 
+t.test('lang is auto or one of the store locales, as for search', async (t) => {
+  const fr = await h.api.call('GET', '/v1/suggest?q=sam&lang=fr', { key });
+  t.equal(fr.status, 400);
+  t.same(
+    fr.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code]),
+    [['lang', 'invalid_value']],
+  );
+  t.same(texts(await suggest('sam', key, '&lang=ar')), texts(await suggest('sam')), 'a store locale: the same completions');
+});
+
 t.test("the store's own text is escaped in highlighted: only the marks are markup", async (t) => {
   const store = await h.tenant('markup store');
   await loadProducts(h, store.key, store.id, [

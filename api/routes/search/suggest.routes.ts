@@ -18,7 +18,7 @@ export function suggestRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'suggestions', schema: SuggestResponse } },
       async handle(ctx, { query }) {
         ctx.type = 'application/json';
-        ctx.body = await deps.suggest.suggest(ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products });
+        ctx.body = await deps.suggest.suggest(ctx.state.principal.tenantId, { q: query.q, limit: query.limit, products: query.products, lang: query.lang });
         // Never billed nor limited; counted (in memory) only for the usage report's suggests_not_billed.
         if (deps.config.usage.metering) deps.usage.count(ctx.state.principal.tenantId, 'suggest');
       },
