@@ -3,7 +3,7 @@ import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 
 // Attribute filters over values as stores send them: text ("8GB"), numbers as text ("42"), numbers, lists.
-const { h } = await setupWithWorkers();
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();
 const mapping = ['RAM', 'Size', 'Weight'].map((raw) => ({ raw_name: raw, canonical_name: raw.toLowerCase(), facet: true }));
 await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: mapping } });

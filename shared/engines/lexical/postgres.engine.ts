@@ -109,13 +109,15 @@ export class PostgresEngine implements LexicalEngine {
       heads: d.heads ?? [],
     }));
     const labels = new Map<string, Record<string, string>>();
-    for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, label);
+    // A category's label gathers every language its products give it: a product that names it in one language only
+    // (a hidden draft, an untranslated one) adds or updates that language and never drops the others.
+    for (const d of docs) for (const [id, label] of categoryLabels(d)) labels.set(id, { ...labels.get(id), ...label });
     await derivedWrite(this.db, async (trx) => {
       await trx.raw(UPSERT_DOCS, [JSON.stringify(rows), tenantId, generation, tenantId, generation]);
       if (!labels.size) return;
       await trx.raw(
         `INSERT INTO search_categories (tenant_id, id, label) SELECT ?, v.id, v.label FROM jsonb_to_recordset(?::jsonb) AS v(id text, label jsonb)
-         ON CONFLICT (tenant_id, id) DO UPDATE SET label = EXCLUDED.label WHERE search_categories.label <> EXCLUDED.label`,
+         ON CONFLICT (tenant_id, id) DO UPDATE SET label = search_categories.label || EXCLUDED.label WHERE NOT search_categories.label @> EXCLUDED.label`,
         // In id order: two workers upserting shared categories lock them in the same order.
         [tenantId, JSON.stringify([...labels].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, label]) => ({ id, label })))],
       );
