@@ -2,7 +2,7 @@ import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { Tenant } from '../access/index.js';
 import type { MappingItem } from '../catalog/index.js';
 import type { SynonymRow } from '../synonyms/index.js';
-import { labelLang, normalizeText } from '../text/normalize.js';
+import { normalizeText } from '../text/normalize.js';
 import { COLOR_WORDS, type RuleContext } from './rule-parser.js';
 import { buildCategoryIndex, type CategoryWordIndex } from './category-intent.js';
 import { SynonymMatcher, type CompiledRuleInput } from './synonym-matcher.js';
@@ -67,10 +67,7 @@ export async function buildContext(
     facetNames,
     categories: buildCategoryIndex(categoryRows),
     profiles,
-    popularCategories: categoryRows
-      .filter((r) => r.target)
-      .slice(0, 10)
-      .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight })),
+    popularCategories: dictionary.categoryBuckets(categoryRows, 10),
     synonyms: new SynonymMatcher(ruleRows.map(compileRule)),
     rules: {
       brands: new Map(brandRows.map((r) => [r.norm, r.display])),

@@ -1,4 +1,5 @@
 import type { SuggestRow } from './vocabulary.repo.js';
+import { labelLang } from '../text/normalize.js';
 
 const KINDS: SuggestRow['kind'][] = ['query', 'brand', 'category'];
 /** Answers kept per dictionary (the most recently used): typing repeats the same short prefixes. */
@@ -25,6 +26,7 @@ export class SuggestDictionary {
   private wordAt: Uint16Array;
   /** Answers made from this dictionary, least recently used first; a rebuilt dictionary starts empty. */
   private answers = new Map<string, unknown>();
+  private categoryLabels: Map<string, Record<string, string>> | null = null;
 
   /** Rows in any order; sorting is skipped when they come sorted by norm already (the repo asks Postgres to). */
   constructor(rows: SuggestRow[]) {
@@ -84,6 +86,34 @@ export class SuggestDictionary {
     const out: SuggestRow[] = [];
     for (let i = 0; i < this.size; i++) if (this.kinds[i] === k) out.push(this.row(i));
     return out.sort((a, b) => b.weight - a.weight);
+  }
+
+  /** A category suggestion target's (`lvl:` key or category id) label in every language its entries have, each language's most used text. */
+  categoryLabel(target: string): Record<string, string> | null {
+    if (!this.categoryLabels) {
+      const labels = new Map<string, Record<string, string>>();
+      for (const r of this.entriesOf('category')) {
+        if (!r.target) continue;
+        const label = labels.get(r.target) ?? {};
+        label[labelLang(r.display)] ??= r.display;
+        labels.set(r.target, label);
+      }
+      this.categoryLabels = labels;
+    }
+    return this.categoryLabels.get(target) ?? null;
+  }
+
+  /** Category buckets of `rows` (in their order): one per target, labelled in every language, at most `limit`. */
+  categoryBuckets(rows: SuggestRow[], limit: number): Array<{ value: string; label: Record<string, string>; count: number }> {
+    const out: Array<{ value: string; label: Record<string, string>; count: number }> = [];
+    const shown = new Set<string>();
+    for (const r of rows) {
+      if (r.kind !== 'category' || !r.target || shown.has(r.target)) continue;
+      shown.add(r.target);
+      out.push({ value: r.target, label: this.categoryLabel(r.target) ?? { [labelLang(r.display)]: r.display }, count: r.weight });
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   /** `make()`'s answer for `key`, made once while it stays among the last MEMO used. */

@@ -1,7 +1,7 @@
 import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
-import { isCodeLike, labelLang, normalizeText, tokenize } from '../text/normalize.js';
+import { isCodeLike, normalizeText, tokenize } from '../text/normalize.js';
 import { boundWords } from './query-bounds.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
@@ -128,10 +128,7 @@ function completions(dictionary: SuggestDictionary, normalized: string, limit: n
     if (suggestions.length >= limit) break;
   }
   // Category buckets: the categories whose names start with what was typed, counted by their products.
-  const categories = rows
-    .filter((r) => r.kind === 'category' && r.target)
-    .slice(0, 5)
-    .map((r) => ({ value: r.target!, label: { [labelLang(r.display)]: r.display }, count: r.weight }));
+  const categories = dictionary.categoryBuckets(rows, 5);
   return { suggestions, categories };
 }
 

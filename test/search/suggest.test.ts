@@ -64,10 +64,10 @@ t.test('completions of every kind: past queries, name openings, brands, categori
   t.same(sam.suggestions[1], { text: 'Samsung', highlighted: '<em>Sam</em>sung', kind: 'brand', target: 'Samsung' });
   const pho = await suggest('pho');
   t.same(pho.suggestions, [{ text: 'Phones', highlighted: '<em>Pho</em>nes', kind: 'category', target: 'phones' }]);
-  t.same(pho.categories, [{ value: 'phones', label: { en: 'Phones' }, count: 2 }]);
+  t.same(pho.categories, [{ value: 'phones', label: { en: 'Phones', ar: 'هواتف' }, count: 2 }]);
   const el = await suggest('el');
   t.same(el.suggestions, [{ text: 'Electronics', highlighted: '<em>El</em>ectronics', kind: 'category', target: 'lvl:electronics' }], 'a category level');
-  t.same(el.categories, [{ value: 'lvl:electronics', label: { en: 'Electronics' }, count: 5 }]);
+  t.same(el.categories, [{ value: 'lvl:electronics', label: { en: 'Electronics', ar: 'إلكترونيات' }, count: 5 }]);
 });
 
 t.test("nothing starts with what was typed: its last word's closest spelling is completed", async (t) => {
@@ -104,7 +104,7 @@ t.test('Arabic: every normalization variant completes the same way', async (t) =
       [['category', 'أحذية', 'shoes']],
       q,
     );
-    t.same(res.categories, [{ value: 'shoes', label: { ar: 'أحذية' }, count: 2 }], q);
+    t.same(res.categories, [{ value: 'shoes', label: { en: 'Shoes', ar: 'أحذية' }, count: 2 }], q);
   }
   t.equal((await suggest('احذ')).suggestions[0].highlighted, '<em>أحذ</em>ية');
   for (const q of ['فست', 'فُسْت', 'فستان']) t.same(texts(await suggest(q)), ['query:فستان'], `${q}: a name opening`);
@@ -187,6 +187,22 @@ t.test('tenant isolation', async (t) => {
   t.notOk(
     ours.products.some((x) => x.id.startsWith('o')),
     'no other tenant previews',
+  );
+});
+
+t.test('category buckets: one per category, labelled in every language of the store', async (t) => {
+  const en = await suggest('dres');
+  t.same(en.categories, [{ value: 'dresses', label: { en: 'Dresses', ar: 'فساتين' }, count: 2 }]);
+  const ar = await suggest('فسا');
+  t.same(ar.categories, en.categories, 'typed in Arabic: the same bucket');
+  const help = (await h.api.call('GET', '/v1/search?q=zzqqxx', { key })).body.zero_result_help.popular_categories as Array<{
+    value: string;
+    label: Record<string, string>;
+  }>;
+  t.equal(new Set(help.map((c) => c.value)).size, help.length, 'popular categories: each value once');
+  t.same(
+    help.find((c) => c.value === 'dresses'),
+    { value: 'dresses', label: { en: 'Dresses', ar: 'فساتين' }, count: 2 },
   );
 });
 
