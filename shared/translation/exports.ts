@@ -9,7 +9,8 @@ export function toWriteItem(r: ItemRow) {
     id: r.id,
     product_id: r.product_id,
     field: r.field,
-    field_key: r.field_key || null,
+    // Spec 2.4: optional, never null; the table stores '' for a field without a key.
+    ...(r.field_key ? { field_key: r.field_key } : {}),
     locale: r.target_locale,
     text: r.translated_text ?? '',
     source_hash: r.source_hash,

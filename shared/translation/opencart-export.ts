@@ -1,8 +1,13 @@
 import type { ItemRow } from './items.repo.js';
 
 export interface OpenCartOptions {
-  /** OpenCart's `language_id` of the target language (Admin > System > Localisation > Languages). */
-  languageId: number;
+  /**
+   * OpenCart's `language_id` of the target language (Admin > System > Localisation > Languages);
+   * without it the SQL looks it up in the store's own language table by `locale`.
+   */
+  languageId?: number;
+  /** The target locale (`ar`): without languageId, the language whose code is `ar` (else the first `ar-*`). */
+  locale: string;
   /** DB_PREFIX of the OpenCart install (`oc_` by default). */
   tablePrefix: string;
 }
@@ -24,7 +29,9 @@ const clip = (s: string) => [...s].slice(0, 255).join('');
  * in a comment and skipped.
  */
 export function toOpenCartSql(rows: ItemRow[], opts: OpenCartOptions): string {
-  const lang = opts.languageId;
+  // Guessing a number (1 is usually the install's first language) could overwrite the wrong language's
+  // text; the store's own table knows. No such language leaves @language_id NULL, and every INSERT fails.
+  const lang = opts.languageId ?? '@language_id';
   const products = new Map<string, { name?: ItemRow; description?: ItemRow }>();
   const categories = new Map<string, ItemRow>();
   const skipped: string[] = [];
@@ -37,7 +44,14 @@ export function toOpenCartSql(rows: ItemRow[], opts: OpenCartOptions): string {
       else categories.set(r.field_key, r);
     }
   }
-  const out = [`-- OpenCart translations: language_id ${lang}, ${products.size} products, ${categories.size} categories`, 'SET NAMES utf8mb4;'];
+  const language = opts.languageId ?? `of code ${opts.locale} in ${opts.tablePrefix}language`;
+  const out = [`-- OpenCart translations: language_id ${language}, ${products.size} products, ${categories.size} categories`, 'SET NAMES utf8mb4;'];
+  if (opts.languageId === undefined) {
+    const code = sqlString(opts.locale);
+    out.push(
+      `SET @language_id = (SELECT language_id FROM \`${opts.tablePrefix}language\` WHERE code = ${code} OR code LIKE ${sqlString(`${opts.locale}-%`)} ORDER BY code <> ${code}, language_id LIMIT 1);`,
+    );
+  }
   for (const id of [...new Set(skipped)]) out.push(`-- skipped ${id}: OpenCart ids are integers`);
   const pd = `\`${opts.tablePrefix}product_description\``;
   for (const [id, f] of products) {

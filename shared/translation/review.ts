@@ -29,11 +29,7 @@ export function reviewService(deps: ReviewDeps) {
           { in: 'body', field: 'text', code: 'required', message: 'edit needs the new text' },
         ]);
       }
-      if (action !== 'edit' && text != null) {
-        throw new AppError('validation_failed', 400, 'invalid body: text: only edit takes a text', [
-          { in: 'body', field: 'text', code: 'not_allowed', message: 'only edit takes a text' },
-        ]);
-      }
+      // Spec 4.3 takes a text with every action; only edit uses it, approve and reject leave the translation as it was.
       let edit;
       if (action === 'edit') {
         // A person's text gets the same checks as the machine's, for the record (it is never routed).

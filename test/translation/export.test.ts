@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
@@ -104,19 +104,42 @@ CREATE TABLE \`oc_category_description\` (
   KEY \`name\` (\`name\`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;`;
 
-t.test("sql_opencart loads into OpenCart's tables in a real MariaDB and the rows read back", async (t) => {
+// OpenCart 3.0's language table, as an install with English first and Arabic added has it.
+const OPENCART_LANGUAGES = `
+CREATE TABLE \`oc_language\` (
+  \`language_id\` int(11) NOT NULL AUTO_INCREMENT,
+  \`name\` varchar(32) NOT NULL,
+  \`code\` varchar(5) NOT NULL,
+  \`locale\` varchar(255) NOT NULL,
+  \`image\` varchar(64) NOT NULL,
+  \`directory\` varchar(32) NOT NULL,
+  \`sort_order\` int(3) NOT NULL DEFAULT '0',
+  \`status\` tinyint(1) NOT NULL,
+  PRIMARY KEY (\`language_id\`),
+  KEY \`name\` (\`name\`)
+) ENGINE=MyISAM DEFAULT CHARSET=utf8;
+INSERT INTO \`oc_language\` VALUES (1, 'English', 'en-gb', 'en-US,en_US.UTF-8,en_US,en-gb,english', 'gb.png', 'english', 1, 1);`;
+
+/** A fresh database with OpenCart's tables, or undefined (and a failure) when MariaDB does not answer. */
+function openCartDatabase(t: Test): string | undefined {
   try {
     maria('SELECT 1');
   } catch (err) {
     t.fail(
       `MariaDB does not answer on ${process.env.MARIADB_HOST ?? '127.0.0.1'}:${process.env.MARIADB_PORT ?? '3306'} (.ci/run installs and starts it): ${(err as Error).message}`,
     );
-    return;
+    return undefined;
   }
   const database = `pss_oc_${randomBytes(4).toString('hex')}`;
   maria(`CREATE DATABASE ${database} CHARACTER SET utf8mb4`);
   t.teardown(() => void maria(`DROP DATABASE IF EXISTS ${database}`));
-  maria(OPENCART_TABLES, database);
+  maria(OPENCART_TABLES + OPENCART_LANGUAGES, database);
+  return database;
+}
+
+t.test("sql_opencart loads into OpenCart's tables in a real MariaDB and the rows read back", async (t) => {
+  const database = openCartDatabase(t);
+  if (!database) return;
   // The store's existing Arabic row of product 43: its name and tags must survive a description-only update.
   maria(`INSERT INTO oc_product_description VALUES (43, 2, 'اسم قديم', 'قديم', 'وسوم', 'عنوان', 'ميتا', 'كلمات');`, database);
 
@@ -156,4 +179,40 @@ t.test("sql_opencart loads into OpenCart's tables in a real MariaDB and the rows
     details: [{ field: 'table_prefix' }],
   });
   t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=0')).body.error, { details: [{ field: 'language_id' }] });
+});
+
+t.test("sql_opencart with only the spec's parameters takes the language_id of the target locale from the store's oc_language", async (t) => {
+  const database = openCartDatabase(t);
+  if (!database) return;
+  const res = await call('GET', '/v1/translate/export?format=sql_opencart');
+  t.equal(res.status, 200, 'no language_id needed (spec 4.3: format and target_locale only)');
+  const sql = res.body as string;
+  const names = () =>
+    JSON.parse(
+      maria(
+        `SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT('id', product_id, 'lang', language_id, 'name', name) ORDER BY product_id, language_id), '[]') FROM oc_product_description`,
+        database,
+      ),
+    ) as Array<{ id: number; lang: number; name: string }>;
+
+  // A store without Arabic: no row gets a language, so nothing is written (rather than the English rows overwritten).
+  t.throws(() => maria(sql, database), /language_id' cannot be null/);
+  t.same(names(), [], 'nothing written');
+
+  maria(`INSERT INTO oc_language VALUES (2, 'Deutsch', 'de-de', '', '', 'german', 2, 1), (3, 'العربية', 'ar', '', '', 'arabic', 3, 1);`, database);
+  maria(`INSERT INTO oc_product_description VALUES (42, 1, 'English name', 'English text', '', 'English name', '', '');`, database);
+  maria(sql, database);
+  const rows = names();
+  t.same([...new Set(rows.filter((r) => r.lang !== 1).map((r) => r.lang))], [3], "every translation written under Arabic's language_id 3");
+  t.same(
+    rows.filter((r) => r.id === 42),
+    [
+      { id: 42, lang: 1, name: 'English name' },
+      { id: 42, lang: 3, name: tricky },
+    ],
+    'the English row is untouched',
+  );
+
+  // An explicit language_id still wins (an install whose Arabic language has another code).
+  t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=7')).body, /VALUES \(42, 7,/);
 });

@@ -114,7 +114,7 @@ t.test('the feed: oldest approval first, write-back fields only, re-approval mov
     [b, a],
     'attribute values are not written back',
   );
-  t.match(page.body.data[0], { product_id: '501', field: 'name', field_key: null, locale: 'ar', text: 'كرسي 1', source_hash: 'h1', status: 'approved' });
+  t.match(page.body.data[0], { product_id: '501', field: 'name', locale: 'ar', text: 'كرسي 1', source_hash: 'h1', status: 'approved' });
   t.equal((await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`)).body.data.length, 0);
   t.equal(
     (await call('GET', `/v1/translate/approved?locale=ar&since=${page.body.next_cursor}`)).body.next_cursor,
@@ -141,6 +141,34 @@ t.test('the feed: oldest approval first, write-back fields only, re-approval mov
     (await readFeed(null, 500)).rows.some((r) => r.id === a),
     'a rejected row leaves the feed',
   );
+});
+
+t.test('field_key is left out when a field has none (spec 2.4: string, optional), in every answer that carries an item', async (t) => {
+  const [name] = await machineItems(shop.id, 1, 'k', 'name', 700);
+  const [category] = await machineItems(shop.id, 1, 'l', 'category', 700);
+  await db('translation_items').where({ tenant_id: shop.id, id: category }).update({ field_key: '20' });
+  const start = (await readFeed(null, 500)).cursor;
+  /** The row of each of the two items in a list, by id. */
+  const pick = (rows: Array<Record<string, unknown>>) => [name, category].map((id) => rows.find((r) => r.id === id)!);
+  const keys = (rows: Array<Record<string, unknown>>) => rows.map((r) => ('field_key' in r ? r.field_key : 'absent'));
+
+  t.same(keys(pick((await call('GET', '/v1/translate/review?status=machine&limit=200')).body.data)), ['absent', '20'], 'review list');
+  const decided = [];
+  for (const id of [name, category]) decided.push((await call('POST', `/v1/translate/review/${id}`, { action: 'approve' })).body);
+  t.same(keys(decided), ['absent', '20'], 'review decision');
+  t.same(keys(pick((await readFeed(start, 500)).rows as Array<Record<string, unknown>>)), ['absent', '20'], 'approved feed');
+  t.same(keys(pick(JSON.parse((await call('GET', '/v1/translate/export?format=json')).body))), ['absent', '20'], 'json export');
+
+  const doc = (await call('GET', '/v1/openapi.json')).body;
+  const item = doc.paths['/v1/translate/review/{translation_id}'].post.responses['200'].content['application/json'].schema;
+  const writeItem = doc.paths['/v1/translate/approved'].get.responses['200'].content['application/json'].schema.properties.data.items;
+  for (const [label, schema] of [
+    ['TranslationItem', item],
+    ['TranslationWriteItem', writeItem],
+  ]) {
+    t.same(schema.properties.field_key.type, 'string', `${label}: field_key is a string, never null`);
+    t.notOk(schema.required.includes('field_key'), `${label}: field_key is optional`);
+  }
 });
 
 t.test('feed and ack limits', async (t) => {

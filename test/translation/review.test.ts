@@ -65,20 +65,33 @@ t.test('approve, reject and edit from every status: allowed ones move, the rest 
   }
 });
 
-t.test('edit needs a text of at most 20,000 characters; only edit takes one', async (t) => {
+t.test('edit needs a text of at most 20,000 characters', async (t) => {
   const id = items.r1;
   t.match((await review(id, { action: 'edit' })).body.error, { code: 'validation_failed', details: [{ field: 'text', code: 'required' }] });
   t.match((await review(id, { action: 'edit', text: 'x'.repeat(20_001) })).body.error, {
     code: 'validation_failed',
     details: [{ field: 'text', code: 'too_long' }],
   });
-  t.match((await review(id, { action: 'approve', text: 'x' })).body.error, { details: [{ field: 'text', code: 'not_allowed' }] });
   t.match((await review(id, { action: 'maybe' })).body.error, { details: [{ field: 'action' }] });
   t.equal((await review('tr_nope', { action: 'approve' })).status, 404);
   const ok = await review(id, { action: 'edit', text: 'x'.repeat(20_000) });
   t.equal(ok.status, 200);
   t.match(ok.body, { status: 'human_edited', human_edited: true, ai_translated: false });
   t.match(ok.body.quality_notes, { target_script: { result: 'error' } }, "a person's text is checked too, for the record");
+});
+
+t.test('approve and reject take a text or null (spec 4.3) and leave the translation as it was', async (t) => {
+  const id = items.r1;
+  await force(id, { status: 'machine', human_edited: false, ai_translated: true, translated_text: 'كرسي آلي' });
+  const approved = await review(id, { action: 'approve', text: 'x' });
+  t.equal(approved.status, 200);
+  t.match(approved.body, { status: 'approved', translated_text: 'كرسي آلي', human_edited: false, ai_translated: true });
+  const rejected = await review(id, { action: 'reject', text: null });
+  t.equal(rejected.status, 200);
+  t.match(rejected.body, { status: 'rejected', translated_text: 'كرسي آلي', human_edited: false });
+  t.match(await db('translation_items').where({ id }).first(), { status: 'rejected', translated_text: 'كرسي آلي', human_edited: false });
+  t.match((await review(id, { action: 'edit', text: null })).body.error, { details: [{ field: 'text', code: 'required' }] }, 'edit still needs one');
+  t.match((await review(id, { action: 'approve', text: 'x'.repeat(20_001) })).body.error, { details: [{ field: 'text', code: 'too_long' }] });
 });
 
 t.test('bulk approve and reject: allowed items move, the others are skipped and listed', async (t) => {

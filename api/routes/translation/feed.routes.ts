@@ -70,18 +70,13 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
       query: ExportQuery,
       responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
       async handle(ctx, { query }) {
-        if (query.format === 'sql_opencart' && query.language_id === undefined) {
-          throw new AppError('validation_failed', 400, 'invalid query: language_id: required for sql_opencart', [
-            { in: 'query', field: 'language_id', code: 'required', message: 'the OpenCart language_id of the target language' },
-          ]);
-        }
         const rows = await repo.approved(ctx.state.principal.tenantId, query.target_locale);
         const content =
           query.format === 'csv'
             ? toCsv(rows)
             : query.format === 'json'
               ? toJson(rows)
-              : toOpenCartSql(rows, { languageId: query.language_id!, tablePrefix: query.table_prefix });
+              : toOpenCartSql(rows, { languageId: query.language_id, locale: query.target_locale, tablePrefix: query.table_prefix });
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(content);
       },

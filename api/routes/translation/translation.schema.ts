@@ -10,7 +10,12 @@ export const TranslationItem = z.object({
   id: z.string(),
   product_id: z.string(),
   field: z.enum(FIELDS),
-  field_key: z.string().nullable().describe('category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list)'),
+  field_key: z
+    .string()
+    .optional()
+    .describe(
+      'category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list); absent for name and description',
+    ),
   source_locale: z.string(),
   target_locale: z.string(),
   source_text: z.string(),
@@ -84,7 +89,7 @@ export const ReviewQuery = z.strictObject({
 export const ReviewParams = z.object({ translation_id: z.string().min(1).max(64) });
 export const ReviewBody = z.strictObject({
   action: z.enum(['approve', 'reject', 'edit']),
-  text: z.string().max(20_000).nullish().describe('required for edit'),
+  text: z.string().max(20_000).nullish().describe('required for edit; approve and reject ignore it'),
 });
 
 export const BulkBody = z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(1000), action: z.enum(['approve', 'reject']) });
@@ -103,7 +108,9 @@ export const ExportQuery = z.strictObject({
     .min(1)
     .max(2_147_483_647)
     .optional()
-    .describe('sql_opencart: OpenCart language_id of the target language (required for that format)'),
+    .describe(
+      "sql_opencart: OpenCart language_id of the target language; by default the SQL reads it from the store's `<table_prefix>language` (code = target_locale, else the first `<target_locale>-*`)",
+    ),
   table_prefix: z
     .string()
     .regex(/^[A-Za-z0-9_]{0,32}$/)
@@ -123,7 +130,7 @@ export const TranslationWriteItem = z.object({
   id: z.string(),
   product_id: z.string(),
   field: z.enum(['name', 'description', 'category']),
-  field_key: z.string().nullable(),
+  field_key: z.string().optional().describe('the category id when field is category; absent otherwise'),
   locale: z.string(),
   text: z.string(),
   source_hash: z.string(),
@@ -143,7 +150,8 @@ export function toItemOut(r: ItemRow) {
     id: r.id,
     product_id: r.product_id,
     field: r.field,
-    field_key: r.field_key || null,
+    // Spec 2.4: optional, never null; the table stores '' for a field without a key.
+    ...(r.field_key ? { field_key: r.field_key } : {}),
     source_locale: r.source_locale,
     target_locale: r.target_locale,
     source_text: r.source_text,
