@@ -16,8 +16,9 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
  */
 export function idempotency(deps: Deps, requestText?: (input: never) => string) {
   return async (ctx: Context, next: Next) => {
+    // An empty header was sent (a client meant a key and has none): refused like any other malformed key.
+    if (ctx.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get('idempotency-key');
-    if (!key) return next();
     if (!KEY_PATTERN.test(key)) {
       throw new AppError('invalid_idempotency_key', 400, 'Idempotency-Key must match ^[A-Za-z0-9_\\-:.]{8,255}$', [
         { field: 'Idempotency-Key', code: 'pattern', message: '8 to 255 of A-Z a-z 0-9 _ - : .' },
