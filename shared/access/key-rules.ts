@@ -34,6 +34,14 @@ export function assertLive(row: ApiKeyRow): void {
   if (row.replaced_by) throw new AppError('key_already_rotated', 409, `this key was rotated; its successor is ${row.replaced_by}`);
 }
 
+/** Rotation is of an active key (spec 3.1): an expired one's successor would inherit its expiry and never work. */
+export function assertRotatable(row: ApiKeyRow, now = Date.now()): void {
+  assertLive(row);
+  if (row.expires_at && new Date(row.expires_at).getTime() <= now) {
+    throw new AppError('key_expired', 409, `this key expired at ${new Date(row.expires_at).toISOString()}; create a new key instead`);
+  }
+}
+
 function invalid(field: string, code: string, message: string): AppError {
   const details: Array<FieldError & { in: string }> = [{ in: 'body', field, code, message }];
   return new AppError('validation_failed', 400, `invalid body: ${field}: ${message}`, details);

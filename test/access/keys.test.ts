@@ -156,6 +156,17 @@ t.test('rotate', async (t) => {
     t.equal(ended.body.error.code, 'key_expired');
   });
 
+  t.test('an expired key is not rotated: 409, and no successor that would be expired from birth', async (t) => {
+    const k = (await create({ name: 'r-exp', kind: 'secret' })).body;
+    await db('api_keys')
+      .where({ id: k.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    const res = await h.api.call('POST', `/v1/keys/${k.id}/rotate`, { key: admin.key, body: {} });
+    t.equal(res.status, 409);
+    t.equal(res.body.error.code, 'key_expired');
+    t.notOk((await db('api_keys').where({ id: k.id }).first()).replaced_by, 'nothing rotated');
+  });
+
   t.test('a patch that lands while a rotation is under way carries over to the successor', async (t) => {
     const k = (await create({ name: 'race', kind: 'secret', scopes: ['jobs', 'catalog:write'] })).body;
     const stale = (await h.api.deps.repos.keys.find(admin.id, k.id))!;

@@ -4,7 +4,7 @@ import { notFound } from '../../../shared/platform/errors.js';
 import type { ApiKeyRow } from '../../../shared/access/keys.repo.js';
 import { Deleted } from '../../http/schemas.js';
 import { ApiKeyCreated, ApiKeyOut, CreateKey, KeyParams, PatchKey, RotateKey } from './keys.schema.js';
-import { assertLive, checkExpiry, resolveOrigins, resolveScopes } from '../../../shared/access/key-rules.js';
+import { assertLive, assertRotatable, checkExpiry, resolveOrigins, resolveScopes } from '../../../shared/access/key-rules.js';
 
 const ADMIN = { scope: 'admin' as const, kinds: ['secret' as const, 'session' as const] };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -114,7 +114,7 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'the new key, shown only now', schema: ApiKeyCreated } },
       async handle(ctx, { params, body }) {
         const row = await load(ctx.state.principal.tenantId, params.key_id);
-        assertLive(row);
+        assertRotatable(row);
         const { row: created, key, sessionHashes } = await keys.rotate(row, body.grace_hours);
         await Promise.all([row.hash, created.hash, ...sessionHashes].map((hash) => deps.auth.invalidate(hash)));
         ctx.body = { ...toKeyOut(created), key };
