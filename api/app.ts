@@ -17,6 +17,7 @@ import { buildOpenApi } from './http/openapi.js';
 import { AREAS } from '../areas.js';
 import { ALGOLIA_PREFIX } from '../shared/storefront/index.js';
 import { WEBHOOKS_PREFIX } from './routes/billing/webhooks.routes.js';
+import { IMPORT_BODY_BYTES, IMPORT_PATH } from './routes/synonyms/synonym-files.routes.js';
 
 /** Every area's routes; the OpenAPI document is generated from exactly this list. */
 export function allRoutes(deps: Deps): RouteSpec[] {
@@ -54,7 +55,7 @@ export function createApp(deps: Deps): Koa {
   app.use(queueDashboard(deps, queueNames));
   app.use(metricsEndpoint(deps.config.ops.metricsToken));
   app.use(cors);
-  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX], deps.config.largeBodies));
+  app.use(jsonBody(deps.config.bodyLimitBytes, [`${ALGOLIA_PREFIX}/`], [WEBHOOKS_PREFIX], deps.config.largeBodies, { [IMPORT_PATH]: IMPORT_BODY_BYTES }));
   app.use(routesWithDirectMap(router));
   // Only reached when no route handled the request.
   app.use(async (ctx) => {

@@ -206,6 +206,18 @@ t.test('content up to 2,000,000 characters', async (t) => {
   t.match(bad.body.error.details, [{ field: 'format', code: 'invalid_value' }]);
 });
 
+t.test('2,000,000 Arabic characters, every one JSON-escaped, fit the import (its own body limit); other routes keep the default', async (t) => {
+  const big = await h.tenant('Big Arabic');
+  const max = `# ${'ع'.repeat(97)}\n`.repeat(20_000);
+  t.equal(max.length, 2_000_000);
+  const escaped = JSON.stringify({ format: 'solr', content: max }).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  t.ok(escaped.length > 11_000_000, `${escaped.length} bytes: well over the default 4 MiB`);
+  const ok = await h.api.call('POST', '/v1/synonyms/import', { key: big.key, rawBody: escaped, headers: { 'content-type': 'application/json' } });
+  t.same([ok.status, ok.body.created], [200, 0]);
+  const other = await h.api.call('POST', '/v1/synonyms', { key: big.key, rawBody: escaped, headers: { 'content-type': 'application/json' } });
+  t.same([other.status, other.body.error.code], [413, 'payload_too_large']);
+});
+
 t.test('Idempotency-Key replays an import; export can pick one set', async (t) => {
   const i = await h.tenant('Idem');
   const body = { format: 'solr', content: 'a, b\nc => d\n' };

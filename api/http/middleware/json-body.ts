@@ -12,17 +12,21 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * `plainTextPrefixes`, a `text/plain` body is read as JSON too: browser clients of the Algolia
  * protocol (algoliasearch lite, search-insights' sendBeacon) send JSON as text/plain so that no
  * CORS preflight is needed. Under `rawPrefixes` the raw bytes are kept in ctx.state.rawBody, unparsed.
+ * `pathLimits` raises the limit for paths whose contract allows larger bodies.
  */
 export function jsonBody(
-  limit: number,
+  defaultLimit: number,
   plainTextPrefixes: string[] = [],
   rawPrefixes: string[] = [],
   large: LargeBodies = { bytes: Infinity, concurrency: 1 },
+  pathLimits: Record<string, number> = {},
 ) {
   const gate = new Gate(large.concurrency);
   // Requests without a body pass straight on (no async function, no promise of its own).
   return (ctx: Context, next: Next) => (METHODS_WITH_BODY.has(ctx.method) ? read(ctx, next) : next());
   async function read(ctx: Context, next: Next) {
+    // A path whose contract allows more than the default (the synonyms import's 2,000,000 characters) has its own limit.
+    const limit = Math.max(defaultLimit, pathLimits[ctx.path] ?? 0);
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > limit) throw tooLarge(limit);
     const raw = await readRaw(ctx, limit);

@@ -1,6 +1,15 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { SynonymService } from '../../../shared/synonyms/service.js';
+import { MAX_IMPORT_CHARS } from '../../../shared/synonyms/import.js';
 import { ExportContent, ExportQuery, ImportBody, SynonymImportResult } from './synonyms.schema.js';
+
+export const IMPORT_PATH = '/v1/synonyms/import';
+/**
+ * The import's own body limit: `content` may hold MAX_IMPORT_CHARS characters (spec 8), and a JSON
+ * encoder may write each as a six-byte \uXXXX escape; the default BODY_LIMIT_BYTES would refuse a
+ * valid Arabic file of half that.
+ */
+export const IMPORT_BODY_BYTES = MAX_IMPORT_CHARS * 6 + 64 * 1024;
 
 const READ = { scope: 'synonyms:read' as const };
 const WRITE = { scope: 'synonyms:write' as const };
@@ -30,7 +39,7 @@ export function importExportRoutes(service: SynonymService): RouteSpec[] {
      */
     defineRoute({
       method: 'post',
-      path: '/v1/synonyms/import',
+      path: IMPORT_PATH,
       tag: 'synonyms',
       summary: 'Import synonym rules from a file',
       auth: WRITE,
