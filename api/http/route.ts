@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, type FieldError } from '../../shared/platform/errors.js';
 import { auth, type AuthRule } from './middleware/auth.js';
+import { readBody } from './middleware/json-body.js';
 import { idempotency } from './middleware/idempotency.js';
 import { allTextValid, invalidText } from '../../shared/text/valid-text.js';
 import type { ErrorBodyShaper } from './middleware/error-handler.js';
@@ -41,7 +42,7 @@ export function defineRoute<P = unknown, Q = unknown, B = unknown>(spec: RouteSp
   return spec as unknown as RouteSpec;
 }
 
-/** Adds routes to a router: auth -> validate -> idempotency -> handler. */
+/** Adds routes to a router: auth -> body -> validate -> idempotency -> handler. */
 export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): void {
   for (const route of routes) {
     // `*` is literal in our paths (the Algolia protocol's /1/indexes/*/queries); the router reads a bare one as a wildcard.
@@ -55,6 +56,8 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
       });
     }
     if (route.auth) chain.push(auth(deps, route.auth));
+    // The body is read only now, after authentication (jsonBody).
+    chain.push(readBody);
     // Plain functions, not async ones: a throw becomes the chain's rejection all the same (koa-compose), without a promise each.
     chain.push((ctx, next) => {
       checkText(ctx, route.itemFields);

@@ -24,6 +24,19 @@ t.test('malformed JSON', async (t) => {
   }
 });
 
+t.test('a body is read only once the caller is authenticated: a request without a key gets its 401, whatever it sends', async (t) => {
+  for (const [rawBody, type] of [
+    ['{"name":', 'application/json'],
+    ['{"name":"x"}', 'text/plain'],
+    [JSON.stringify({ pad: 'p'.repeat(8000) }), 'application/json'],
+  ]) {
+    const anonymous = await h.api.call('POST', '/v1/synonyms', { rawBody, headers: { 'content-type': type } });
+    isError(t, anonymous, 401, 'key_missing');
+    const badKey = await h.api.call('POST', '/v1/synonyms', { key: 'sk_live_notakey', rawBody, headers: { 'content-type': type } });
+    t.equal(badKey.status, 401, `a wrong key: 401 before the body (${type}, ${rawBody.length} bytes)`);
+  }
+});
+
 t.test('wrong types, missing and unknown fields', async (t) => {
   const types = await postKeys({ body: { name: 5, kind: 'secret', scopes: 'search' } });
   isError(t, types, 400, 'validation_failed');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { jsonBody } from '../../api/http/middleware/json-body.js';
+import { jsonBody, readBody } from '../../api/http/middleware/json-body.js';
 
 // Large bodies (catalog batches) are parsed and handled a few at a time per process, so the
 // objects of many batches never sit in one heap together; small bodies never wait for them.
@@ -10,6 +10,8 @@ let most = 0;
 const release: Array<() => void> = [];
 const app = new Koa();
 app.use(jsonBody(1024 * 1024, [], [], { bytes: 1000, concurrency: 1 }));
+// A route reads its body when it asks for it (api/http/route.ts: after authentication).
+app.use(readBody);
 app.use(async (ctx) => {
   const body = ctx.request as unknown as { body: { items: number[] } };
   active++;

@@ -13,6 +13,10 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * protocol (algoliasearch lite, search-insights' sendBeacon) send JSON as text/plain so that no
  * CORS preflight is needed. Under `rawPrefixes` the raw bytes are kept in ctx.state.rawBody, unparsed.
  * `pathLimits` raises the limit for paths whose contract allows larger bodies.
+ *
+ * The body is read when a route asks for it (readBody), after the route has authenticated the
+ * caller: a request without a valid key gets its 401 before a byte of its body is parsed, and a
+ * request no route takes is never read.
  */
 export function jsonBody(
   defaultLimit: number,
@@ -23,30 +27,42 @@ export function jsonBody(
 ) {
   const gate = new Gate(large.concurrency);
   // Requests without a body pass straight on (no async function, no promise of its own).
-  return (ctx: Context, next: Next) => (METHODS_WITH_BODY.has(ctx.method) ? read(ctx, next) : next());
-  async function read(ctx: Context, next: Next) {
-    // A path whose contract allows more than the default (the synonyms import's 2,000,000 characters) has its own limit.
-    const limit = Math.max(defaultLimit, pathLimits[ctx.path] ?? 0);
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > limit) throw tooLarge(limit);
-    const raw = await readRaw(ctx, limit);
-    // Under `rawPrefixes` (payment webhooks) the bytes stay as sent: their signature covers them, and is checked before any parsing.
-    if (rawPrefixes.some((p) => ctx.path.startsWith(p))) {
-      ctx.state.rawBody = raw;
-      return next();
-    }
-    // A large body (a catalog batch) becomes tens of megabytes of objects until its request ends:
-    // only `large.concurrency` at a time per process, the others wait read but not parsed.
-    if (raw.length >= large.bytes) {
-      await gate.enter();
-      try {
-        return await parsed(ctx, next, raw, plainTextPrefixes);
-      } finally {
-        gate.leave();
+  return (ctx: Context, next: Next) => (METHODS_WITH_BODY.has(ctx.method) ? lazily(ctx, next) : next());
+  async function lazily(ctx: Context, next: Next) {
+    let gated = false;
+    (ctx.state as { readBody?: () => Promise<void> }).readBody = async () => {
+      // A path whose contract allows more than the default (the synonyms import's 2,000,000 characters) has its own limit.
+      const limit = Math.max(defaultLimit, pathLimits[ctx.path] ?? 0);
+      const declared = Number(ctx.get('content-length') || 0);
+      if (declared > limit) throw tooLarge(limit);
+      const raw = await readRaw(ctx, limit);
+      // Under `rawPrefixes` (payment webhooks) the bytes stay as sent: their signature covers them, and is checked before any parsing.
+      if (rawPrefixes.some((p) => ctx.path.startsWith(p))) {
+        ctx.state.rawBody = raw;
+        return;
       }
+      // A large body (a catalog batch) becomes tens of megabytes of objects until its request ends:
+      // only `large.concurrency` at a time per process, the others wait read but not parsed.
+      if (raw.length >= large.bytes) {
+        await gate.enter();
+        gated = true;
+      }
+      parse(ctx, raw, plainTextPrefixes);
+    };
+    try {
+      await next();
+    } finally {
+      if (gated) gate.leave();
     }
-    return parsed(ctx, next, raw, plainTextPrefixes);
   }
+}
+
+/** Reads the request's body if it has one (jsonBody); a route's chain calls it after authentication. */
+export function readBody(ctx: Context, next: Next) {
+  const read = (ctx.state as { readBody?: () => Promise<void> }).readBody;
+  if (!read) return next();
+  ctx.state.readBody = undefined;
+  return read().then(next);
 }
 
 /** Bodies of at least `bytes` are parsed and handled `concurrency` at a time (JSON_LARGE_BODY_BYTES, JSON_LARGE_BODY_CONCURRENCY). */
@@ -77,8 +93,8 @@ class Gate {
   }
 }
 
-/** The body as JSON in ctx.request.body (see jsonBody), then the rest of the chain. */
-async function parsed(ctx: Context, next: Next, raw: Buffer, plainTextPrefixes: string[]): Promise<void> {
+/** The body as JSON in ctx.request.body (see jsonBody). */
+function parse(ctx: Context, raw: Buffer, plainTextPrefixes: string[]): void {
   if (raw.length > 0) {
     const type = ctx.get('content-type');
     const plainOk = plainTextPrefixes.some((p) => ctx.path.startsWith(p)) && /^text\/plain\b/i.test(type);
@@ -103,7 +119,6 @@ async function parsed(ctx: Context, next: Next, raw: Buffer, plainTextPrefixes: 
       throw new AppError('malformed_json', 400, `request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  await next();
 }
 
 function tooLarge(limit: number) {
