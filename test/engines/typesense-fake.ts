@@ -72,8 +72,14 @@ function matches(col: Collection, filter: string | undefined, doc: Record<string
     if (field !== 'id' && !col.fields.some((f) => f.name === field))
       throw new HttpError(404, `Could not find a filter field named \`${field}\` in the schema.`);
     const v = doc[field];
-    if (raw.startsWith('>=')) return typeof v === 'number' && v >= Number(raw.slice(2));
-    if (raw.startsWith('<=')) return typeof v === 'number' && v <= Number(raw.slice(2));
+    if (raw.startsWith('>=') || raw.startsWith('<=')) {
+      // Typesense compares numbers only: a comparator on a text or flag field is an error; a numeric array matches by any element.
+      const type = col.fields.find((f) => f.name === field)?.type ?? '';
+      if (!/^(float|int32|int64)(\[\])?$/.test(type)) throw new HttpError(400, `Error with filter field \`${field}\`: Not a numerical field.`);
+      const bound = Number(raw.slice(2));
+      const numbers = (Array.isArray(v) ? v : v == null ? [] : [v]) as number[];
+      return numbers.some((n) => (raw.startsWith('>=') ? n >= bound : n <= bound));
+    }
     if (raw.startsWith('=')) raw = raw.slice(1).trim();
     const negate = raw.startsWith('!=');
     if (negate) raw = raw.slice(2).trim();

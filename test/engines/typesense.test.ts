@@ -93,8 +93,10 @@ t.test('upsert creates the first generation and its alias on first use, then onl
   const col = fake.collections.get('ps_t1_g1')!;
   const field = (name: string) => col.fields.find((f) => f.name === name);
   t.match(field('f_color'), { type: 'string[]', facet: true, optional: true });
-  t.match(field('f_weight'), { type: 'float', facet: true });
-  t.match(field('f_wifi'), { type: 'bool', facet: true });
+  // Every attribute's values as text (a store sends numbers and text mixed), and its numbers apart for ranges.
+  t.match(field('f_weight'), { type: 'string[]', facet: true, optional: true });
+  t.match(field('n_weight'), { type: 'float[]', optional: true });
+  t.match(field('f_wifi'), { type: 'string[]', facet: true, optional: true });
   t.match(field('card_json'), { type: 'string', index: false, optional: true });
   t.match(field('price'), { type: 'float', facet: true });
   t.notOk(field('id'), "id is Typesense's own field");
@@ -243,7 +245,7 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
       'price:<=200',
       'in_stock:=true',
       'f_wifi:=true',
-      'f_weight:>=1',
+      'n_weight:>=1',
       'category_ids:=[c-lap,`lvl:c-lap`]',
     ].join(' && '),
   );
@@ -387,6 +389,26 @@ t.test('facets: counts, category labels, price stats; disjunctive counts through
   t.same(beta.facets.brand, [{ value: 'Acme', count: 2 }], 'brand counts ignore the brand filter');
   t.same(beta.facets.price, { min: 50, max: 50 }, 'price stats ignore the price filter');
   t.same(beta.facets.color, []);
+});
+
+t.test('attributes as stores send them: numbers and text mixed, ranges over the numbers, values as their facet buckets show them', async (t) => {
+  const settings: IndexSettings = { facetFields: ['ram', 'size', 'weight'].map((name) => ({ name, type: 'string' as const })), locales: ['en'] };
+  await engine.upsert(
+    't9',
+    [
+      doc('s1', { facets: { ram: ['8GB'], size: ['42'], weight: 9 } }),
+      doc('s2', { facets: { ram: ['16GB'], size: ['44', '45'], weight: 9.5 } }),
+      doc('s3', { facets: { size: ['XL'], weight: 12 } }),
+    ],
+    settings,
+  );
+  const ids = async (filters: EngineQuery['filters']) => (await engine.search(query('t9', { filters }))).hits.map((h) => h.id).sort();
+  t.same(await ids({ ram: { gte: 8 } }), [], 'a range over text values: no error, nothing in it');
+  t.same(await ids({ size: { gte: 43 } }), ['s2']);
+  t.same(await ids({ weight: { lte: 9.5 } }), ['s1', 's2']);
+  t.same(await ids({ weight: ['9', '12'] }), ['s1', 's3'], 'a number filters by its text');
+  const counts = (await engine.search(query('t9', { facets: ['weight'] }))).facets.weight as Array<{ value: string }>;
+  t.same(counts.map((b) => b.value).sort(), ['12', '9', '9.5']);
 });
 
 t.test('a tenant never indexed searches empty; dropTenant removes alias and collections', async (t) => {

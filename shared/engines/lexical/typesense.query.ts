@@ -1,6 +1,6 @@
 import { categoryLevelKey, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
-import { facetFieldName, fromFilterKey, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
+import { facetFieldName, fromFilterKey, numericFieldName, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 
 /** Searched fields, best first; weights and typo budgets line up with this order. Codes: never typo-corrected, never prefixed. */
 const QUERY_FIELDS = [
@@ -55,7 +55,8 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
   for (const [name, value] of Object.entries(filters ?? {})) {
     if (name === skip) continue;
     if (isRange(value)) {
-      const field = name === 'price' ? 'price' : facetFieldName(name);
+      // An attribute's range reads its numbers (numericFieldName): a text value ("8GB") is outside every range.
+      const field = name === 'price' ? 'price' : numericFieldName(name);
       if (value.gte != null) parts.push(`${field}:>=${num(value.gte)}`);
       if (value.lte != null) parts.push(`${field}:<=${num(value.lte)}`);
     } else if (name === 'in_stock') {

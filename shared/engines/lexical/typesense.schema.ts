@@ -11,7 +11,15 @@ export interface TypesenseCollectionSchema {
 /** A facet attribute's field: `f_<name>`, so attribute names never collide with ours. */
 export const facetFieldName = (name: string) => `f_${name}`;
 
-const FACET_TYPE = { string: 'string[]', number: 'float', boolean: 'bool' } as const;
+/**
+ * A facet attribute's numbers: `n_<name>` (float[]), for range filters. Stores send an attribute as
+ * text, numbers or flags, often mixed across products, so `f_<name>` holds every value as text (the
+ * facet counts' form, as the Postgres engine counts them: 9 is "9") and this field the values that
+ * are numbers, or text that is one ("42").
+ */
+export const numericFieldName = (name: string) => `n_${name}`;
+
+const NUMERIC_TEXT = /^\s*-?[0-9]+(\.[0-9]+)?\s*$/;
 
 /**
  * Typesense's filter tokenizer toggles "inside a value" on every backtick and ignores the
@@ -43,7 +51,10 @@ export function collectionSchema(name: string, settings: IndexSettings): Typesen
     { name: 'category_text', type: 'string' },
     { name: 'attribute_text', type: 'string' },
     { name: 'description_norm', type: 'string' },
-    ...settings.facetFields.map((f) => ({ name: facetFieldName(f.name), type: FACET_TYPE[f.type], facet: true, optional: true })),
+    ...settings.facetFields.flatMap((f) => [
+      { name: facetFieldName(f.name), type: 'string[]' as const, facet: true, optional: true },
+      { name: numericFieldName(f.name), type: 'float[]' as const, optional: true },
+    ]),
     { name: 'price', type: 'float', facet: true },
     { name: 'in_stock', type: 'bool', facet: true },
     { name: 'visible', type: 'bool' },
@@ -87,7 +98,10 @@ export function toTypesenseDoc(d: SearchDoc): Record<string, unknown> {
     description_json: d.description ? JSON.stringify(d.description) : null,
   };
   for (const [name, value] of Object.entries(d.facets)) {
-    doc[facetFieldName(name)] = Array.isArray(value) ? value.map((v) => toFilterKey(String(v))) : value;
+    const values = Array.isArray(value) ? value : [value];
+    doc[facetFieldName(name)] = values.map((v) => toFilterKey(String(v)));
+    const numbers = values.flatMap((v) => (typeof v === 'number' ? [v] : typeof v === 'string' && NUMERIC_TEXT.test(v) ? [Number(v)] : []));
+    if (numbers.length) doc[numericFieldName(name)] = numbers;
   }
   return doc;
 }
