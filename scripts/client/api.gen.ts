@@ -2548,10 +2548,20 @@ export interface operations {
                             };
                         };
                         cancel_at_period_end?: boolean;
+                        /** @description credit (unused time of an earlier term, minor units) drawn by the next renewal and plan-change invoices */
+                        credit_minor?: number;
                         current_period_end?: string | null;
                         current_period_start?: string | null;
                         /** @enum {string} */
                         interval: "month" | "year";
+                        /** @description a downgrade or shorter interval waiting for the period end; changing plan back to the current one drops it */
+                        pending_change?: {
+                            /** @description when it applies: the current period end */
+                            effective_at: string | null;
+                            /** @enum {string} */
+                            interval: "month" | "year";
+                            plan_code: string;
+                        } | null;
                         plan_code: string;
                         /** @enum {string} */
                         provider: "paddle" | "stripe" | "mock" | "manual";
@@ -2645,10 +2655,20 @@ export interface operations {
                             };
                         };
                         cancel_at_period_end?: boolean;
+                        /** @description credit (unused time of an earlier term, minor units) drawn by the next renewal and plan-change invoices */
+                        credit_minor?: number;
                         current_period_end?: string | null;
                         current_period_start?: string | null;
                         /** @enum {string} */
                         interval: "month" | "year";
+                        /** @description a downgrade or shorter interval waiting for the period end; changing plan back to the current one drops it */
+                        pending_change?: {
+                            /** @description when it applies: the current period end */
+                            effective_at: string | null;
+                            /** @enum {string} */
+                            interval: "month" | "year";
+                            plan_code: string;
+                        } | null;
                         plan_code: string;
                         /** @enum {string} */
                         provider: "paddle" | "stripe" | "mock" | "manual";
@@ -2751,10 +2771,20 @@ export interface operations {
                             };
                         };
                         cancel_at_period_end?: boolean;
+                        /** @description credit (unused time of an earlier term, minor units) drawn by the next renewal and plan-change invoices */
+                        credit_minor?: number;
                         current_period_end?: string | null;
                         current_period_start?: string | null;
                         /** @enum {string} */
                         interval: "month" | "year";
+                        /** @description a downgrade or shorter interval waiting for the period end; changing plan back to the current one drops it */
+                        pending_change?: {
+                            /** @description when it applies: the current period end */
+                            effective_at: string | null;
+                            /** @enum {string} */
+                            interval: "month" | "year";
+                            plan_code: string;
+                        } | null;
                         plan_code: string;
                         /** @enum {string} */
                         provider: "paddle" | "stripe" | "mock" | "manual";
@@ -3115,10 +3145,20 @@ export interface operations {
                             };
                         };
                         cancel_at_period_end?: boolean;
+                        /** @description credit (unused time of an earlier term, minor units) drawn by the next renewal and plan-change invoices */
+                        credit_minor?: number;
                         current_period_end?: string | null;
                         current_period_start?: string | null;
                         /** @enum {string} */
                         interval: "month" | "year";
+                        /** @description a downgrade or shorter interval waiting for the period end; changing plan back to the current one drops it */
+                        pending_change?: {
+                            /** @description when it applies: the current period end */
+                            effective_at: string | null;
+                            /** @enum {string} */
+                            interval: "month" | "year";
+                            plan_code: string;
+                        } | null;
                         plan_code: string;
                         /** @enum {string} */
                         provider: "paddle" | "stripe" | "mock" | "manual";
@@ -8921,7 +8961,8 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             field: "name" | "description" | "category";
-                            field_key: string | null;
+                            /** @description the category id when field is category; absent otherwise */
+                            field_key?: string;
                             id: string;
                             locale: string;
                             product_id: string;
@@ -9109,7 +9150,7 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "csv" | "sql_opencart" | "json";
-                /** @description sql_opencart: OpenCart language_id of the target language (required for that format) */
+                /** @description sql_opencart: OpenCart language_id of the target language; by default the SQL reads it from the store's `<table_prefix>language` (code = target_locale, else the first `<target_locale>-*`) */
                 language_id?: number;
                 /** @description sql_opencart: the OpenCart DB_PREFIX */
                 table_prefix?: string;
@@ -9567,8 +9608,8 @@ export interface operations {
                             approved_at: string | null;
                             /** @enum {string} */
                             field: "name" | "description" | "category" | "attribute_name" | "attribute_value";
-                            /** @description category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list) */
-                            field_key: string | null;
+                            /** @description category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list); absent for name and description */
+                            field_key?: string;
                             /** @description a person wrote the text: the machine never overwrites it */
                             human_edited: boolean;
                             id: string;
@@ -9664,7 +9705,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     action: "approve" | "reject" | "edit";
-                    /** @description required for edit */
+                    /** @description required for edit; approve and reject ignore it */
                     text?: string | null;
                 };
             };
@@ -9681,8 +9722,8 @@ export interface operations {
                         approved_at: string | null;
                         /** @enum {string} */
                         field: "name" | "description" | "category" | "attribute_name" | "attribute_value";
-                        /** @description category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list) */
-                        field_key: string | null;
+                        /** @description category id (category), attribute name (attribute_name, attribute_value; `name#i` for the i-th value of a list); absent for name and description */
+                        field_key?: string;
                         /** @description a person wrote the text: the machine never overwrites it */
                         human_edited: boolean;
                         id: string;

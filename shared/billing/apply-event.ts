@@ -1,11 +1,12 @@
 import type { BillingEvent } from '../engines/payments/port.js';
 import type { Notices } from '../platform/notices.js';
-import { findAddon } from './plans.js';
+import { findAddon, findPlan } from './plans.js';
+import { addonPeriodEnd } from './proration.js';
 import type { BillingNotifications } from './notifications.js';
 import type { billingEventsRepo } from './events.repo.js';
 import type { subscriptionsRepo } from './subscriptions.repo.js';
 import type { addonsRepo } from './addons.repo.js';
-import type { ProviderName } from './states.js';
+import { mapStatus, type ProviderName } from './states.js';
 
 export interface ApplyDeps {
   events: ReturnType<typeof billingEventsRepo>;
@@ -28,8 +29,11 @@ const revive = (e: BillingEvent): BillingEvent => ({
 
 /**
  * Applies a stored event once: a subscription snapshot lands unless the row holds a newer state
- * (outcome `stale`); add-on bundles of a completed checkout are recorded per event and code;
- * events without state (unknown types) are marked `ignored`. Re-running is a no-op.
+ * (outcome `stale`); a canceled or reactivated subscription ends the add-on bundles bought
+ * before; add-on bundles of a completed checkout are recorded per event and code; events without state (unknown types) are
+ * marked `ignored`. Re-running is a no-op. A snapshot naming a plan the catalog does not have is
+ * not applied: outcome `plan_unknown`, left unapplied so reconcile-billing retries it once the
+ * catalog has the plan.
  */
 export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, eventId: string): Promise<string> {
   const row = await deps.events.get(provider, eventId);
@@ -37,10 +41,18 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
   if (row.applied_at) return row.outcome ?? 'applied';
   const event = revive(row.payload);
   let outcome = 'ignored';
+  if (event.subscription && !findPlan(event.subscription.planCode)) {
+    await deps.events.markOutcome(provider, eventId, 'plan_unknown');
+    return 'plan_unknown';
+  }
   if (event.subscription) {
     const before = await deps.subscriptions.get(event.subscription.tenantId);
     const written = await deps.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
     outcome = written ? 'applied' : 'stale';
+    // Bundles end with the subscription, and a reactivated one starts without the old ones,
+    // whichever path canceled it (here, the API, end-billing-periods, reconcile).
+    const reactivated = before?.status === 'canceled' && written && written.status !== 'canceled';
+    if (written?.status === 'canceled' || reactivated) await deps.addons.end(written.tenant_id, event.occurredAt);
     if (
       written &&
       (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)
@@ -57,6 +69,8 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
     }
   }
   if (event.addons?.length && event.tenantId) {
+    const s = event.subscription;
+    const periodEnd = s ? addonPeriodEnd({ status: mapStatus(provider, s.rawStatus), interval: s.interval, periodEnd: s.periodEnd }) : null;
     for (const a of event.addons) {
       const addon = findAddon(a.code);
       if (!addon) continue;
@@ -68,7 +82,7 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
         units: a.quantity * addon.bundle_size,
         amount_minor: String((addon.price_cents ?? 0) * a.quantity),
         currency: addon.currency,
-        period_end: addon.expires === 'period_end' ? (event.subscription?.periodEnd ?? null) : null,
+        period_end: addon.expires === 'period_end' ? periodEnd : null,
         provider_ref: `${provider}:${eventId}:${a.code}`,
       });
     }

@@ -3,8 +3,8 @@ import { AppError, conflict } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { Notices } from '../platform/notices.js';
 import { findAddon, findPlan, planPrice, type Plan } from './plans.js';
-import { quoteChange } from './proration.js';
-import { LIVE, type Interval } from './states.js';
+import { addonPeriodEnd, quoteChange } from './proration.js';
+import { LIVE, type Interval, type SubscriptionStatus } from './states.js';
 import type { BillingNotifications } from './notifications.js';
 import type { SubscriptionRow, subscriptionsRepo } from './subscriptions.repo.js';
 import type { addonsRepo } from './addons.repo.js';
@@ -46,6 +46,18 @@ function live(sub: SubscriptionRow | undefined): SubscriptionRow {
   return sub;
 }
 
+/** The subscription's own plan; a code the catalog no longer has (written by a provider or an operator) is a 409, never a crash. */
+function currentPlan(sub: SubscriptionRow): Plan {
+  const plan = findPlan(sub.plan_code);
+  if (!plan) throw conflict('plan_unknown', `this subscription's plan "${sub.plan_code}" is not in the catalog: contact support to change it`);
+  return plan;
+}
+
+/** A store holding one of these has a subscription: a second checkout would be a second charge. */
+const HELD: readonly SubscriptionStatus[] = [...LIVE, 'past_due', 'paused'];
+
+const addonsTotal = (bundles: ReturnType<typeof allowedAddons>) => bundles.reduce((s, b) => s + b.addon.price_cents! * b.quantity, 0);
+
 /** Checkout, plan changes with proration, add-on purchases and cancellation (spec 4.4). */
 export function billingService(deps: BillingServiceDeps) {
   const { provider, subscriptions } = deps;
@@ -67,9 +79,9 @@ export function billingService(deps: BillingServiceDeps) {
   return {
     async checkout(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string) {
       const plan = sellable(input.plan_code, input.interval);
-      allowedAddons(plan, input.addons ?? []);
+      const bundles = allowedAddons(plan, input.addons ?? []);
       const sub = await subscriptions.get(tenantId);
-      if (sub && [...LIVE, 'past_due'].includes(sub.status) && sub.provider !== 'manual') {
+      if (sub && HELD.includes(sub.status) && sub.provider !== 'manual') {
         throw conflict('subscription_exists', 'this store already has a subscription: change its plan instead');
       }
       return provider.checkout({
@@ -77,50 +89,70 @@ export function billingService(deps: BillingServiceDeps) {
         planCode: plan.code,
         interval: input.interval,
         addons: input.addons ?? [],
+        addonsMinor: addonsTotal(bundles),
         customerId: sub?.provider_customer_id ?? null,
         baseUrl,
       });
     },
 
-    /** Upgrades take effect now and charge the prorated difference; downgrades wait for the period end. */
+    /**
+     * Upgrades take effect now and charge the prorated difference; downgrades wait for the period
+     * end (`pending_plan_code`), and a change back to the current plan drops a waiting one. During
+     * a trial any change is now and uncharged. The provider draws a credit balance (`credit_minor`) first.
+     */
     async changePlan(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string, now = new Date()) {
       const stateAt = toSecond(now);
       const sub = live(await subscriptions.get(tenantId));
+      currentPlan(sub);
       const plan = sellable(input.plan_code, input.interval);
       const bundles = allowedAddons(plan, input.addons ?? []);
       if (!sub.current_period_start || !sub.current_period_end) throw conflict('subscription_not_live', 'the subscription has no current period');
       const quote = quoteChange(
-        { plan: sub.plan_code, interval: sub.interval, periodStart: sub.current_period_start, periodEnd: sub.current_period_end },
+        {
+          plan: sub.plan_code,
+          interval: sub.interval,
+          periodStart: sub.current_period_start,
+          periodEnd: sub.current_period_end,
+          trialing: sub.status === 'trialing',
+        },
         { plan: plan.code, interval: input.interval },
         now,
         bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
       );
-      const immediate = quote.kind === 'upgrade';
-      await provider.changePlan({
+      const immediate = quote.kind === 'upgrade' || quote.kind === 'trial';
+      const { creditMinor } = await provider.changePlan({
         tenantId,
         subscriptionId: sub.provider_subscription_id!,
         customerId: sub.provider_customer_id,
         planCode: plan.code,
         interval: input.interval,
         chargeNowMinor: quote.chargeNowMinor,
+        creditMinor: quote.creditMinor,
         now: immediate,
         baseUrl,
       });
-      const after = immediate
-        ? await subscriptions.update(tenantId, {
-            plan_code: plan.code,
-            interval: input.interval,
-            current_period_start: quote.periodStart,
-            current_period_end: quote.periodEnd,
-            pending_plan_code: null,
-            pending_interval: null,
-            credit_minor: String(BigInt(sub.credit_minor) + BigInt(quote.creditMinor)),
-            state_at: stateAt,
-          })
-        : quote.kind === 'downgrade'
-          ? await subscriptions.update(tenantId, { pending_plan_code: plan.code, pending_interval: input.interval })
-          : sub;
+      // The credit balance is the provider's (drawn first, topped up by what this change leaves
+      // over); mirrored when it reports one, as its events do.
+      const credit = creditMinor === undefined ? {} : { credit_minor: String(creditMinor) };
+      const after = await subscriptions.update(
+        tenantId,
+        immediate
+          ? {
+              plan_code: plan.code,
+              interval: input.interval,
+              current_period_start: quote.periodStart,
+              current_period_end: quote.periodEnd,
+              pending_plan_code: null,
+              pending_interval: null,
+              ...credit,
+              state_at: stateAt,
+            }
+          : quote.kind === 'downgrade'
+            ? { pending_plan_code: plan.code, pending_interval: input.interval, ...credit }
+            : { pending_plan_code: null, pending_interval: null, ...credit },
+      );
       const ref = newId('chg');
+      const periodEnd = after && addonPeriodEnd({ status: after.status, interval: after.interval, periodEnd: after.current_period_end });
       for (const b of bundles) {
         await deps.addons.record({
           id: newId('adp'),
@@ -130,7 +162,7 @@ export function billingService(deps: BillingServiceDeps) {
           units: b.quantity * b.addon.bundle_size,
           amount_minor: String(b.addon.price_cents! * b.quantity),
           currency: b.addon.currency,
-          period_end: b.addon.expires === 'period_end' ? (after?.current_period_end ?? null) : null,
+          period_end: b.addon.expires === 'period_end' ? (periodEnd ?? null) : null,
           provider_ref: `${ref}:${b.addon.code}`,
         });
       }
@@ -138,10 +170,14 @@ export function billingService(deps: BillingServiceDeps) {
       return { subscription: after!, quote };
     },
 
-    /** A one-time charge for add-on bundles; needs a live subscription on a plan that allows the add-on. */
+    /**
+     * A one-time charge for add-on bundles, in full (a credit balance is not drawn); needs a live
+     * subscription on a plan that allows the add-on. Bought during a trial: charged now, valid to
+     * the end of the first paid period.
+     */
     async purchaseAddon(tenantId: string, input: { code: string; quantity: number }, baseUrl: string, idempotencyKey: string) {
       const sub = live(await subscriptions.get(tenantId));
-      const [{ addon, quantity }] = allowedAddons(findPlan(sub.plan_code)!, [input]);
+      const [{ addon, quantity }] = allowedAddons(currentPlan(sub), [input]);
       const amount = addon.price_cents! * quantity;
       const { providerRef } = await provider.charge({
         tenantId,
@@ -162,13 +198,13 @@ export function billingService(deps: BillingServiceDeps) {
         units: quantity * addon.bundle_size,
         amount_minor: String(amount),
         currency: addon.currency,
-        period_end: addon.expires === 'period_end' ? sub.current_period_end : null,
+        period_end: addon.expires === 'period_end' ? addonPeriodEnd({ status: sub.status, interval: sub.interval, periodEnd: sub.current_period_end }) : null,
         provider_ref: providerRef,
       });
       return sub;
     },
 
-    /** Now: canceled at once. At period end: the status stays until then (end-billing-periods ends it). */
+    /** Now: canceled at once, its add-on bundles end. At period end: the status stays until then (end-billing-periods ends it). */
     async cancel(tenantId: string, input: { at_period_end: boolean; reason?: string | null }, baseUrl: string, now = new Date()) {
       const sub = await subscriptions.get(tenantId);
       if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
@@ -180,6 +216,7 @@ export function billingService(deps: BillingServiceDeps) {
           ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
           : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
       );
+      if (!input.at_period_end) await deps.addons.end(tenantId, now);
       await changed(sub, after);
       return after!;
     },

@@ -34,6 +34,10 @@ export function billingEventsRepo(db: Knex) {
       const n = await db('billing_events').where({ provider, event_id: eventId }).whereNull('applied_at').update({ applied_at: db.fn.now(), outcome });
       return n === 1;
     },
+    /** Notes why an event is not applied yet; it stays unapplied (reconcile-billing queues it again). */
+    async markOutcome(provider: string, eventId: string, outcome: string): Promise<void> {
+      await db('billing_events').where({ provider, event_id: eventId }).whereNull('applied_at').update({ outcome });
+    },
     /** Stored but not applied after `olderThanMs` (their queueing was lost). */
     async unapplied(olderThanMs: number, limit = 500): Promise<EventRow[]> {
       return db<EventRow>('billing_events')

@@ -1,12 +1,14 @@
+import { conflict } from '../platform/errors.js';
 import { findPlan, planPrice, type Plan } from './plans.js';
-import type { Interval } from './states.js';
+import type { Interval, SubscriptionStatus } from './states.js';
 
 /**
  * Proration in integer minor units. One rounding rule: a prorated amount is
  * `amount * remaining / period`, computed exactly (BigInt) and rounded half up to the minor unit,
  * once per line. Upgrades (a plan with a higher monthly price, or the same plan from monthly to
  * yearly) take effect now; downgrades (a lower monthly price, or the same plan from yearly to
- * monthly) take effect at the period end, with no charge and no credit now.
+ * monthly) take effect at the period end, with no charge and no credit now. During a trial
+ * nothing has been paid: any change takes effect now, uncharged, and the trial keeps its end.
  */
 export function prorate(amountMinor: number, remainingMs: number, periodMs: number): number {
   if (periodMs <= 0 || remainingMs <= 0) return 0;
@@ -20,10 +22,13 @@ export interface CurrentTerm {
   interval: Interval;
   periodStart: Date;
   periodEnd: Date;
+  /** The period is a trial: nothing paid to prorate. */
+  trialing?: boolean;
 }
 
 export interface ChangeQuote {
-  kind: 'upgrade' | 'downgrade' | 'addons_only';
+  /** `trial`: a change during a trial, now and uncharged (add-on bundles aside). */
+  kind: 'upgrade' | 'downgrade' | 'addons_only' | 'trial';
   /** Charged now (minor units): prorated plan difference plus add-on bundles. */
   chargeNowMinor: number;
   /** Unused time of the old term credited against the charge (already subtracted; > 0 left over goes to the customer's credit balance). */
@@ -41,6 +46,15 @@ export function addInterval(from: Date, interval: Interval): Date {
   return d;
 }
 
+/**
+ * When add-on bundles bought now expire: at the period end, or during a trial at the end of the
+ * first paid period (a bundle bought on the trial's last day is not lost the next day).
+ */
+export function addonPeriodEnd(sub: { status: SubscriptionStatus; interval: Interval; periodEnd: Date | null }): Date | null {
+  if (!sub.periodEnd) return null;
+  return sub.status === 'trialing' ? addInterval(sub.periodEnd, sub.interval) : sub.periodEnd;
+}
+
 /** What a change from `current` to `to` costs now and when it takes effect. */
 export function quoteChange(
   current: CurrentTerm,
@@ -50,7 +64,7 @@ export function quoteChange(
 ): ChangeQuote {
   const from = findPlan(current.plan);
   const target = findPlan(to.plan);
-  if (!from || !target) throw new Error(`unknown plan ${!from ? current.plan : to.plan}`);
+  if (!from || !target) throw conflict('plan_unknown', `the plan "${!from ? current.plan : to.plan}" is not in the catalog`);
   const lines: ChangeQuote['lines'] = [];
   for (const a of addons) lines.push({ description: `${a.quantity} x ${a.code}`, amountMinor: a.priceMinor * a.quantity });
   const addonTotal = lines.reduce((s, l) => s + l.amountMinor, 0);
@@ -63,6 +77,17 @@ export function quoteChange(
   if (same) {
     return {
       kind: 'addons_only',
+      chargeNowMinor: addonTotal,
+      creditMinor: 0,
+      effectiveAt: now,
+      periodStart: current.periodStart,
+      periodEnd: current.periodEnd,
+      lines,
+    };
+  }
+  if (current.trialing) {
+    return {
+      kind: 'trial',
       chargeNowMinor: addonTotal,
       creditMinor: 0,
       effectiveAt: now,
@@ -102,7 +127,9 @@ export function quoteChange(
       lines,
     };
   }
-  // A longer interval starts a new period now: its full price less the unused time of the old one.
+  // Another interval (longer; or shorter on a higher tier) starts a new period now: its full price
+  // less the unused time of the old one. What is left of that (yearly -> a monthly tier above) is
+  // credit, which the next invoices draw on.
   lines.unshift({ description: `${target.name} (${to.interval})`, amountMinor: newPrice }, { description: `unused ${from.name}`, amountMinor: -credit });
   return {
     kind: 'upgrade',

@@ -8,6 +8,12 @@ export interface AddonBalance {
   period_end: string | null;
 }
 
+export interface PendingChange {
+  plan_code: string;
+  interval: 'month' | 'year';
+  effective_at: string | null;
+}
+
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** SubscriptionOut (spec 2.5); a tenant without a subscription is on the free plan, provider `manual`. */
@@ -27,7 +33,20 @@ export function toSubscriptionOut(
     addons[u.code] = { units: u.units, used, remaining: u.units - used, period_end: iso(u.period_end) };
   }
   if (!row)
-    return { plan_code: defaultPlan, interval: 'month' as const, status: 'active' as const, provider: 'manual' as const, cancel_at_period_end: false, addons };
+    return {
+      plan_code: defaultPlan,
+      interval: 'month' as const,
+      status: 'active' as const,
+      provider: 'manual' as const,
+      cancel_at_period_end: false,
+      pending_change: null,
+      credit_minor: 0,
+      addons,
+    };
+  // A downgrade (or a shorter interval) waiting for the period end.
+  const pending_change: PendingChange | null = row.pending_plan_code
+    ? { plan_code: row.pending_plan_code, interval: row.pending_interval ?? row.interval, effective_at: iso(row.current_period_end) }
+    : null;
   return {
     plan_code: row.plan_code,
     interval: row.interval,
@@ -37,6 +56,8 @@ export function toSubscriptionOut(
     current_period_start: iso(row.current_period_start),
     current_period_end: iso(row.current_period_end),
     cancel_at_period_end: row.cancel_at_period_end,
+    pending_change,
+    credit_minor: Number(row.credit_minor),
     addons,
   };
 }

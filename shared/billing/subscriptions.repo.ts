@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { SubscriptionSnapshot } from '../engines/payments/port.js';
+import { findPlan } from './plans.js';
 import { mapStatus, type Interval, type ProviderName, type SubscriptionStatus } from './states.js';
 
 export interface SubscriptionRow {
@@ -32,9 +33,12 @@ export function subscriptionsRepo(db: Knex) {
     },
     /**
      * Writes a provider's snapshot taken at `at`, unless the row already holds a newer state
-     * (an older event never moves it back). Returns the row when written.
+     * (an older event never moves it back) or it names a plan the catalog does not have. Returns
+     * the row when written. A waiting change stays only while plan and interval are unchanged (a
+     * renewal onto it clears it); the credit balance is the provider's when it reports one.
      */
     async applySnapshot(provider: ProviderName, s: SubscriptionSnapshot, at: Date): Promise<SubscriptionRow | undefined> {
+      if (!findPlan(s.planCode)) return undefined;
       const status = mapStatus(provider, s.rawStatus);
       const row = {
         tenant_id: s.tenantId,
@@ -49,6 +53,7 @@ export function subscriptionsRepo(db: Knex) {
         current_period_start: s.periodStart,
         current_period_end: s.periodEnd,
         cancel_at_period_end: s.cancelAtPeriodEnd,
+        credit_minor: String(s.creditMinor ?? 0),
         canceled_at: status === 'canceled' ? at : null,
         state_at: at,
         updated_at: db.fn.now(),
@@ -63,12 +68,15 @@ export function subscriptionsRepo(db: Knex) {
            cancel_at_period_end = EXCLUDED.cancel_at_period_end,
            canceled_at = CASE WHEN EXCLUDED.status = 'canceled' THEN COALESCE(billing_subscriptions.canceled_at, EXCLUDED.canceled_at) ELSE NULL END,
            past_due_since = CASE WHEN EXCLUDED.status = 'past_due' THEN COALESCE(billing_subscriptions.past_due_since, EXCLUDED.state_at) ELSE NULL END,
-           pending_plan_code = CASE WHEN EXCLUDED.plan_code = billing_subscriptions.plan_code THEN billing_subscriptions.pending_plan_code ELSE NULL END,
-           pending_interval = CASE WHEN EXCLUDED.plan_code = billing_subscriptions.plan_code THEN billing_subscriptions.pending_interval ELSE NULL END,
+           pending_plan_code = CASE WHEN (EXCLUDED.plan_code, EXCLUDED.interval) = (billing_subscriptions.plan_code, billing_subscriptions.interval)
+             THEN billing_subscriptions.pending_plan_code ELSE NULL END,
+           pending_interval = CASE WHEN (EXCLUDED.plan_code, EXCLUDED.interval) = (billing_subscriptions.plan_code, billing_subscriptions.interval)
+             THEN billing_subscriptions.pending_interval ELSE NULL END,
+           credit_minor = COALESCE(?::bigint, billing_subscriptions.credit_minor),
            state_at = EXCLUDED.state_at, updated_at = now()
          WHERE billing_subscriptions.state_at <= EXCLUDED.state_at
          RETURNING *`,
-          [db('billing_subscriptions').insert({ ...row, past_due_since: status === 'past_due' ? at : null })],
+          [db('billing_subscriptions').insert({ ...row, past_due_since: status === 'past_due' ? at : null }), s.creditMinor ?? null],
         )
         .then((r: { rows: SubscriptionRow[] }) => r.rows);
       return written;

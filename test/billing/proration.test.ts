@@ -76,6 +76,29 @@ const rows: Array<{
     addons: [{ code: 'assistant_conversations_5000', quantity: 1, priceMinor: 14900 }],
     want: { kind: 'addons_only', charge: 14900, credit: 0, effective: '2026-11-16T00:00:00.000Z', periodEnd: '2026-12-01T00:00:00.000Z' },
   },
+  {
+    name: 'growth/year -> scale/month: a new month now; the unused year beyond its price is credit',
+    from: { plan: 'growth', interval: 'year', periodStart: at('2026-01-01T00:00:00Z'), periodEnd: at('2027-01-01T00:00:00Z') },
+    to: { plan: 'scale', interval: 'month' },
+    now: '2026-07-02T00:00:00Z',
+    // 99000 * 183/365 = 49635.6 -> 49636, less 29900 for the month
+    want: { kind: 'upgrade', charge: 0, credit: 49636 - 29900, effective: '2026-07-02T00:00:00.000Z', periodEnd: '2026-08-02T00:00:00.000Z' },
+  },
+  {
+    name: 'trialing: an upgrade charges only its add-on bundles, the trial keeps its end',
+    from: { plan: 'starter', interval: 'year', periodStart: at('2026-11-01T00:00:00Z'), periodEnd: at('2026-11-15T00:00:00Z'), trialing: true },
+    to: { plan: 'growth', interval: 'year' },
+    now: '2026-11-08T00:00:00Z',
+    addons: [{ code: 'assistant_conversations_500', quantity: 1, priceMinor: 1900 }],
+    want: { kind: 'trial', charge: 1900, credit: 0, effective: '2026-11-08T00:00:00.000Z', periodEnd: '2026-11-15T00:00:00.000Z' },
+  },
+  {
+    name: 'trialing: a downgrade or a shorter interval takes effect now too, nothing charged',
+    from: { plan: 'growth', interval: 'year', periodStart: at('2026-11-01T00:00:00Z'), periodEnd: at('2026-11-15T00:00:00Z'), trialing: true },
+    to: { plan: 'starter', interval: 'month' },
+    now: '2026-11-08T00:00:00Z',
+    want: { kind: 'trial', charge: 0, credit: 0, effective: '2026-11-08T00:00:00.000Z', periodEnd: '2026-11-15T00:00:00.000Z' },
+  },
 ];
 
 for (const r of rows) {
@@ -89,3 +112,10 @@ for (const r of rows) {
     t.equal(q.periodEnd.toISOString(), r.want.periodEnd);
   });
 }
+
+t.test('a plan not in the catalog is a 409 plan_unknown, not a plain error', async (t) => {
+  t.throws(() => quoteChange({ plan: 'platinum', interval: 'month', ...nov }, { plan: 'growth', interval: 'month' }, at('2026-11-16T00:00:00Z')), {
+    code: 'plan_unknown',
+    status: 409,
+  });
+});

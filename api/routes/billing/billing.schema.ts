@@ -29,6 +29,11 @@ export const AddonBalance = z.object({
   remaining: z.number().int(),
   period_end: z.string().nullable().optional(),
 });
+export const PendingChange = z.object({
+  plan_code: z.string(),
+  interval: z.enum(['month', 'year']),
+  effective_at: z.string().nullable().describe('when it applies: the current period end'),
+});
 export const SubscriptionOut = z.object({
   plan_code: z.string(),
   interval: z.enum(['month', 'year']),
@@ -38,6 +43,10 @@ export const SubscriptionOut = z.object({
   current_period_start: z.string().nullable().optional(),
   current_period_end: z.string().nullable().optional(),
   cancel_at_period_end: z.boolean().optional(),
+  pending_change: PendingChange.nullable()
+    .optional()
+    .describe('a downgrade or shorter interval waiting for the period end; changing plan back to the current one drops it'),
+  credit_minor: z.number().int().optional().describe('credit (unused time of an earlier term, minor units) drawn by the next renewal and plan-change invoices'),
   addons: z.record(z.string(), AddonBalance).optional(),
 });
 export const AddonQuantity = z.strictObject({ code: z.string().max(48), quantity: z.number().int().min(1).max(100) });

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError } from '../../../shared/platform/errors.js';
+import { AppError, conflict } from '../../../shared/platform/errors.js';
 import { findPlan, planPrice } from '../../../shared/billing/index.js';
 import { MockPayments } from '../../../shared/engines/payments/index.js';
 import { baseUrl } from './base-url.js';
@@ -71,7 +71,11 @@ export function mockPageRoutes(deps: Deps): RouteSpec[] {
         );
       },
     }),
-    /** A checkout action: stores the outcome, sends the signed webhook (event id fresh per action). */
+    /**
+     * A checkout action: stores the outcome, sends the signed webhook (event id fresh per action).
+     * 409 `subscription_exists` while the store holds a subscription (nothing charged), 409
+     * `checkout_not_open` for a checkout already paid, failed or canceled.
+     */
     defineRoute({
       method: 'post',
       path: '/billing/mock/checkout/{checkout_id}/{action}',
@@ -83,7 +87,13 @@ export function mockPageRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params }) {
         const found = await mock().findCheckout(params.checkout_id);
         if (!found) throw new AppError('not_found', 404, 'no such checkout');
-        await mock().completeCheckout(params.checkout_id, params.action, findPlan(found.data.plan_code)?.trial_days ?? 0, baseUrl(deps, ctx));
+        const row = await deps.repos.subscriptions.get(found.tenantId);
+        const ended = row?.provider === 'mock' && ['canceled', 'incomplete'].includes(row.status) ? row.provider_subscription_id : null;
+        const trialDays = findPlan(found.data.plan_code)?.trial_days ?? 0;
+        const outcome = await mock().completeCheckout(params.checkout_id, params.action, trialDays, baseUrl(deps, ctx), ended);
+        if (outcome === 'subscription_exists')
+          throw conflict('subscription_exists', 'this store already has a subscription: this checkout is closed and nothing was charged');
+        if (outcome === 'not_open') throw conflict('checkout_not_open', 'this checkout is already paid, failed or canceled');
         html(ctx, page('Checkout', [`done: ${params.action}`], []));
       },
     }),

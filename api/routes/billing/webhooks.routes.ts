@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
-import { applyBillingEventJob } from '../../../shared/billing/index.js';
+import { applyBillingEventJob, findPlan } from '../../../shared/billing/index.js';
 import {
   parseMockEvent,
   parsePaddleEvent,
@@ -45,7 +45,8 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
     /**
      * Stores the event under (provider, event id) and queues `apply-billing-event` (job id from the
      * same key). A redelivery answers 200 `{received, duplicate: true}` and changes nothing. A bad,
-     * stale or missing signature: 400, nothing stored.
+     * stale or missing signature: 400, nothing stored. A subscription on a plan the catalog does
+     * not have is stored and logged; the stage leaves it unapplied (`plan_unknown`).
      */
     defineRoute({
       method: 'post',
@@ -66,6 +67,15 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
         } catch (err) {
           if (err instanceof SignatureError) throw new AppError(err.code, 400, signatureMessage(err.code));
           throw new AppError('webhook_payload_invalid', 400, 'the signed body is not an event of this provider');
+        }
+        const plan = event.subscription?.planCode;
+        if (plan !== undefined && !findPlan(plan)) {
+          deps.logger.error('billing event names a plan not in the catalog: stored, not applied', {
+            provider,
+            id: event.id,
+            plan_code: plan,
+            tenant: event.tenantId,
+          });
         }
         const fresh = await deps.repos.billingEvents.insert(provider, event);
         if (fresh) {

@@ -2,31 +2,31 @@ import type { Knex } from 'knex';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { newId } from '../../platform/ids.js';
 import { signStripeStyle } from './signatures.js';
+import { addInterval, mockSnapshot, parseMockEvent, type MockSubscription } from './mock-events.js';
 import type { BillingEvent, Interval, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
 
-/** The mock's record of a subscription (what a real provider keeps on its side). */
-export interface MockSubscription {
-  id: string;
-  customer: string;
-  plan_code: string;
-  interval: Interval;
-  status: string;
-  current_period_start: number;
-  current_period_end: number;
-  trial_end: number | null;
-  cancel_at_period_end: boolean;
-}
+export type { MockSubscription } from './mock-events.js';
 
 export interface MockCheckout {
   plan_code: string;
   interval: Interval;
   addons: Array<{ code: string; quantity: number }>;
-  status: 'open' | 'paid' | 'failed' | 'canceled';
+  /** The add-on bundles' price, charged with the checkout (absent on checkouts stored before it was: 0). */
+  addons_minor?: number;
+  /** `expired`: the store subscribed through another checkout. */
+  status: 'open' | 'paid' | 'failed' | 'canceled' | 'expired';
   customer: string | null;
 }
 
+/** What completing a checkout did: `subscription_exists` and `not_open` changed nothing and charged nothing. */
+export type CheckoutOutcome = 'done' | 'subscription_exists' | 'not_open';
+
+/** Subscriptions the mock still bills or can resume: while a store holds one, no checkout of it completes. */
+const HELD = ['trialing', 'active', 'past_due', 'paused'];
+
+type Delivery = [type: string, data: Record<string, unknown>];
+
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
-const fromUnix = (n: number | null | undefined) => (n ? new Date(n * 1000) : null);
 
 /**
  * The mock provider: checkout and portal are pages the service serves (api/routes/billing/
@@ -47,7 +47,14 @@ export class MockPayments implements PaymentProvider {
 
   async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
     const id = newId('mcs');
-    const data: MockCheckout = { plan_code: input.planCode, interval: input.interval, addons: input.addons, status: 'open', customer: input.customerId };
+    const data: MockCheckout = {
+      plan_code: input.planCode,
+      interval: input.interval,
+      addons: input.addons,
+      addons_minor: input.addonsMinor,
+      status: 'open',
+      customer: input.customerId,
+    };
     await this.db('billing_mock_objects').insert({ id, kind: 'checkout', tenant_id: input.tenantId, data });
     return { url: `${input.baseUrl}/billing/mock/checkout/${id}` };
   }
@@ -68,19 +75,37 @@ export class MockPayments implements PaymentProvider {
     return expires > unix(new Date()) && want.length === got.length && timingSafeEqual(want, got);
   }
 
-  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
+  /** Now: the new plan (a new interval starts a new period, except during a trial). Else: waits for the renewal. */
+  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor: number }> {
     const sub = await this.subscription(input.subscriptionId);
     if (!sub) throw new Error(`mock subscription ${input.subscriptionId} not found`);
-    if (input.chargeNowMinor > 0) await this.invoice(input.tenantId, input.chargeNowMinor, 'paid');
-    if (!input.now) return;
-    const start = sub.interval !== input.interval ? unix(new Date()) : sub.current_period_start;
-    const end = sub.interval !== input.interval ? unix(addInterval(new Date(), input.interval)) : sub.current_period_end;
+    const balance = sub.credit_minor ?? 0;
+    const drawn = Math.min(balance, input.chargeNowMinor);
+    if (input.chargeNowMinor > drawn) await this.invoice(input.tenantId, input.chargeNowMinor - drawn, 'paid');
+    const credit_minor = balance - drawn + input.creditMinor;
+    if (!input.now) {
+      const back = input.planCode === sub.plan_code && input.interval === sub.interval;
+      const pending = back ? null : { plan_code: input.planCode, interval: input.interval };
+      await this.update(input.tenantId, { ...sub, pending, credit_minor }, 'subscription.updated', input.baseUrl);
+      return { creditMinor: credit_minor };
+    }
+    const restart = sub.interval !== input.interval && sub.status !== 'trialing';
+    const now = new Date();
     await this.update(
       input.tenantId,
-      { ...sub, plan_code: input.planCode, interval: input.interval, current_period_start: start, current_period_end: end },
+      {
+        ...sub,
+        plan_code: input.planCode,
+        interval: input.interval,
+        pending: null,
+        credit_minor,
+        current_period_start: restart ? unix(now) : sub.current_period_start,
+        current_period_end: restart ? unix(addInterval(now, input.interval)) : sub.current_period_end,
+      },
       'subscription.updated',
       input.baseUrl,
     );
+    return { creditMinor: credit_minor };
   }
 
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
@@ -114,7 +139,7 @@ export class MockPayments implements PaymentProvider {
 
   async fetch(input: { tenantId: string; subscriptionId: string }): Promise<SubscriptionSnapshot | null> {
     const sub = await this.subscription(input.subscriptionId);
-    return sub ? snapshot(input.tenantId, sub) : null;
+    return sub ? mockSnapshot(input.tenantId, sub) : null;
   }
 
   parseEvent(body: Buffer): BillingEvent {
@@ -128,52 +153,114 @@ export class MockPayments implements PaymentProvider {
     return row ? { tenantId: row.tenant_id, data: row.data } : null;
   }
 
-  /** The person on the checkout page paid (or started the trial), failed the payment, or left. */
-  async completeCheckout(id: string, action: 'pay' | 'trial' | 'fail' | 'cancel', trialDays: number, baseUrl: string): Promise<void> {
+  /**
+   * The person on the checkout page paid (or started the trial), failed the payment, or left.
+   * A store's completions run one at a time (a lock per tenant): while the store holds a
+   * subscription nothing completes (`subscription_exists`), and paying expires the store's other
+   * open checkouts, so two checkout links never make two subscriptions or two charges. `ended`:
+   * the subscription the service has already ended on its side (end-billing-periods ends mock
+   * subscriptions at the period end, as a real provider would on its own clock).
+   */
+  async completeCheckout(
+    id: string,
+    action: 'pay' | 'trial' | 'fail' | 'cancel',
+    trialDays: number,
+    baseUrl: string,
+    ended: string | null = null,
+  ): Promise<CheckoutOutcome> {
     const found = await this.findCheckout(id);
-    if (!found || found.data.status !== 'open') return;
-    const { tenantId, data } = found;
-    const status = action === 'pay' ? 'paid' : action === 'trial' ? 'paid' : action === 'fail' ? 'failed' : 'canceled';
-    await this.db('billing_mock_objects')
-      .where({ id })
-      .update({ data: { ...data, status } });
-    if (action === 'cancel') return this.deliver(tenantId, 'checkout.session.expired', { checkout: id }, baseUrl);
-    const now = new Date();
-    const trial = action === 'trial' && trialDays > 0;
-    const sub: MockSubscription = {
-      id: newId('msub'),
-      customer: data.customer ?? newId('mcus'),
-      plan_code: data.plan_code,
-      interval: data.interval,
-      status: action === 'fail' ? 'incomplete' : trial ? 'trialing' : 'active',
-      current_period_start: unix(now),
-      current_period_end: unix(trial ? new Date(now.getTime() + trialDays * 86400_000) : addInterval(now, data.interval)),
-      trial_end: trial ? unix(new Date(now.getTime() + trialDays * 86400_000)) : null,
-      cancel_at_period_end: false,
-    };
-    await this.db('billing_mock_objects').insert({ id: sub.id, kind: 'subscription', tenant_id: tenantId, data: sub });
-    if (action === 'pay') await this.invoice(tenantId, -1, 'paid', data);
-    if (action === 'fail') await this.invoice(tenantId, -1, 'open', data);
-    await this.deliver(tenantId, 'checkout.session.completed', { checkout: id, subscription: sub, addons: action === 'fail' ? [] : data.addons }, baseUrl);
+    if (!found) return 'not_open';
+    const { tenantId } = found;
+    const { outcome, events } = await this.db.transaction(async (trx): Promise<{ outcome: CheckoutOutcome; events: Delivery[] }> => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`mock-checkout:${tenantId}`]);
+      const data: MockCheckout = (await trx('billing_mock_objects').where({ id }).first()).data;
+      const close = (status: MockCheckout['status']) =>
+        trx('billing_mock_objects')
+          .where({ id })
+          .update({ data: { ...data, status } });
+      if (data.status === 'expired') return { outcome: 'subscription_exists', events: [] };
+      if (data.status !== 'open') return { outcome: 'not_open', events: [] };
+      if (action === 'cancel') {
+        await close('canceled');
+        return { outcome: 'done', events: [['checkout.session.expired', { checkout: id }]] };
+      }
+      const latest = await trx('billing_mock_objects').where({ kind: 'subscription', tenant_id: tenantId }).orderBy('created_at', 'desc').first();
+      if (latest && HELD.includes(latest.data.status) && latest.id !== ended) {
+        await close('expired');
+        return { outcome: 'subscription_exists', events: [['checkout.session.expired', { checkout: id }]] };
+      }
+      await close(action === 'fail' ? 'failed' : 'paid');
+      const now = new Date();
+      const trial = action === 'trial' && trialDays > 0;
+      const trialEnd = new Date(now.getTime() + trialDays * 86400_000);
+      const sub: MockSubscription = {
+        id: newId('msub'),
+        customer: data.customer ?? newId('mcus'),
+        plan_code: data.plan_code,
+        interval: data.interval,
+        status: action === 'fail' ? 'incomplete' : trial ? 'trialing' : 'active',
+        current_period_start: unix(now),
+        current_period_end: unix(trial ? trialEnd : addInterval(now, data.interval)),
+        trial_end: trial ? unix(trialEnd) : null,
+        cancel_at_period_end: false,
+        pending: null,
+        credit_minor: 0,
+      };
+      await trx('billing_mock_objects').insert({ id: sub.id, kind: 'subscription', tenant_id: tenantId, data: sub });
+      // Add-on bundles are charged when bought, during a trial too; the plan at the trial end.
+      const plan = trial ? 0 : (this.priceOf(data.plan_code, data.interval) ?? 0);
+      const total = plan + (data.addons_minor ?? 0);
+      if (action === 'fail') await this.invoice(tenantId, total, 'open', trx);
+      else if (total > 0 || !trial) await this.invoice(tenantId, total, 'paid', trx);
+      if (action !== 'fail') {
+        await trx('billing_mock_objects')
+          .where({ kind: 'checkout', tenant_id: tenantId })
+          .whereNot({ id })
+          .whereRaw(`data->>'status' = 'open'`)
+          .update({ data: trx.raw(`jsonb_set(data, '{status}', '"expired"')`) });
+      }
+      const addons = action === 'fail' ? [] : data.addons;
+      return { outcome: 'done', events: [['checkout.session.completed', { checkout: id, subscription: sub, addons }]] };
+    });
+    for (const [type, payload] of events) await this.deliver(tenantId, type, payload, baseUrl);
+    return outcome;
   }
 
-  /** Renewal of the current period: paid (a new period) or failed (past_due, dunning). */
+  /**
+   * The end of the current period. Set to cancel at the period end: it ends, nothing billed.
+   * Else the next period is billed on the waiting change if there is one (the credit balance
+   * drawn first): paid, the new period starts on it; failed, past_due (dunning).
+   */
   async renew(tenantId: string, subscriptionId: string, ok: boolean, baseUrl: string): Promise<void> {
     const sub = await this.subscription(subscriptionId);
-    if (!sub) return;
-    if (ok) {
-      const start = new Date(Math.max(sub.current_period_end * 1000, Date.now()));
-      await this.invoice(tenantId, -1, 'paid', sub);
-      await this.update(
-        tenantId,
-        { ...sub, status: 'active', trial_end: null, current_period_start: unix(start), current_period_end: unix(addInterval(start, sub.interval)) },
-        'invoice.paid',
-        baseUrl,
-      );
-    } else {
-      await this.invoice(tenantId, -1, 'open', sub);
-      await this.update(tenantId, { ...sub, status: 'past_due' }, 'invoice.payment_failed', baseUrl);
+    if (!sub || sub.status === 'canceled') return;
+    if (sub.cancel_at_period_end) {
+      return this.update(tenantId, { ...sub, status: 'canceled', cancel_at_period_end: false }, 'subscription.deleted', baseUrl);
     }
+    const next = sub.pending ?? { plan_code: sub.plan_code, interval: sub.interval };
+    const price = this.priceOf(next.plan_code, next.interval) ?? 0;
+    const drawn = Math.min(sub.credit_minor ?? 0, price);
+    if (!ok) {
+      await this.invoice(tenantId, price - drawn, 'open');
+      return this.update(tenantId, { ...sub, status: 'past_due' }, 'invoice.payment_failed', baseUrl);
+    }
+    const start = new Date(Math.max(sub.current_period_end * 1000, Date.now()));
+    await this.invoice(tenantId, price - drawn, 'paid');
+    await this.update(
+      tenantId,
+      {
+        ...sub,
+        ...next,
+        pending: null,
+        credit_minor: (sub.credit_minor ?? 0) - drawn,
+        status: 'active',
+        trial_end: null,
+        current_period_start: unix(start),
+        current_period_end: unix(addInterval(start, next.interval)),
+      },
+      'invoice.paid',
+      baseUrl,
+    );
   }
 
   async setStatus(tenantId: string, subscriptionId: string, change: Partial<MockSubscription>, type: string, baseUrl: string): Promise<void> {
@@ -196,9 +283,7 @@ export class MockPayments implements PaymentProvider {
     await this.deliver(tenantId, type, { subscription: sub }, baseUrl);
   }
 
-  /** Amount -1: the plan's price for the period (the mock's price list is our catalog). */
-  private async invoice(tenantId: string, amountMinor: number, status: 'paid' | 'open', of?: { plan_code: string; interval: Interval }): Promise<void> {
-    const total = amountMinor >= 0 ? amountMinor : of ? (this.priceOf(of.plan_code, of.interval) ?? 0) : 0;
+  private async invoice(tenantId: string, total: number, status: 'paid' | 'open', db: Knex = this.db): Promise<void> {
     const id = newId('min');
     const now = new Date().toISOString();
     const invoice: Invoice = {
@@ -212,7 +297,7 @@ export class MockPayments implements PaymentProvider {
       pdf_url: null,
       paid_at: status === 'paid' ? now : null,
     };
-    await this.db('billing_mock_objects').insert({ id, kind: 'invoice', tenant_id: tenantId, data: invoice });
+    await db('billing_mock_objects').insert({ id, kind: 'invoice', tenant_id: tenantId, data: invoice });
   }
 
   /** Signs and posts one event to the service's webhook, as the provider would. */
@@ -225,41 +310,4 @@ export class MockPayments implements PaymentProvider {
     });
     if (!res.ok) throw new Error(`mock webhook delivery answered ${res.status}`);
   }
-}
-
-export function addInterval(from: Date, interval: Interval): Date {
-  const d = new Date(from);
-  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
-  else d.setUTCFullYear(d.getUTCFullYear() + 1);
-  return d;
-}
-
-function snapshot(tenantId: string, sub: MockSubscription): SubscriptionSnapshot {
-  return {
-    tenantId,
-    planCode: sub.plan_code,
-    interval: sub.interval,
-    rawStatus: sub.status,
-    customerId: sub.customer,
-    subscriptionId: sub.id,
-    periodStart: fromUnix(sub.current_period_start),
-    periodEnd: fromUnix(sub.current_period_end),
-    trialEndsAt: fromUnix(sub.trial_end),
-    cancelAtPeriodEnd: sub.cancel_at_period_end,
-  };
-}
-
-/** `{id, type, created, data: {tenant_id, subscription?, addons?}}` as a BillingEvent. */
-export function parseMockEvent(body: Buffer): BillingEvent {
-  const e = JSON.parse(body.toString('utf8'));
-  if (typeof e?.id !== 'string' || typeof e?.type !== 'string' || typeof e?.created !== 'number') throw new Error('not a mock event');
-  const tenantId = typeof e.data?.tenant_id === 'string' ? e.data.tenant_id : null;
-  return {
-    id: e.id,
-    type: e.type,
-    occurredAt: new Date(e.created * 1000),
-    tenantId,
-    subscription: tenantId && e.data?.subscription ? snapshot(tenantId, e.data.subscription) : undefined,
-    addons: Array.isArray(e.data?.addons) ? e.data.addons : undefined,
-  };
 }

@@ -77,12 +77,13 @@ export class PaddlePayments implements PaymentProvider {
     return { url: session.urls.general.overview };
   }
 
-  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
+  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     await this.request('PATCH', `/subscriptions/${input.subscriptionId}`, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
       custom_data: { tenant_id: input.tenantId, plan_code: input.planCode },
     });
+    return {};
   }
 
   /** Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES gives `addon:<code>`. */

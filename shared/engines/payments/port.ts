@@ -13,6 +13,8 @@ export interface SubscriptionSnapshot {
   periodEnd: Date | null;
   trialEndsAt: Date | null;
   cancelAtPeriodEnd: boolean;
+  /** The credit balance the provider holds for the subscription (the mock reports it; Stripe and Paddle keep theirs: undefined). */
+  creditMinor?: number;
 }
 
 /** An invoice as the spec's InvoiceOut shows it. */
@@ -45,6 +47,8 @@ export interface CheckoutInput {
   planCode: string;
   interval: Interval;
   addons: Array<{ code: string; quantity: number }>;
+  /** The add-on bundles at the catalog's prices (the mock charges them with the checkout; Stripe and Paddle use their own prices). */
+  addonsMinor: number;
   customerId: string | null;
   /** Where the service answers (the mock's pages and its webhook deliveries use it). */
   baseUrl: string;
@@ -56,9 +60,15 @@ export interface ChangeInput {
   customerId: string | null;
   planCode: string;
   interval: Interval;
-  /** Charged now (minor units), already prorated by us. */
+  /** Charged now (minor units), already prorated by us; a credit balance the provider holds is drawn first. */
   chargeNowMinor: number;
-  /** false: the change waits for the period end (downgrade). */
+  /** Unused time of the old term left over after the charge: added to the credit balance the next invoices draw on. */
+  creditMinor: number;
+  /**
+   * false: the change waits for the period end (a downgrade, applied by the renewal); a change
+   * back to the current plan and interval drops a waiting one. During a trial a change is `now`
+   * and the trial keeps its end.
+   */
   now: boolean;
   baseUrl: string;
 }
@@ -71,7 +81,8 @@ export interface PaymentProvider {
   name: 'stripe' | 'paddle' | 'mock';
   checkout(input: CheckoutInput): Promise<{ url: string }>;
   portal(input: { tenantId: string; customerId: string | null; baseUrl: string }): Promise<{ url: string }>;
-  changePlan(input: ChangeInput): Promise<void>;
+  /** Returns the credit balance the provider now holds for the subscription when it keeps one we mirror (the mock); Stripe and Paddle keep theirs. */
+  changePlan(input: ChangeInput): Promise<{ creditMinor?: number }>;
   /** A one-time charge on the customer's saved payment method; returns the provider's charge id. */
   charge(input: {
     tenantId: string;

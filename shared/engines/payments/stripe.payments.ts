@@ -71,8 +71,12 @@ export class StripePayments implements PaymentProvider {
     return { url: session.url };
   }
 
-  /** Upgrades: Stripe prorates and invoices now. Downgrades: the new price with no proration (billed from the next renewal). */
-  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<void> {
+  /**
+   * Upgrades: Stripe prorates and invoices now (a credit left over goes to the customer's Stripe
+   * balance, drawn by the next invoices). Downgrades: the new price with no proration (billed
+   * from the next renewal).
+   */
+  async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     const sub = await (await this.api()).subscriptions.retrieve(input.subscriptionId);
     const item = sub.items.data[0];
     await (
@@ -82,6 +86,7 @@ export class StripePayments implements PaymentProvider {
       proration_behavior: input.now ? 'always_invoice' : 'none',
       metadata: { tenant_id: input.tenantId, plan_code: input.planCode },
     });
+    return {};
   }
 
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
