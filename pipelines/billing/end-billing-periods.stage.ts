@@ -15,13 +15,15 @@ export const endBillingPeriods = defineStage({
   attempts: 3,
   async run({ deps }) {
     const now = new Date();
+    // Provider events carry whole seconds: a state_at with milliseconds would make an event of the same second look older.
+    const stateAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
     const rows = await deps.repos.subscriptions.due(now, deps.config.billing.dunningDays);
     let ended = 0;
     let changed = 0;
     for (const row of rows) {
       const periodOver = row.current_period_end && row.current_period_end <= now;
       if (row.status === 'past_due' || (periodOver && row.cancel_at_period_end)) {
-        await deps.repos.subscriptions.update(row.tenant_id, { status: 'canceled', canceled_at: now, cancel_at_period_end: false, state_at: now });
+        await deps.repos.subscriptions.update(row.tenant_id, { status: 'canceled', canceled_at: now, cancel_at_period_end: false, state_at: stateAt });
         ended++;
       } else if (periodOver && row.pending_plan_code) {
         await deps.repos.subscriptions.update(row.tenant_id, {
@@ -29,7 +31,7 @@ export const endBillingPeriods = defineStage({
           interval: row.pending_interval ?? row.interval,
           pending_plan_code: null,
           pending_interval: null,
-          state_at: now,
+          state_at: stateAt,
         });
         changed++;
       } else continue;
