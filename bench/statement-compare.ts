@@ -1,8 +1,5 @@
-import pg from 'pg';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadConfig } from '../shared/platform/config.js';
-import { queryMix } from './lib/query-mix.js';
-import { recordSearchStatements } from './lib/statement-floor.js';
+import { openBenchStore, recordSearchStatements } from './lib/statement-floor.js';
 
 /**
  * bench/statement-compare: the engine statements the service sends for each search of the
@@ -18,15 +15,9 @@ type Statement = { sql: string; bindings: unknown[] };
 const [url, mode, file] = process.argv.slice(2);
 if (!url || !['--save', '--against'].includes(mode) || !file)
   throw new Error('usage: tsx bench/statement-compare.ts <database url> --save <file> | --against <file>');
-const client = new pg.Client({ connectionString: url });
-await client.connect();
+const { client, tenantId, mix } = await openBenchStore(url);
 try {
-  // The API pool's setting (shared/platform/db/knex.ts).
-  await client.query(`SET work_mem = '32MB'`);
-  const tenant = (await client.query(`SELECT id FROM tenants WHERE name = 'bench' ORDER BY created_at DESC LIMIT 1`)).rows[0];
-  if (!tenant) throw new Error('no bench store in that database');
-  const { mix } = queryMix(loadConfig().sharedDataDir);
-  const mine = await recordSearchStatements({ DATABASE_URL: url, QUEUE_PREFIX: `psscompare${process.pid}` }, tenant.id, mix);
+  const mine = await recordSearchStatements({ DATABASE_URL: url, QUEUE_PREFIX: `psscompare${process.pid}` }, tenantId, mix);
   if (mode === '--save') {
     writeFileSync(file, JSON.stringify({ mix, recorded: mine }));
     process.stdout.write(`${mine.length} searches, ${mine.flat().length} statements saved to ${file}\n`);

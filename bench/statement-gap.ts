@@ -1,9 +1,7 @@
-import pg from 'pg';
 import { loadConfig } from '../shared/platform/config.js';
 import { createDeps } from '../shared/deps.js';
 import { normalizeText, tokenize } from '../shared/text/normalize.js';
-import { queryMix } from './lib/query-mix.js';
-import { recordSearches, type SearchedWords } from './lib/statement-floor.js';
+import { openBenchStore, recordSearches, type SearchedWords } from './lib/statement-floor.js';
 
 /**
  * bench/statement-gap: per search of the bench:search mix, what Postgres spends on the plain engine
@@ -17,17 +15,11 @@ type Statement = { sql: string; bindings: unknown[] };
 type Row = { q: string; typed: number; searched: number; service: number; statements: number };
 const [url, rowsArg] = process.argv.slice(2);
 if (!url) throw new Error('usage: tsx bench/statement-gap.ts <database url> [rows]');
-const client = new pg.Client({ connectionString: url });
-await client.connect();
+const { client, tenantId, mix } = await openBenchStore(url);
 try {
-  // The API pool's setting (shared/platform/db/knex.ts).
-  await client.query(`SET work_mem = '32MB'`);
-  const tenant = (await client.query(`SELECT id FROM tenants WHERE name = 'bench' ORDER BY created_at DESC LIMIT 1`)).rows[0];
-  if (!tenant) throw new Error('no bench store in that database');
-  const { mix } = queryMix(loadConfig().sharedDataDir);
-  const service = await recordSearches({ DATABASE_URL: url, QUEUE_PREFIX: `pssgap${process.pid}` }, tenant.id, mix);
+  const service = await recordSearches({ DATABASE_URL: url, QUEUE_PREFIX: `pssgap${process.pid}` }, tenantId, mix);
   const typed = mix.map((m) => ({ tokens: tokenize(normalizeText(decodeURIComponent(m.split('&')[0]))), prefixLast: true }));
-  const plain = { typed: await plainStatements(tenant.id, typed), searched: await plainStatements(tenant.id, service.words) };
+  const plain = { typed: await plainStatements(tenantId, typed), searched: await plainStatements(tenantId, service.words) };
   const rows: Row[] = [];
   for (let i = 0; i < mix.length; i++) {
     const best = { typed: Infinity, searched: Infinity, service: Infinity };

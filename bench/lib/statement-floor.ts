@@ -1,10 +1,29 @@
 import pg from 'pg';
 import { loadConfig } from '../../shared/platform/config.js';
 import { createDeps } from '../../shared/deps.js';
-import { toInput } from './query-mix.js';
+import { queryMix, toInput } from './query-mix.js';
 import type { EngineQuery } from '../../shared/engines/lexical/port.js';
 
 type Statement = { sql: string; bindings: unknown[] };
+
+/**
+ * A client on a kept bench database (`BENCH_KEEP=1 npm run bench:search`) with the API pool's
+ * work_mem, its bench store and the query mix; the caller ends the client.
+ */
+export async function openBenchStore(url: string): Promise<{ client: pg.Client; tenantId: string; mix: string[] }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // The API pool's setting (shared/platform/db/knex.ts).
+    await client.query(`SET work_mem = '32MB'`);
+    const tenant = (await client.query(`SELECT id FROM tenants WHERE name = 'bench' ORDER BY created_at DESC LIMIT 1`)).rows[0];
+    if (!tenant) throw new Error('no bench store in that database');
+    return { client, tenantId: tenant.id, mix: queryMix(loadConfig().sharedDataDir).mix };
+  } catch (err) {
+    await client.end();
+    throw err;
+  }
+}
 
 /** The words the service searched for one search of the mix: its first engine query's terms (typos corrected, phrases, synonyms). */
 export type SearchedWords = Pick<EngineQuery, 'tokens' | 'terms' | 'prefixLast'>;

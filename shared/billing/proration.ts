@@ -74,28 +74,18 @@ export function quoteChange(
   const upgrade = !same && (tier(target) > tier(from) || (tier(target) === tier(from) && to.interval === 'year' && current.interval === 'month'));
   const remaining = current.periodEnd.getTime() - now.getTime();
   const period = current.periodEnd.getTime() - current.periodStart.getTime();
-  if (same) {
-    return {
-      kind: 'addons_only',
-      chargeNowMinor: addonTotal,
-      creditMinor: 0,
-      effectiveAt: now,
-      periodStart: current.periodStart,
-      periodEnd: current.periodEnd,
-      lines,
-    };
-  }
-  if (current.trialing) {
-    return {
-      kind: 'trial',
-      chargeNowMinor: addonTotal,
-      creditMinor: 0,
-      effectiveAt: now,
-      periodStart: current.periodStart,
-      periodEnd: current.periodEnd,
-      lines,
-    };
-  }
+  // The same plan, or any change during a trial: the period stays and only add-ons are charged now.
+  const samePeriod = (kind: 'addons_only' | 'trial') => ({
+    kind,
+    chargeNowMinor: addonTotal,
+    creditMinor: 0,
+    effectiveAt: now,
+    periodStart: current.periodStart,
+    periodEnd: current.periodEnd,
+    lines,
+  });
+  if (same) return samePeriod('addons_only');
+  if (current.trialing) return samePeriod('trial');
   if (!upgrade) {
     return {
       kind: 'downgrade',
