@@ -40,7 +40,10 @@ export async function deleteTenant(deps: DeleteTenantDeps, tenantId: string, aud
     ...(await deps.db('api_keys').where({ tenant_id: tenantId }).pluck('id')),
     ...(await deps.db('dashboard_sessions').where({ tenant_id: tenantId }).pluck('id')),
   ];
-  // Credentials first: no request of the store gets in while the rest goes.
+  // Credentials first: no request of the store gets in while the rest goes. Revoked in the database
+  // before the caches drop them, so a request in between reloads a revoked key, never a live one.
+  await deps.db('api_keys').where({ tenant_id: tenantId }).whereNull('revoked_at').update({ revoked_at: deps.db.fn.now() });
+  await deps.db('dashboard_sessions').where({ tenant_id: tenantId }).whereNull('revoked_at').update({ revoked_at: deps.db.fn.now() });
   for (const hash of credentials) await deps.invalidateCredential(hash);
   // API processes flush counts gathered in memory (usage, every second) up to a flush after the
   // store's last request: Redis is swept once no process can still hold any.

@@ -173,7 +173,21 @@ t.test('data_delete: no row of the store left in any table, other stores intact'
   const started = await h.api.call('POST', '/v1/data/delete', { key: a.key, body: { confirm: a.id } });
   t.equal(started.status, 202);
   t.equal(started.body.job.kind, 'data_delete');
-  const audit = await eventually(async () => db('tenant_deletions').where({ deleted_tenant: a.id }).first(), 30_000);
+  // The store's key, used all through the deletion: once refused, never accepted again (a request in
+  // the window reloaded the still-live key and cached it for AUTH_CACHE_TTL_MS, past the deletion).
+  const statuses: number[] = [];
+  const audit = await eventually(async () => {
+    statuses.push((await h.api.call('GET', '/v1/keys', { key: a.key })).status);
+    return db('tenant_deletions').where({ deleted_tenant: a.id }).first();
+  }, 30_000);
+  const refused = statuses.indexOf(401);
+  t.ok(refused >= 0, `refused before the deletion ended (${statuses.join(' ')})`);
+  t.same(
+    statuses.slice(refused).filter((s) => s !== 401),
+    [],
+    'and never accepted after',
+  );
+  t.equal((await h.api.call('GET', '/v1/keys', { key: a.key })).status, 401, 'refused once the store is gone');
   t.equal(audit.job_id, started.body.job.id);
   t.match(audit.requested_by, /^secret:key_/);
   t.equal(audit.rows_deleted.products, 40);
