@@ -28,11 +28,11 @@ export function deliveriesRepo(db: Knex) {
     async get(id: string): Promise<DeliveryRow | undefined> {
       return rows().where({ id }).first();
     },
-    /** Newest first. */
-    async list(tenantId: string, receiverId: string, limit: number, before?: string): Promise<DeliveryRow[]> {
+    /** Newest first, by creation time (ids are random, not ordered); `before`: the last row of the page before (timeIdCursor). */
+    async list(tenantId: string, receiverId: string, limit: number, before?: { at: string; id: string }): Promise<DeliveryRow[]> {
       const q = rows().where({ tenant_id: tenantId, receiver_id: receiverId });
-      if (before) q.andWhere('id', '<', before);
-      return q.orderBy('id', 'desc').limit(limit);
+      if (before) q.andWhereRaw(`(date_trunc('milliseconds', created_at), id) < (?::timestamptz, ?)`, [before.at, before.id]);
+      return q.orderByRaw(`date_trunc('milliseconds', created_at) DESC, id DESC`).limit(limit);
     },
     /** Records attempt `attempt` once (a re-run of the same attempt changes nothing). */
     async attempted(

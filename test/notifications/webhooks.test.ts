@@ -153,6 +153,37 @@ t.test('private and loopback addresses are refused by default', async (t) => {
   t.equal(rx.received.length, 0);
 });
 
+t.test('the delivery log pages newest first by time, whatever the ids', async (t) => {
+  const other = await register({ url: `${rx.url}/log`, kinds: ['job.failed'] });
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+  // Ids that sort against their times (real ids are random).
+  const rows = ['msg_z', 'msg_a', 'msg_m', 'msg_b', 'msg_y'].map((id, i) => ({
+    id,
+    tenant_id: tenantId,
+    receiver_id: other.body.id,
+    kind: 'job.failed',
+    payload: {},
+    status: 'delivered',
+    created_at: at(i),
+  }));
+  await h.api.deps.db('webhook_deliveries').insert(rows);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } = await h.api.call(
+      'GET',
+      `/v1/webhooks/${other.body.id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      { key },
+    );
+    t.equal(page.status, 200);
+    seen.push(...page.body.data.map((d) => d.id));
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  t.same(seen, ['msg_y', 'msg_b', 'msg_m', 'msg_a', 'msg_z'], 'newest first across pages, each once');
+  const forged = await h.api.call('GET', `/v1/webhooks/${other.body.id}/deliveries?cursor=msg_m`, { key });
+  t.equal(forged.body.error.code, 'invalid_cursor');
+});
+
 t.test('metrics count deliveries', async (t) => {
   const { metricsText } = await import('../../shared/platform/metrics.js');
   const text = await metricsText();

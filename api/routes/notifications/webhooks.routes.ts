@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, notFound } from '../../../shared/platform/errors.js';
@@ -143,10 +144,14 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params, query }) {
         const tenantId = ctx.state.principal.tenantId;
         await find(tenantId, params.receiver_id);
-        const rows = await deps.repos.webhookDeliveries.list(tenantId, params.receiver_id, query.limit + 1, query.cursor);
-        const more = rows.length > query.limit;
-        const data = rows.slice(0, query.limit);
-        ctx.body = { data: data.map(toDeliveryOut), next_cursor: more ? data[data.length - 1].id : null };
+        const before = timeIdCursor.decode(query.cursor);
+        ctx.body = await cursorPage(
+          timeIdCursor,
+          query.limit,
+          (n) => deps.repos.webhookDeliveries.list(tenantId, params.receiver_id, n, before),
+          (last) => ({ at: last.created_at.toISOString(), id: last.id }),
+          toDeliveryOut,
+        );
       },
     }),
     /** Queues a `webhook.test` notification to this receiver (signed and retried like any other). */
