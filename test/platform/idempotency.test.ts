@@ -99,6 +99,15 @@ t.test('a request refused as invalid does not use up the key', async (t) => {
   });
   t.equal(malformed.status, 400);
   t.equal((await post(a.key, 'create-key-0008', { name: 'after malformed', kind: 'secret' })).status, 201);
+
+  // Any 400, whatever its code (here a file the import cannot read), refused the request before it ran.
+  const importFile = (content: string) =>
+    h.api.call('POST', '/v1/synonyms/import', { key: a.key, body: { format: 'json', content }, headers: { 'idempotency-key': 'import-file-0009' } });
+  const unreadable = await importFile('[{');
+  t.same([unreadable.status, unreadable.body.error.code], [400, 'invalid_import_content']);
+  const read = await importFile('[{"kind":"equivalent","terms":["sofa","couch"]}]');
+  t.equal(read.status, 200, 'the corrected file runs under the same key');
+  t.equal(read.body.created, 1);
 });
 
 t.test('a request refused by auth stores nothing', async (t) => {

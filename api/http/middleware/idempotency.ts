@@ -49,10 +49,11 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string) 
       await next();
     } catch (err) {
       clearInterval(renewal);
-      // A request the handler refused as invalid never ran (nor did one told to come back
-      // later, nor one the store's plan does not cover yet, 402): free the key so the corrected
-      // retry, or the one after a change of plan, runs instead of being called a reuse.
-      if (err instanceof AppError && err.status < 500 && err.code !== 'validation_failed' && err.status !== 429 && err.status !== 402) {
+      // A request the handler refused as invalid (any 400: validation_failed, unknown_filter, an
+      // unreadable file, ...) never ran (nor did one told to come back later, nor one the store's
+      // plan does not cover yet, 402): free the key so the corrected retry, or the one after a
+      // change of plan, runs instead of being called a reuse.
+      if (err instanceof AppError && err.status < 500 && err.status !== 400 && err.status !== 429 && err.status !== 402) {
         await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
       } else {
         await release();
