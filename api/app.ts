@@ -40,7 +40,8 @@ export function createApp(deps: Deps): Koa {
   }) as typeof app.listen;
   const routes = allRoutes(deps);
   const openapi = JSON.stringify(buildOpenApi(routes));
-  const router = new Router();
+  // Paths are case-sensitive: /V1/keys is no route (spec 9: every path carries the prefix /v1).
+  const router = new Router({ sensitive: true });
   router.get('/v1/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

@@ -117,6 +117,8 @@ t.test('method not allowed and unknown route', async (t) => {
   const del = await h.api.call('DELETE', '/v1/jobs', { key: admin.key });
   isError(t, del, 405, 'method_not_allowed');
   isError(t, await h.api.call('GET', '/v1/keys/abc/nothing', { key: admin.key }), 404, 'route_not_found');
+  isError(t, await h.api.call('GET', '/V1/keys', { key: admin.key }), 404, 'route_not_found');
+  isError(t, await h.api.call('GET', '/v1/Keys', { key: admin.key }), 404, 'route_not_found');
 });
 
 t.test('auth errors have the same shape', async (t) => {
