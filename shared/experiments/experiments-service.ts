@@ -50,6 +50,22 @@ export function experimentsService(deps: ServiceDeps) {
     if (!row) throw notFound('experiment');
     return row;
   }
+  /**
+   * Start and stop: `move` answers the row as it now is, or undefined when its UPDATE matched nothing
+   * because another request moved the row first (parallel starts: one wins). The row is then read
+   * again, so a start (stop) that lost to another start (stop) is the documented no-op, not a 409.
+   * The change is announced only when this call made it; a row that keeps changing under it is 409.
+   */
+  async function settle(tenantId: string, id: string, move: (row: ExperimentRow) => Promise<ExperimentRow | undefined>): Promise<ExperimentRow> {
+    for (let round = 0; round < 3; round++) {
+      const row = await existing(tenantId, id);
+      const after = await move(row);
+      if (!after) continue;
+      if (after !== row) await changed(tenantId);
+      return after;
+    }
+    throw new AppError('experiment_conflict', 409, 'the experiment keeps changing meanwhile; read it again');
+  }
   return {
     async create(tenantId: string, f: ExperimentFields): Promise<ExperimentRow> {
       await check(tenantId, f);
@@ -71,28 +87,24 @@ export function experimentsService(deps: ServiceDeps) {
     },
     /** draft or stopped -> running; at most one running experiment per store (409 experiment_already_running names it). */
     async start(tenantId: string, id: string): Promise<ExperimentRow> {
-      const row = await existing(tenantId, id);
-      if (row.status === 'running') return row;
-      try {
-        const started = await repo.transition(tenantId, id, ['draft', 'stopped'], 'running');
-        if (!started) throw new AppError('experiment_conflict', 409, 'the experiment changed meanwhile; read it again');
-        await changed(tenantId);
-        return started;
-      } catch (err) {
-        if ((err as { code?: string }).code !== '23505') throw err;
-        const other = await repo.running(tenantId);
-        throw new AppError('experiment_already_running', 409, `experiment ${other?.id ?? ''} is running; stop it first`, { running_id: other?.id ?? null });
-      }
+      return settle(tenantId, id, async (row) => {
+        if (row.status === 'running') return row;
+        try {
+          return await repo.transition(tenantId, id, ['draft', 'stopped'], 'running');
+        } catch (err) {
+          if ((err as { code?: string }).code !== '23505') throw err;
+          const other = await repo.running(tenantId);
+          throw new AppError('experiment_already_running', 409, `experiment ${other?.id ?? ''} is running; stop it first`, { running_id: other?.id ?? null });
+        }
+      });
     },
     /** running -> stopped (stopping a stopped one is a no-op; a draft cannot be stopped). */
     async stop(tenantId: string, id: string): Promise<ExperimentRow> {
-      const row = await existing(tenantId, id);
-      if (row.status === 'stopped') return row;
-      if (row.status === 'draft') throw new AppError('experiment_not_running', 409, 'the experiment has not been started');
-      const stopped = await repo.transition(tenantId, id, ['running'], 'stopped');
-      if (!stopped) throw new AppError('experiment_conflict', 409, 'the experiment changed meanwhile; read it again');
-      await changed(tenantId);
-      return stopped;
+      return settle(tenantId, id, async (row) => {
+        if (row.status === 'stopped') return row;
+        if (row.status === 'draft') throw new AppError('experiment_not_running', 409, 'the experiment has not been started');
+        return repo.transition(tenantId, id, ['running'], 'stopped');
+      });
     },
     async results(tenantId: string, id: string) {
       const row = await existing(tenantId, id);

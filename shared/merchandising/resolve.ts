@@ -23,6 +23,12 @@ export interface ResolveOptions {
   /** Rules an experiment variant switches on for this search, even when disabled. */
   forcedIds: ReadonlySet<string>;
   now: number;
+  /**
+   * Whether the store filters by `name` now (built in or mapped). A rule's filter to add, boost or
+   * bury naming an attribute the store has unmapped since is skipped (a trace note), not applied:
+   * the engine would match nothing and empty every search the rule meets.
+   */
+  isFilter(name: string): boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export function resolveRules(candidates: Candidate[], opts: ResolveOptions): Mer
       continue;
     }
     const notes: string[] = [];
-    apply(rule.id, rule.consequences, plan, { takenPositions, pinned, notes });
+    apply(rule.id, rule.consequences, plan, { takenPositions, pinned, notes, isFilter: opts.isFilter });
     plan.trace.push({
       rule_id: rule.id,
       name: rule.name,
@@ -87,7 +93,15 @@ export function resolveRules(candidates: Candidate[], opts: ResolveOptions): Mer
   return plan;
 }
 
-function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: { takenPositions: Set<number>; pinned: Set<string>; notes: string[] }) {
+interface Seen {
+  takenPositions: Set<number>;
+  pinned: Set<string>;
+  notes: string[];
+  isFilter(name: string): boolean;
+}
+
+function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: Seen) {
+  const gone = (name: string) => `${name} is not a filter of this store; skipped`;
   if (c.redirect) {
     if (!plan.redirect) plan.redirect = { url: c.redirect.url, rule_id: ruleId };
     else seen.notes.push(`redirect: rule ${plan.redirect.rule_id} came first`);
@@ -115,10 +129,16 @@ function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: { ta
     plan.pins.push({ id: p.product_id, position: p.position });
   }
   for (const id of c.hides) plan.hides.add(id);
-  for (const b of c.boosts) plan.boosts.push({ filters: b.filters as Record<string, FilterValue>, factor: 1 + b.weight });
-  for (const b of c.buries) plan.boosts.push({ filters: b.filters as Record<string, FilterValue>, factor: 1 / (1 + b.weight) });
+  for (const kind of ['boosts', 'buries'] as const) {
+    c[kind].forEach((b, i) => {
+      const unknown = Object.keys(b.filters).find((name) => !seen.isFilter(name));
+      if (unknown) seen.notes.push(`${kind}.${i}: ${gone(unknown)}`);
+      else plan.boosts.push({ filters: b.filters as Record<string, FilterValue>, factor: kind === 'boosts' ? 1 + b.weight : 1 / (1 + b.weight) });
+    });
+  }
   for (const [name, value] of Object.entries(c.add_filters ?? {})) {
-    if (name in plan.addFilters) seen.notes.push(`add_filters.${name}: set by an earlier rule`);
+    if (!seen.isFilter(name)) seen.notes.push(`add_filters.${name}: ${gone(name)}`);
+    else if (name in plan.addFilters) seen.notes.push(`add_filters.${name}: set by an earlier rule`);
     else plan.addFilters[name] = value as FilterValue;
   }
 }

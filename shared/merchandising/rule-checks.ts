@@ -1,4 +1,6 @@
 import type { FieldError } from '../platform/errors.js';
+import { Timestamp } from '../platform/schemas.js';
+import type { FilterValue } from '../engines/lexical/port.js';
 import { normalizeText, tokenize } from '../text/normalize.js';
 import type { RuleFields } from './rule.schema.js';
 
@@ -34,15 +36,30 @@ export function ruleProblems(r: RuleFields, at = ''): FieldError[] {
   return out;
 }
 
-/** Every filter name a rule uses (context, boosts, buries, filters to add), with the field that names it. */
-export function ruleFilterNames(r: RuleFields, at = ''): Array<{ name: string; field: string }> {
-  const out: Array<{ name: string; field: string }> = [];
-  for (const name of Object.keys(r.conditions.filters ?? {})) out.push({ name, field: `${at}conditions.filters.${name}` });
+/** Every filter a rule uses (context, boosts, buries, filters to add), with the field that names it. */
+export function ruleFilters(r: RuleFields, at = ''): Array<{ name: string; value: FilterValue; field: string }> {
+  const out: Array<{ name: string; value: FilterValue; field: string }> = [];
+  for (const [name, value] of Object.entries(r.conditions.filters ?? {})) out.push({ name, value, field: `${at}conditions.filters.${name}` });
   for (const kind of ['boosts', 'buries'] as const) {
     r.consequences[kind].forEach((b, i) =>
-      Object.keys(b.filters).forEach((name) => out.push({ name, field: `${at}consequences.${kind}.${i}.filters.${name}` })),
+      Object.entries(b.filters).forEach(([name, value]) => out.push({ name, value, field: `${at}consequences.${kind}.${i}.filters.${name}` })),
     );
   }
-  for (const name of Object.keys(r.consequences.add_filters ?? {})) out.push({ name, field: `${at}consequences.add_filters.${name}` });
+  for (const [name, value] of Object.entries(r.consequences.add_filters ?? {})) out.push({ name, value, field: `${at}consequences.add_filters.${name}` });
   return out;
+}
+
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * What is wrong with an imported `created_at`, if anything. Postgres stores years 0001-9999 as
+ * written here (it refuses year 0 and JavaScript's extended "+275760-..." or "-000001-..." form),
+ * so the instant must be in those years in UTC; the time is then stored as its UTC ISO string.
+ */
+export function createdAtProblem(value: string): { code: string; message: string } | null {
+  if (!Timestamp.safeParse(value).success) return { code: 'invalid_format', message: 'an ISO 8601 date-time with an offset, e.g. 2024-01-31T12:00:00Z' };
+  const at = Date.parse(value);
+  if (!(at >= FIRST_INSTANT && at <= LAST_INSTANT)) return { code: 'out_of_range', message: 'must be in the years 0001 to 9999 (UTC)' };
+  return null;
 }

@@ -3,7 +3,8 @@ import { canonicalJson } from '../platform/ids.js';
 import type { Notices } from '../platform/notices.js';
 import type { RuleRow, RulesRepo } from './rules.repo.js';
 import type { RuleFields } from './rule.schema.js';
-import { ruleFilterNames, ruleProblems } from './rule-checks.js';
+import type { FilterValue } from '../engines/lexical/port.js';
+import { createdAtProblem, ruleFilters, ruleProblems } from './rule-checks.js';
 
 /** RuleOut: the stored rule with its id and times (what lists, exports and writes answer). */
 export function toRuleOut(row: RuleRow) {
@@ -31,6 +32,8 @@ interface ServiceDeps {
   repos: { rules: RulesRepo };
   /** The filter names a tenant's searches accept (built-in and mapped facet attributes). */
   knownFilters(tenantId: string): Promise<Set<string>>;
+  /** What is wrong with a filter value's shape (search's own check), so a rule's filter is refused as a shopper's would be. */
+  filterShapeProblem(name: string, value: FilterValue): string | null;
 }
 
 function fail(problems: FieldError[]): never {
@@ -51,19 +54,19 @@ const fieldsOf = (r: RuleRow | ImportRule): RuleFields => ({
 export function rulesService(deps: ServiceDeps) {
   const repo = deps.repos.rules;
   const changed = (tenantId: string) => deps.notices.publish('rules', tenantId);
-  async function check(tenantId: string, rules: RuleFields[], at: (i: number) => string) {
+  async function problemsOf(tenantId: string, rules: RuleFields[], at: (i: number) => string): Promise<FieldError[]> {
     const known = await deps.knownFilters(tenantId);
-    const problems = rules.flatMap((r, i) => [
-      ...ruleProblems(r, at(i)),
-      ...ruleFilterNames(r, at(i))
-        .filter((f) => !known.has(f.name))
-        .map((f) => ({
-          in: 'body',
-          field: f.field,
-          code: 'unknown_filter',
-          message: `${f.name} is not a filter of this store (known: ${[...known].join(', ')})`,
-        })),
-    ]);
+    const filterProblem = (f: { name: string; value: FilterValue; field: string }): FieldError[] => {
+      if (!known.has(f.name)) {
+        return [{ in: 'body', field: f.field, code: 'unknown_filter', message: `${f.name} is not a filter of this store (known: ${[...known].join(', ')})` }];
+      }
+      const shape = deps.filterShapeProblem(f.name, f.value);
+      return shape ? [{ in: 'body', field: f.field, code: 'invalid_filter', message: shape }] : [];
+    };
+    return rules.flatMap((r, i) => [...ruleProblems(r, at(i)), ...ruleFilters(r, at(i)).flatMap(filterProblem)]);
+  }
+  async function check(tenantId: string, rules: RuleFields[], at: (i: number) => string) {
+    const problems = await problemsOf(tenantId, rules, at);
     if (problems.length) fail(problems);
   }
   return {
@@ -96,9 +99,16 @@ export function rulesService(deps: ServiceDeps) {
      */
     async import(tenantId: string, rules: ImportRule[], mode: 'merge' | 'replace') {
       const ids = rules.map((r) => r.id).filter((id): id is string => !!id);
-      const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-      if (dup) fail([{ in: 'body', field: `rules.${ids.lastIndexOf(dup)}.id`, code: 'duplicate', message: `id ${dup} appears twice in the file` }]);
-      await check(tenantId, rules.map(fieldsOf), (i) => `rules.${i}.`);
+      const seen = new Set<string>();
+      const problems: FieldError[] = [];
+      rules.forEach((r, i) => {
+        if (r.id && seen.has(r.id)) problems.push({ in: 'body', field: `rules.${i}.id`, code: 'duplicate', message: `id ${r.id} appears twice in the file` });
+        if (r.id) seen.add(r.id);
+        const when = r.created_at === undefined ? null : createdAtProblem(r.created_at);
+        if (when) problems.push({ in: 'body', field: `rules.${i}.created_at`, ...when });
+      });
+      problems.push(...(await problemsOf(tenantId, rules.map(fieldsOf), (i) => `rules.${i}.`)));
+      if (problems.length) fail(problems);
       const result = await repo.withLock(tenantId, async (trx) => {
         const stored = new Map((await repo.all(tenantId, trx)).map((r) => [r.id, r]));
         const counts = { created: 0, updated: 0, unchanged: 0, deleted: 0 };
@@ -106,7 +116,8 @@ export function rulesService(deps: ServiceDeps) {
           const fields = fieldsOf(rule);
           const prev = rule.id ? stored.get(rule.id) : undefined;
           if (!prev) {
-            const age = rule.created_at && !Number.isNaN(Date.parse(rule.created_at)) ? new Date(rule.created_at).toISOString() : undefined;
+            // Checked above (years 0001-9999): its UTC ISO form is one Postgres reads as JavaScript does.
+            const age = rule.created_at ? new Date(rule.created_at).toISOString() : undefined;
             await repo.insert(tenantId, fields, rule.id ?? undefined, trx, age);
             counts.created++;
           } else if (canonicalJson(fieldsOf(prev)) === canonicalJson(fields)) {

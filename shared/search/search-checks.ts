@@ -26,7 +26,7 @@ export function checkFilters(filters: Record<string, FilterValue>, ctx: TenantSe
  * false, `brand` and `category` values (never a range). A mapped attribute takes values or a range (a
  * range matches the products whose value is a number within it).
  */
-function filterShapeProblem(name: string, value: FilterValue): string | null {
+export function filterShapeProblem(name: string, value: FilterValue): string | null {
   const range = typeof value === 'object' && !Array.isArray(value);
   if (name === 'price') return range ? null : 'price filters by a range: filter[price][gte]=n and/or filter[price][lte]=n';
   if (name === 'in_stock') {

@@ -104,6 +104,25 @@ t.test('states: one running per store, drafts only change, running ones cannot b
   t.equal((await call('GET', `/v1/experiments/${b.id}`, undefined, other.key)).status, 404, 'another store cannot see it');
 });
 
+t.test('start and stop sent several times at once: each answers 200 with the experiment (again is a no-op)', async (t) => {
+  const exp = (await call('POST', '/v1/experiments', twoWay('parallel'))).body;
+  for (const [verb, status] of [
+    ['start', 'running'],
+    ['stop', 'stopped'],
+    ['start', 'running'],
+    ['stop', 'stopped'],
+  ] as const) {
+    const replies = await Promise.all(Array.from({ length: 6 }, () => call('POST', `/v1/experiments/${exp.id}/${verb}`)));
+    t.same(
+      replies.map((r) => [r.status, r.body.status ?? r.body.error?.code]),
+      Array.from({ length: 6 }, () => [200, status]),
+      `6 parallel ${verb}: every one 200 ${status}`,
+    );
+    t.equal(new Set(replies.map((r) => r.body.updated_at)).size, 1, `${verb}: one transition, the others read it back`);
+  }
+  t.equal((await call('GET', `/v1/experiments/${exp.id}`)).body.status, 'stopped');
+});
+
 t.test("searches: sticky variant per session in the response and the log; the variant's rules and ranking; no session, no experiment", async (t) => {
   const exp = (await call('POST', '/v1/experiments', twoWay('live'))).body;
   await call('POST', `/v1/experiments/${exp.id}/start`);

@@ -142,6 +142,72 @@ t.test('export, import into another store, import again (no change), replace, al
   t.equal((await call('GET', `/v1/rules/${keep.id}`)).status, 200, 'the first store keeps its own rule of that id');
 });
 
+t.test('import: a created_at Postgres cannot store is a 400 naming it; one in range is kept', async (t) => {
+  const store = await h.tenant('Dates');
+  const imp = (created_at: string) => call('POST', '/v1/rules/import', { rules: [base, { ...base, name: 'dated', created_at }] }, store.key);
+  for (const [created_at, code] of [
+    ['+275760-09-13T00:00:00.000Z', 'invalid_format'],
+    ['-000001-01-01T00:00:00Z', 'invalid_format'],
+    ['yesterday', 'invalid_format'],
+    ['0000-01-01T00:00:00Z', 'out_of_range'],
+    ['0001-01-01T00:00:00+01:00', 'out_of_range'],
+    ['9999-12-31T23:59:59-23:59', 'out_of_range'],
+  ]) {
+    const res = await imp(created_at);
+    t.equal(res.status, 400, `${created_at}: 400`);
+    t.match(res.body.error, { code: 'validation_failed', details: [{ field: 'rules.1.created_at', code }] }, `${created_at}: names the field`);
+  }
+  t.equal((await call('GET', '/v1/rules', undefined, store.key)).body.total, 0, 'nothing applied');
+  t.same((await imp('2001-02-03T04:05:06+01:00')).body, { created: 2, updated: 0, unchanged: 0, deleted: 0 });
+  t.same((await imp('0001-01-01T00:00:00Z')).body, { created: 2, updated: 0, unchanged: 0, deleted: 0 }, 'the first instant of year 1 is stored');
+  const dated = (await call('GET', '/v1/rules/export', undefined, store.key)).body.rules.filter((r: { name: string }) => r.name === 'dated');
+  t.same(
+    dated.map((r: { created_at: string }) => r.created_at),
+    ['0001-01-01T00:00:00.000Z', '2001-02-03T03:05:06.000Z'],
+    'kept (oldest first)',
+  );
+});
+
+t.test('a rule filter of the wrong shape is refused as the search refuses it (400 invalid_filter)', async (t) => {
+  const bad = async (consequences: unknown, conditions: unknown = base.conditions) =>
+    (await call('POST', '/v1/rules', { ...base, conditions, consequences })).body.error;
+  t.match(await bad({ add_filters: { in_stock: 'maybe' } }), {
+    code: 'validation_failed',
+    details: [{ field: 'consequences.add_filters.in_stock', code: 'invalid_filter', message: 'in_stock is true or false' }],
+  });
+  t.match(await bad({ boosts: [{ filters: { price: ['10'] } }] }), {
+    code: 'validation_failed',
+    details: [{ field: 'consequences.boosts.0.filters.price', code: 'invalid_filter' }],
+  });
+  t.match(await bad({ buries: [{ filters: { brand: { gte: 1 } } }] }), {
+    details: [{ field: 'consequences.buries.0.filters.brand', code: 'invalid_filter' }],
+  });
+  t.match(await bad({ banners: [{ html: 'x' }] }, { filters: { in_stock: ['yes'] } }), {
+    details: [{ field: 'conditions.filters.in_stock', code: 'invalid_filter' }],
+  });
+  const imported = await call('POST', '/v1/rules/import', { rules: [base, { ...base, consequences: { add_filters: { in_stock: 'maybe' } } }] });
+  t.match(imported.body.error, { code: 'validation_failed', details: [{ field: 'rules.1.consequences.add_filters.in_stock', code: 'invalid_filter' }] });
+  const good = await call('POST', '/v1/rules', {
+    ...base,
+    consequences: { add_filters: { in_stock: 'true', price: { lte: 500 } }, boosts: [{ filters: { in_stock: true, brand: ['HP'] } }] },
+  });
+  t.equal(good.status, 201, 'the shapes search takes are accepted');
+  await call('DELETE', `/v1/rules/${good.body.id}`);
+});
+
+t.test('import: a repeated id is reported at its own index in the file', async (t) => {
+  const dup = await call('POST', '/v1/rules/import', {
+    rules: [
+      { ...base, name: 'n0' },
+      { ...base, name: 'n1' },
+      { ...base, id: 'dupe' },
+      { ...base, id: 'dupe' },
+    ],
+  });
+  t.equal(dup.status, 400);
+  t.match(dup.body.error, { code: 'validation_failed', details: [{ field: 'rules.3.id', code: 'duplicate' }] });
+});
+
 t.test('the OpenAPI document lists the rule and experiment endpoints with their scopes', async (t) => {
   const doc = (await h.api.call('GET', '/v1/openapi.json')).body;
   t.equal(doc.paths['/v1/rules'].post['x-scope'], 'rules:write');

@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { PRODUCTS, MAPPING } from '../search/fixtures.js';
+import { waitFor } from '../helpers/wait.js';
 
 const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const { id: tenantId, key } = await h.tenant();
@@ -158,6 +159,54 @@ t.test('pins with filters and pagination; facets and totals count what can be sh
   t.equal(p2.total, 5);
   const inStock = await search({ q: 'laptop', filters: { in_stock: true }, per_page: 10 });
   t.equal(sum(brandCounts(inStock)), inStock.total, 'with a different filter the counts still match the total');
+});
+
+t.test("pins obey the rule parser's brand filter when it leaves nothing (intent-check retried without it and put it back)", async (t) => {
+  // "zara laptop": the parser reads the brand Zara; no Zara laptop, and no product has both words, so the brand filter stays.
+  await rule({
+    conditions: { patterns: [{ match: 'contains', text: 'laptop' }] },
+    consequences: {
+      pins: [
+        { product_id: 'h1', position: 1 },
+        { product_id: 'ph1', position: 2 },
+        { product_id: 'ar1', position: 3 },
+      ],
+    },
+  });
+  const res = await h.api.call('GET', '/v1/search?q=zara%20laptop&ai=off', { key });
+  t.equal(res.status, 200);
+  t.same(res.body.query.filters, { brand: ['Zara'] }, 'the parsed brand filter is kept');
+  t.same(res.body.ids, ['ar1'], 'only the pinned Zara product passes the brand filter');
+  t.equal(res.body.total, 1);
+  const explicit = await h.api.call('GET', '/v1/search?q=laptop&filter[brand]=Zara&ai=off', { key });
+  t.same(explicit.body.ids, res.body.ids, 'the same pins as the explicit brand filter shows');
+});
+
+t.test('a rule filter on an attribute the store no longer maps is skipped (in the trace), not an empty search', async (t) => {
+  const mapping = (items: unknown[]) => h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items } });
+  const storageFilter = async () => (await h.api.call('GET', '/v1/search?q=smartphone&filter[storage]=128GB', { key })).status;
+  t.teardown(() => mapping(MAPPING));
+  await mapping([...MAPPING, { raw_name: 'Storage', canonical_name: 'storage', facet: true }]);
+  await waitFor(async () => (await storageFilter()) === 200, 10_000, 'storage mapped');
+  await rule({
+    conditions: { patterns: [{ match: 'contains', text: 'smartphone' }] },
+    consequences: { add_filters: { storage: ['128GB'] }, boosts: [{ filters: { storage: ['256GB'] }, weight: 2 }] },
+  });
+  t.equal((await search({ q: 'smartphone', debug: true })).total, 0, 'while mapped the filter applies (no phone has that storage)');
+  await mapping(MAPPING);
+  await waitFor(async () => (await storageFilter()) === 400, 10_000, 'storage unmapped');
+  const res = await search({ q: 'smartphone', debug: true });
+  t.same([...res.ids].sort(), ['ph1', 'ph2'], 'the search is not emptied');
+  t.equal(res.total, 2);
+  const step = res.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules');
+  t.same(step.add_filters, {}, 'the filter is not added');
+  t.same(step.boosts, [], 'nor the boost');
+  t.match(step.matched, [
+    {
+      applied: true,
+      notes: ['boosts.0: storage is not a filter of this store; skipped', 'add_filters.storage: storage is not a filter of this store; skipped'],
+    },
+  ]);
 });
 
 t.test('conflicts in search: order, one redirect, pins by position, hides unioned, banners in order', async (t) => {

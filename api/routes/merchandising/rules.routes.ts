@@ -5,6 +5,7 @@ import { notFound } from '../../../shared/platform/errors.js';
 import { cursorPage, timeIdCursor } from '../../../shared/platform/cursor.js';
 import { rulesService, toRuleOut } from '../../../shared/merchandising/index.js';
 import { BUILTIN_FILTERS } from '../../../shared/search/index.js';
+import { filterShapeProblem } from '../../../shared/search/search-checks.js';
 import { Deleted, page } from '../../http/schemas.js';
 import { ListRules, RuleExport, RuleImportBody, RuleImportResult, RuleIn, RuleOut, RuleParams } from './rules.schema.js';
 
@@ -21,6 +22,7 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       const ctx = await deps.contexts.get(tenantId);
       return new Set([...BUILTIN_FILTERS, ...(ctx?.facetNames ?? [])]);
     },
+    filterShapeProblem,
   });
   const tenantOf = (ctx: Context): string => ctx.state.principal.tenantId;
 

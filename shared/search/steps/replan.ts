@@ -12,8 +12,11 @@ export async function replan(s: SearchState, env: StepEnv): Promise<void> {
   await retrieveOnce(s, env);
 }
 
-/** The fields replan changes, to put back when a retry is not kept. */
+/**
+ * The fields replan changes, to put back when a retry is not kept. The pin lookup too: the retry's
+ * one ran under the retry's filters (without the parsed brand, say), not the ones put back.
+ */
 export function saveQueryState(s: SearchState) {
-  const { text, filters, tokens, droppedWords, segments, plan: p, query, result, relaxed } = s;
-  return () => Object.assign(s, { text, filters, tokens, droppedWords, segments, plan: p, query, result, relaxed });
+  const { text, filters, tokens, droppedWords, segments, plan: p, categoryWord, query, pinLookup, result, relaxed } = s;
+  return () => Object.assign(s, { text, filters, tokens, droppedWords, segments, plan: p, categoryWord, query, pinLookup, result, relaxed });
 }
