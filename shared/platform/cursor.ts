@@ -14,8 +14,15 @@ export interface CursorCodec<T> {
   decode(cursor: string | null | undefined): T | undefined;
 }
 
-/** Strict ISO 8601 with an offset and a four-digit year: what Postgres and JavaScript both read the same way. */
-export const CursorTime = z.iso.datetime({ offset: true });
+/**
+ * Strict ISO 8601 with an offset and a four-digit year, whose UTC time is in years 1 to 9999: what
+ * Postgres and JavaScript both read the same way (year 0000, or 9999-12-31T23:59-23:59, which is
+ * year 10000 in UTC, reached Postgres and answered 500).
+ */
+export const CursorTime = z.iso.datetime({ offset: true }).refine((s) => {
+  const year = new Date(s).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+});
 /** A row id or product id as stored: text Postgres can compare (no NUL, no lone surrogate). */
 export const CursorId = z
   .string()
