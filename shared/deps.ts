@@ -250,7 +250,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes, writeGraceMs: config.searchCacheWriteGraceMs },
   );
   const suggest = new SuggestService(
-    { engine, contexts, notices },
+    { engine, contexts, notices, merch },
     { ttlMs: config.searchCacheTtlMs, maxBytes: cacheBytes / 4, writeGraceMs: config.searchCacheWriteGraceMs },
   );
   const storefront = new StorefrontSearch({

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { EventRow } from '../events/index.js';
 
 /** Products kept per session, and how long a quiet session's list lives. */
-const KEEP = 50;
+export const RECENT_KEPT = 50;
 const TTL_S = 7 * 86400;
 
 /**
@@ -29,13 +29,14 @@ export class RecentViews {
       const key = this.key(r.tenant_id, r.session);
       p.lrem(key, 0, r.product_id!)
         .lpush(key, r.product_id!)
-        .ltrim(key, 0, KEEP - 1)
+        .ltrim(key, 0, RECENT_KEPT - 1)
         .expire(key, TTL_S);
     }
     await p.exec();
   }
 
-  async list(tenantId: string, session: string, limit: number): Promise<string[]> {
-    return this.redis.lrange(this.key(tenantId, session), 0, limit - 1);
+  /** Up to `limit` of the session's products, newest first, from the `from`th. */
+  async list(tenantId: string, session: string, limit: number, from = 0): Promise<string[]> {
+    return this.redis.lrange(this.key(tenantId, session), from, from + limit - 1);
   }
 }

@@ -1,7 +1,7 @@
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import type { VectorStore } from '../engines/vectors/port.js';
 import type { CardCache } from './card-cache.js';
-import type { RecentViews } from './recent-views.js';
+import { RECENT_KEPT, type RecentViews } from './recent-views.js';
 import type { SignalsRepo } from './signals.repo.js';
 
 export const RECOMMEND_TYPES = ['similar', 'also_viewed', 'trending', 'recently_viewed'] as const;
@@ -135,7 +135,8 @@ export class Recommender {
     for (const step of CHAINS[input.type]) {
       if (products.length >= input.limit) break;
       const want = input.limit - products.length;
-      const listed = await this.stepIds(step, tenantId, input, want + excluded + ids.length, trace);
+      const n = want + excluded + ids.length;
+      const listed = await this.stepIds(step, tenantId, input, n, trace);
       const fresh: string[] = [];
       for (let i = 0; i < listed.length && fresh.length < want * 2; i++) {
         const id = listed[i];
@@ -147,6 +148,8 @@ export class Recommender {
         if (!held) trace.read = true;
         cards = held ?? (await this.d.cards.cards(tenantId, fresh, input.categoryId));
       }
+      // Hidden or deleted products among the session's newest: the rest of its list (at most RECENT_KEPT) fills the answer.
+      if (step === 'session' && cards.length < want && listed.length === n) cards = cards.concat(await this.olderViews(tenantId, input, n));
       const take = Math.min(cards.length, want);
       for (let i = 0; i < take; i++) {
         ids.push(cards[i].id);
@@ -189,6 +192,13 @@ export class Recommender {
         trace.read = true;
         return input.session ? this.d.recent.list(tenantId, input.session, n) : [];
     }
+  }
+
+  /** The cards of the session's products after its newest `from` (the product asked about left out). */
+  private async olderViews(tenantId: string, input: RecommendInput, from: number): Promise<ProductCard[]> {
+    const older = await this.d.recent.list(tenantId, input.session!, RECENT_KEPT, from);
+    const ids = older.filter((id) => id !== input.productId);
+    return ids.length ? this.d.cards.cards(tenantId, ids, input.categoryId) : [];
   }
 
   private async vectorIds(tenantId: string, pid: string, cat: string | null, n: number): Promise<string[]> {

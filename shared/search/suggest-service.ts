@@ -3,10 +3,14 @@ import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { isCodeLike, normalizeText, tokenize } from '../text/normalize.js';
 import { boundWords } from './query-bounds.js';
-import type { TenantContexts } from './tenant-context.js';
+import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
 import { escapeHtml } from './highlight.js';
+import { resolveRules } from '../merchandising/index.js';
+import { resolveRanking } from './ranking-config.js';
+import { BUILTIN_FILTERS } from './facets.js';
+import type { MerchSnapshot, MerchState } from './merch-state.js';
 
 export interface SuggestInput {
   q: string;
@@ -19,6 +23,13 @@ export interface SuggestInput {
 /** Age limit of suggest's product previews (at least the result cache's). */
 const PREVIEW_TTL_MS = 5 * 60_000;
 
+/** Products the store's catalog-wide rules hide, and a tag naming that set in the preview keys ('' for none). */
+interface Hidden {
+  ids: string[];
+  tag: string;
+}
+const NONE: Hidden = { ids: [], tag: '' };
+
 /**
  * As-you-type completions, product previews and category buckets. Never billed, never logged,
  * no AI. Completions come from the tenant's in-memory dictionary (each answer kept with it);
@@ -27,10 +38,18 @@ const PREVIEW_TTL_MS = 5 * 60_000;
 export class SuggestService {
   /** Product previews; dropped per tenant on index changes (kept answering for `writeGraceMs` after one, while refreshed). */
   readonly previews: RefreshingCache<ProductCard[]>;
+  /** The catalog-wide hides of each held merchandising state, made again when a rule's window opens or closes or the store's ranking changes. */
+  private hides = new WeakMap<MerchSnapshot, { epoch: number; ranking: object; hidden: Hidden }>();
+  /** Each store's last hides: equal hides after a reload keep their tag, so the previews cached under it still answer. */
+  private lastHides = new Map<string, { content: string; hidden: Hidden }>();
+  private hideTags = 0;
 
-  /** `cache.maxBytes`: the previews' budget, all tenants together; `writeGraceMs`: SEARCH_CACHE_WRITE_GRACE_MS, as for results. */
+  /**
+   * `cache.maxBytes`: the previews' budget, all tenants together; `writeGraceMs`: SEARCH_CACHE_WRITE_GRACE_MS, as for results.
+   * `merch`: the merchandising state search holds (absent: no rule hides a preview).
+   */
   constructor(
-    private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices },
+    private deps: { engine: LexicalEngine; contexts: TenantContexts; notices: Notices; merch?: Pick<MerchState, 'get'> },
     cache: { ttlMs: number; maxBytes: number; writeGraceMs?: number },
   ) {
     const resultTtlMs = cache.ttlMs;
@@ -57,7 +76,11 @@ export class SuggestService {
     }
     const normalized = normalizeText(input.q);
     const tokens = boundWords(tokenize(normalized), { keepLast: true }).words;
-    const [dictionary, typed] = await Promise.all([normalized ? contexts.dictionaries.get(tenantId) : null, this.preview(tenantId, normalized, tokens, input)]);
+    const hidden = normalized.length >= 3 && input.products > 0 ? await this.hidden(tenantId, ctx) : NONE;
+    const [dictionary, typed] = await Promise.all([
+      normalized ? contexts.dictionaries.get(tenantId) : null,
+      this.preview(tenantId, normalized, tokens, input, hidden),
+    ]);
     let products = typed;
     let done = dictionary ? dictionary.memo(`${input.limit}\u0000${normalized}`, () => serialized(completions(dictionary, normalized, input.limit))) : EMPTY;
     // Nothing starts with what was typed: complete its last word's closest spelling instead ("blutoo": bluetooth).
@@ -71,7 +94,7 @@ export class SuggestService {
         const fixed = [...tokens.slice(0, -1), fix];
         const text = fixed.join(' ');
         done = dictionary.memo(`${input.limit}\u0000${text}`, () => serialized(completions(dictionary, text, input.limit)));
-        products = await this.preview(tenantId, text, fixed, input);
+        products = await this.preview(tenantId, text, fixed, input, hidden);
       }
     }
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
@@ -79,10 +102,13 @@ export class SuggestService {
     return `{"query":${JSON.stringify(input.q)},"suggestions":${done.suggestions},"products":${cardsJson(products)},"categories":${done.categories},"took_ms":${tookMs}}`;
   }
 
-  /** Product previews from 3 typed characters (shorter prefixes match too much to be useful): the engine once per typed words, then the preview cache. */
-  private async preview(tenantId: string, normalized: string, tokens: string[], input: SuggestInput): Promise<ProductCard[]> {
+  /**
+   * Product previews from 3 typed characters (shorter prefixes match too much to be useful): the engine once per typed words, then
+   * the preview cache. Products hidden by a catalog-wide rule are left out in the engine (the list still fills), and their tag is in the key.
+   */
+  private async preview(tenantId: string, normalized: string, tokens: string[], input: SuggestInput, hidden: Hidden): Promise<ProductCard[]> {
     if (normalized.length < 3 || input.products <= 0) return [];
-    return this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}`, async () =>
+    return this.previews.get(tenantId, `${tokens.join(' ')}\u0000${input.products}${hidden.tag}`, async () =>
       (
         await this.deps.engine.search({
           tenantId,
@@ -92,9 +118,51 @@ export class SuggestService {
           offset: 0,
           limit: input.products,
           boost: { inStockFirst: true, popularity: 0, margin: 0 },
+          ...(hidden.ids.length ? { exclude: hidden.ids } : {}),
         })
       ).hits.map((h) => h.card),
     );
+  }
+
+  /**
+   * What the store's rules without patterns or filter context hide (they apply to every search: "hidden products are never
+   * shown"), from the merchandising state search holds: memory only once held, made once per state, rule window and ranking.
+   * Rules with patterns or a filter context hide products from the searches they match, not from previews.
+   */
+  private async hidden(tenantId: string, ctx: TenantSearchContext): Promise<Hidden> {
+    if (!this.deps.merch) return NONE;
+    const merch = await this.deps.merch.get(tenantId);
+    if (!merch.rules.size) return NONE;
+    const epoch = merch.rules.epoch();
+    const held = this.hides.get(merch);
+    if (held && held.epoch === epoch && held.ranking === ctx.ranking) return held.hidden;
+    const hidden = this.catalogHides(tenantId, merch, ctx);
+    this.hides.set(merch, { epoch, ranking: ctx.ranking, hidden });
+    return hidden;
+  }
+
+  private catalogHides(tenantId: string, merch: MerchSnapshot, ctx: TenantSearchContext): Hidden {
+    const ranking = resolveRanking(ctx.ranking);
+    // A query without words matches only the rules without patterns; no filters: only those without a filter context apply.
+    const plan = resolveRules(merch.rules.candidates('', ''), {
+      filters: {},
+      enabled: ranking.merch_rules,
+      disabledIds: new Set(ranking.disabled_rule_ids),
+      forcedIds: new Set(),
+      now: Date.now(),
+      isFilter: (name) => BUILTIN_FILTERS.has(name) || ctx.facetNames.has(name),
+    });
+    if (!plan.hides.size) {
+      this.lastHides.delete(tenantId);
+      return NONE;
+    }
+    const ids = [...plan.hides].sort();
+    const content = ids.join('\u0000');
+    const last = this.lastHides.get(tenantId);
+    if (last?.content === content) return last.hidden;
+    const hidden = { ids, tag: `\u0000h${++this.hideTags}` };
+    this.lastHides.set(tenantId, { content, hidden });
+    return hidden;
   }
 }
 

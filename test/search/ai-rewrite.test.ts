@@ -1,5 +1,5 @@
 import t from 'tap';
-import { setupWithWorkers } from '../helpers/workers.js';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { setup } from '../helpers/harness.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { PRODUCTS, MAPPING } from './fixtures.js';
@@ -123,6 +123,27 @@ t.test('auto asks only when it helps; zero results ask once; ai=off never; sugge
   t.ok(off.every((r) => r.query.ai_used === false && step(r, 'rewrite').decision === 'off'));
   await h.api.call('GET', '/v1/suggest?q=i%20am%20looking%20for%20a%20phone', { key });
   t.equal(fake.calls.length, before + 1, 'suggest never calls');
+});
+
+t.test('a mapping change: a rewrite cached under the old mapping never filters on an attribute no longer mapped', async (t) => {
+  const q = 'show me a red dress for a party';
+  const red = { json: rewriteAnswer('dress', { attributes: [{ name: 'color', value: 'red' }] }) };
+  fake.next.push(red);
+  const first = await search({ q, ai: 'on' });
+  t.match(first.query, { ai_used: true, ai_cached: false, rewritten: 'dress', filters: { color: ['Red'] } });
+  t.same(first.ids, ['ar1']);
+  t.match((await search({ q, ai: 'on' })).query, { ai_cached: true, filters: { color: ['Red'] } }, 'cached while the mapping stands');
+  t.equal((await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: [] } })).status, 200);
+  await eventually(async () => (await h.api.call('POST', '/v1/search', { key, body: { q: 'dress', filters: { color: ['Red'] } } })).status === 400);
+  const calls = fake.calls.length;
+  fake.next.push(red);
+  const after = await search({ q, ai: 'on' });
+  t.same(after.ids, ['ar1'], 'the red dress, not an empty page');
+  t.match(after.query, { ai_used: true, ai_cached: false, rewritten: 'dress' }, 'the answer cached under the old mapping is not used');
+  t.same(after.query.filters, {}, 'no filter on the unmapped attribute');
+  t.equal(fake.calls.length, calls + 1, 'the model is asked again, offered the attributes mapped now');
+  t.same(step(after, 'rewrite').dropped, [{ field: 'attributes.color', value: 'red', why: 'unknown_attribute' }]);
+  t.match((await search({ q, ai: 'on' })).query, { ai_cached: true, filters: {} }, 'the new answer is cached in turn');
 });
 
 t.test('budget exhausted: no call, plain search', async (t) => {

@@ -230,6 +230,33 @@ t.test("the store's own text is escaped in highlighted: only the marks are marku
   t.equal(brand?.highlighted, '<em>Bolt</em> &amp; &lt;b&gt;Co&lt;/b&gt;');
 });
 
+t.test('previews never show a product that a catalog-wide merchandising rule hides', async (t) => {
+  const previews = async (q: string, extra = '') => (await suggest(q, key, extra)).products.map((x) => x.id).sort();
+  const searched = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${q}`, { key })).body.ids as string[]).sort();
+  t.same(await previews('samsung'), ['s1', 's2', 's3'], 'cached before any rule');
+  const rule = async (body: Record<string, unknown>) => {
+    const res = await h.api.call('POST', '/v1/rules', { key, body });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+    return res.body.id as string;
+  };
+  const everywhere = await rule({ name: 'hide s2 everywhere', consequences: { hides: ['s2'] } });
+  // These hide products only from the searches they match (a filter context, a query), or not at all (disabled).
+  const others = [
+    await rule({ name: 'phones page', conditions: { filters: { category: ['phones'] } }, consequences: { hides: ['s1'] } }),
+    await rule({ name: 'tablet query', conditions: { patterns: [{ match: 'is', text: 'tablet' }] }, consequences: { hides: ['s1'] } }),
+    await rule({ name: 'off', enabled: false, consequences: { hides: ['s3'] } }),
+  ];
+  await waitFor(async () => !(await searched('samsung')).includes('s2'), 10_000, 'the rules reach search');
+  t.same(await searched('samsung'), ['s1', 's3'], 'search hides s2');
+  t.same(await previews('samsung'), ['s1', 's3'], 'so do the previews, cached before the rule or not');
+  t.same(await previews('sams'), ['s1', 's3'], 'for every prefix');
+  t.same(await previews('samsung', '&products=2'), ['s1', 's3'], 'the list still fills without it');
+  t.equal((await h.api.call('DELETE', `/v1/rules/${everywhere}`, { key })).status, 200);
+  await waitFor(async () => (await searched('samsung')).includes('s2'), 10_000, 'the deletion reaches search');
+  t.same(await previews('samsung'), ['s1', 's2', 's3'], 'shown again once the rule is gone');
+  for (const id of others) await h.api.call('DELETE', `/v1/rules/${id}`, { key });
+});
+
 t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
   const backlog = backlogKey(h.config.queuePrefix, 'catalog', tenantId);
   const queue = h.api.deps.queues.get('vocabulary');

@@ -11,7 +11,7 @@ export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: stri
   const r = env.rewriter;
   s.ai.reasons = reasons;
   try {
-    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab), s.lang, s.normalized);
+    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab, s.ctx.facetNames), s.lang, s.normalized);
     let checked = await r.cached(key);
     if (checked) {
       s.ai.cached = true;
@@ -37,12 +37,20 @@ export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: stri
   }
 }
 
-/** The rewrite's text, filters and sort over the parsed ones; the request's own filters and sort always win. */
+/** The filters a rewrite sets besides mapped attributes. */
+const OWN_FILTERS = new Set(['brand', 'category', 'price']);
+
+/**
+ * The rewrite's text, filters and sort over the parsed ones; the request's own filters and sort
+ * always win. An attribute no longer mapped (an answer checked under another mapping) is dropped
+ * as the checks would: a filter on it would match nothing.
+ */
 function apply(s: SearchState, c: CheckedRewrite): void {
   const dropped = [...c.dropped];
   const filters: CheckedRewrite['filters'] = {};
   for (const [name, value] of Object.entries(c.filters)) {
-    if (name in s.input.filters) dropped.push({ field: name, value, why: 'request_filter_wins' });
+    if (!OWN_FILTERS.has(name) && !s.ctx.facetNames.has(name)) dropped.push({ field: `attributes.${name}`, value, why: 'unknown_attribute' });
+    else if (name in s.input.filters) dropped.push({ field: name, value, why: 'request_filter_wins' });
     else filters[name] = value;
   }
   s.ai.dropped = dropped;
