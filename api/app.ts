@@ -16,6 +16,7 @@ import { useFastQuery } from './http/query.js';
 import { buildOpenApi } from './http/openapi.js';
 import { AREAS } from '../areas.js';
 import { ALGOLIA_PREFIX } from '../shared/storefront/index.js';
+import { algoliaErrorBody } from './routes/storefront/algolia.js';
 import { WEBHOOKS_PREFIX } from './routes/billing/webhooks.routes.js';
 import { IMPORT_BODY_BYTES, IMPORT_PATH } from './routes/synonyms/synonym-files.routes.js';
 
@@ -60,6 +61,8 @@ export function createApp(deps: Deps): Koa {
   app.use(routesWithDirectMap(router));
   // Only reached when no route handled the request.
   app.use(async (ctx) => {
+    // Under the Algolia prefix the error has the protocol's top-level message and status, as its routes' errors do.
+    if (ctx.path === ALGOLIA_PREFIX || ctx.path.startsWith(`${ALGOLIA_PREFIX}/`)) ctx.state.errorBody = algoliaErrorBody;
     const layers = ((ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []).flatMap((l) => l.methods);
     if (layers.length) {
       throw new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`, undefined, { Allow: [...new Set(layers)].join(', ') });

@@ -257,6 +257,8 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     search: (t, input) => search.search(t, input),
     suggest: (t, input) => suggest.suggest(t, input),
     facetNames: async (t) => (await contexts.get(t))?.facetNames ?? new Set(),
+    locales: async (t) => (await contexts.get(t))?.locales ?? [],
+    categories: (t) => contexts.dictionaries.get(t),
   });
   const translator = createTranslator(config);
   const notifications = new Notifier({

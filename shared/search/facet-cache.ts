@@ -61,9 +61,13 @@ export class FacetCache {
   }
 }
 
-/** What a facet's counts depend on: the match set and every filter but the facet's own. */
+/**
+ * What a facet's counts depend on: the match set and every filter but the facet's own, or every
+ * filter when they follow its own too (facetsFollowFilters). Without its own filter both count
+ * the same rows, so they share the key; with it the key holds the filter, which a disjunctive key never does.
+ */
 function facetKey(q: EngineQuery, name: string): string {
-  const own = name === 'category_tree' ? 'category' : name;
+  const own = q.facetsFollowFilters ? null : name === 'category_tree' ? 'category' : name;
   const filters = Object.fromEntries(Object.entries(q.filters ?? {}).filter(([n]) => n !== own));
   return canonicalJson([name, q.terms ?? q.tokens, q.prefixLast ?? false, q.matchAny ?? false, filters, q.ids ?? null, q.exclude ?? null]);
 }

@@ -101,6 +101,8 @@ export class SearchService {
       input.ai ?? 'auto',
       assignment?.variant ?? null,
       merch.rules.epoch(),
+      // Only when set: /v1's keys stay as they were.
+      ...(input.facetsFollowFilters ? ['facets-follow-filters'] : []),
     ]);
     // Set when this request ran the steps itself (a miss), not when it joined another's run or a background refresh.
     let ran = null as SearchBody | null;

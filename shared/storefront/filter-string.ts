@@ -14,8 +14,9 @@ const TOKEN = /\s*(?:(\()|(\))|(AND|OR|NOT|TO)(?=[\s()]|$)|("(?:[^"\\]|\\.)*")|(
  * when it has spaces), `attribute:a TO b`, or `attribute <op> number` with <, <=, >, >=, =.
  * Returns the AND groups, each a list of ORed clauses. NOT, nesting and `!=` are 400.
  */
-export function parseFilterString(input: string): Clause[][] {
-  const tokens = lex(input);
+export function parseFilterString(input: string, field = 'filters'): Clause[][] {
+  const bad = (message: string) => badFilter(field, message);
+  const tokens = lex(input, bad);
   let i = 0;
   const peek = () => tokens[i];
   const next = () => tokens[i++];
@@ -49,16 +50,16 @@ export function parseFilterString(input: string): Clause[][] {
     if (op === ':') {
       if (peek() === 'TO') {
         next();
-        return { kind: 'range', name, gte: number(value), lte: number(next()) };
+        return { kind: 'range', name, gte: number(value, bad), lte: number(next(), bad) };
       }
       return { kind: 'term', name, value: unquote(value) };
     }
-    if (op === '<' || op === '<=' || op === '>' || op === '>=' || op === '=') return { kind: 'compare', name, op, value: number(value) };
+    if (op === '<' || op === '<=' || op === '>' || op === '>=' || op === '=') return { kind: 'compare', name, op, value: number(value, bad) };
     throw bad(op === '!=' ? '!= is not supported' : `expected ":" or a comparison after "${name}"`);
   }
 }
 
-function lex(input: string): string[] {
+function lex(input: string, bad: (message: string) => AppError): string[] {
   const out: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < input.length) {
@@ -78,12 +79,13 @@ function unquote(v: string): string {
   return v.startsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v;
 }
 
-function number(v: string | undefined): number {
+function number(v: string | undefined, bad: (message: string) => AppError): number {
   const n = Number(v === undefined ? NaN : unquote(v));
   if (v === undefined || !Number.isFinite(n)) throw bad(`"${v ?? ''}" is not a number`);
   return n;
 }
 
-function bad(message: string): AppError {
-  return new AppError('unsupported_filter', 400, `filters: ${message}`, [{ in: 'body', field: 'filters', code: 'unsupported_filter', message }]);
+/** 400 unsupported_filter at the parameter (`requests.<i>.filters`). */
+function badFilter(field: string, message: string): AppError {
+  return new AppError('unsupported_filter', 400, `${field}: ${message}`, [{ in: 'body', field, code: 'unsupported_filter', message }]);
 }

@@ -6,9 +6,12 @@ import { toAlgoliaFacets, type FacetRequest } from './facets.js';
 import { toHit, highlightResult } from './hits.js';
 import type { AlgoliaParams } from './params.js';
 
-/** Fields every Algolia search result carries. */
-function envelope(p: AlgoliaParams, params: string, index: string, nbHits: number, hits: unknown[], tookMs: number) {
-  const hitsPerPage = Math.min(p.hitsPerPage, 100);
+/** Completions and previews a suggestions index holds at most (suggest's own limits): its hitsPerPage is capped there too. */
+export const SUGGESTIONS_CAP = { query_suggestions: 20, product_suggestions: 10 } as const;
+
+/** Fields every Algolia search result carries; `hitsPerPage` is what was applied (at most `cap`). */
+function envelope(p: AlgoliaParams, params: string, index: string, nbHits: number, hits: unknown[], tookMs: number, cap = 100) {
+  const hitsPerPage = Math.min(p.hitsPerPage, cap);
   return {
     hits,
     nbHits,
@@ -67,28 +70,42 @@ export interface SuggestBody {
   took_ms: number;
 }
 
-/** `<index>_query_suggestions`: one hit per completion, as Algolia Query Suggestions records (`query`), with `kind` and `target`. */
+/** The page of a suggestions list: `page` of `hitsPerPage` (capped), past the end none. */
+function pageOf<T>(all: T[], p: AlgoliaParams, cap: number): T[] {
+  const size = Math.min(p.hitsPerPage, cap);
+  return all.slice(p.page * size, (p.page + 1) * size);
+}
+
+/**
+ * `<index>_query_suggestions`: one hit per completion, as Algolia Query Suggestions records
+ * (`query`), with `kind` and `target`. The index is suggest's completions (at most 20; `body`
+ * holds them all): nbHits counts them, `page` and `hitsPerPage` page them.
+ */
 export function querySuggestionsResult(body: SuggestBody, p: AlgoliaParams, params: string, index: string) {
-  const hits = body.suggestions.slice(0, p.hitsPerPage).map((s) => ({
+  const cap = SUGGESTIONS_CAP.query_suggestions;
+  const all = body.suggestions.slice(0, cap);
+  const hits = pageOf(all, p, cap).map((s) => ({
     objectID: `${s.kind}:${s.target ?? s.text}`,
     query: s.text,
     kind: s.kind,
     target: s.target,
     _highlightResult: { query: highlightResult(s.text, s.highlighted, p.query, p) },
   }));
-  return { ...envelope(p, params, index, hits.length, hits, body.took_ms), facets: {}, facets_stats: {} };
+  return { ...envelope(p, params, index, all.length, hits, body.took_ms, cap), facets: {}, facets_stats: {} };
 }
 
-/** `<index>_product_suggestions`: suggest's product previews as product hits (name highlighted on the typed words). */
+/** `<index>_product_suggestions`: suggest's product previews (at most 10, paged as above) as product hits, names highlighted on the typed words. */
 export function productSuggestionsResult(body: SuggestBody, p: AlgoliaParams, params: string, index: string, lang: string) {
+  const cap = SUGGESTIONS_CAP.product_suggestions;
   const tokens = tokenize(normalizeText(p.query));
   const last = tokens[tokens.length - 1] ?? null;
-  const hits = body.products.slice(0, p.hitsPerPage).map((card) => {
+  const all = body.products.slice(0, cap);
+  const hits = pageOf(all, p, cap).map((card) => {
     const name = card.name[lang] ?? Object.values(card.name)[0] ?? '';
     const html = highlight(name, tokens, last);
     return toHit(card, html ? { name: html } : {}, lang, p.query, p);
   });
-  return { ...envelope(p, params, index, hits.length, hits, body.took_ms), facets: {}, facets_stats: {} };
+  return { ...envelope(p, params, index, all.length, hits, body.took_ms, cap), facets: {}, facets_stats: {} };
 }
 
 /** searchForFacetValues: the facet's values containing the typed words, as `facetHits`. */

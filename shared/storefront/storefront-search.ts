@@ -1,23 +1,38 @@
 import { AppError } from '../platform/errors.js';
-import type { SearchBody, SearchInput, SuggestInput } from '../search/index.js';
+import { BUILTIN_FILTERS, type SearchBody, type SearchInput, type SuggestInput } from '../search/index.js';
 import { isBilledQuery } from './billing.js';
+import { levelKeyOf, type CategoryEntries } from './category-levels.js';
 import { facetRequest, toAlgoliaFacets } from './facets.js';
-import { toFilters } from './filters.js';
+import { toFilters, type FilterParam } from './filters.js';
 import { paramsString, parseParams, type AlgoliaParams } from './params.js';
 import { parseIndexName, type IndexTarget } from './protocol.js';
-import { facetValuesResult, productsResult, productSuggestionsResult, querySuggestionsResult, sessionOf, type SuggestBody } from './response.js';
+import {
+  facetValuesResult,
+  productsResult,
+  productSuggestionsResult,
+  querySuggestionsResult,
+  sessionOf,
+  SUGGESTIONS_CAP,
+  type SuggestBody,
+} from './response.js';
 
 /** What the storefront endpoint uses: the search and suggest services and the store's facet attributes. */
 export interface StorefrontSearchDeps {
   search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }>;
   suggest(tenantId: string, input: SuggestInput): Promise<string>;
   facetNames(tenantId: string): Promise<Set<string>>;
+  /** The store's locales: `queryLanguages` picks the first of them. */
+  locales(tenantId: string): Promise<string[]>;
+  /** The store's suggestion dictionary (in memory): category labels in every language, for label paths. */
+  categories(tenantId: string): Promise<CategoryEntries>;
 }
 
 /** One request of a multi-query: `indexName`, `type`, and parameters as a `params` string and/or fields. */
 export type QueryRequest = Record<string, unknown> & { indexName?: unknown; type?: unknown };
 
 interface Parsed {
+  /** `requests.<i>`: where errors about this request point. */
+  field: string;
   index: string;
   target: IndexTarget;
   type: 'default' | 'facet';
@@ -63,32 +78,41 @@ export class StorefrontSearch {
   private async run(tenantId: string, q: Parsed, suggest: (q: string) => Promise<SuggestBody>): Promise<QueryOutcome> {
     const { target, p } = q;
     const billed = isBilledQuery(target, p, q.type);
+    const searchLang = lang(p, await this.deps.locales(tenantId));
     if (target.kind !== 'products') {
       if (q.type === 'facet') throw new AppError('unsupported_query', 400, 'suggestions indices have no facets');
       const body = await suggest(p.query);
       const result =
         target.kind === 'query_suggestions'
           ? querySuggestionsResult(body, p, q.params, q.index)
-          : productSuggestionsResult(body, p, q.params, q.index, lang(p) === 'auto' ? (/[\u0600-\u06FF]/.test(p.query) ? 'ar' : 'en') : lang(p));
+          : productSuggestionsResult(body, p, q.params, q.index, searchLang === 'auto' ? (/[\u0600-\u06FF]/.test(p.query) ? 'ar' : 'en') : searchLang);
       return { result, billed };
     }
     const known = await this.deps.facetNames(tenantId);
     const facetNames = q.type === 'facet' ? [p.facet ?? ''] : p.facets;
     const facets = facetRequest(facetNames, known);
+    // Label paths in another language than the keys' are read from the dictionary (only when a level is filtered on).
+    const levelKey = mentionsLevels(p) ? levelKeyOf(await this.deps.categories(tenantId)) : undefined;
+    const { filters, from } = toFilters(p, { field: q.field, levelKey });
+    checkAttributes(filters, from, known, q.field);
     const input: SearchInput = {
       q: p.query,
-      lang: lang(p),
+      lang: searchLang,
       page: q.type === 'facet' ? 1 : p.page + 1,
       perPage: q.type === 'facet' ? 0 : Math.min(p.hitsPerPage, 100),
-      filters: toFilters(p),
+      filters,
       sort: target.sort,
       facets: facets.names,
       session: p.userToken ? sessionOf(p.userToken) : null,
       debug: false,
       override: null,
       log: q.type === 'default' && p.analytics,
+      // Algolia counts facets over the matches, under every filter (the helper sends its own queries for disjunctive facets).
+      facetsFollowFilters: true,
     };
-    const { body, text } = await this.deps.search(tenantId, input);
+    const { body, text } = await this.deps.search(tenantId, input).catch((e: unknown) => {
+      throw protocolError(e, q.field, from);
+    });
     // A cached answer comes as JSON text carrying this search's own id.
     const answer = text ? (JSON.parse(text) as SearchBody) : body;
     if (q.type === 'facet') {
@@ -110,24 +134,56 @@ function parse(request: QueryRequest, field: string): Parsed {
   const { params, raw } = parseParams(request, field);
   if (type === 'facet' && !params.facet) throw invalid(`${field}.facet`, 'a facet query names its facet');
   if ((params.page + 1) * Math.max(1, Math.min(params.hitsPerPage, 100)) > 100_000) throw invalid(`${field}.page`, 'pages end at 100,000 hits');
-  return { index, target, type, p: params, params: paramsString(raw) };
+  return { field, index, target, type, p: params, params: paramsString(raw) };
 }
 
-/** The search language: `queryLanguages[0]` when it is a two-letter code, else auto (Arabic script picks Arabic). */
-function lang(p: AlgoliaParams): string {
-  const first = p.queryLanguages?.[0];
-  return first && /^[a-z]{2}$/.test(first) ? first : 'auto';
+/**
+ * The search language: the first of `queryLanguages` that is one of the store's locales, else auto
+ * (Arabic script picks Arabic). Algolia reads the list as a hint: a language the store does not have is skipped.
+ */
+function lang(p: AlgoliaParams, locales: string[]): string {
+  return p.queryLanguages?.find((code) => locales.includes(code)) ?? 'auto';
 }
 
-/** One suggest call answers every suggestions query of a call: as many completions and previews as the largest asks. */
+/** Whether a filter names a category level (`categories.lvlN`). */
+function mentionsLevels(p: AlgoliaParams): boolean {
+  return [p.facetFilters, p.filters].some((f) => f !== undefined && JSON.stringify(f).includes('categories.lvl'));
+}
+
+/** 400 unknown_filter for an attribute the store does not filter on, at the parameter that names it. */
+function checkAttributes(filters: Record<string, unknown>, from: Record<string, FilterParam>, known: Set<string>, field: string) {
+  const unknown = Object.keys(filters).filter((n) => !BUILTIN_FILTERS.has(n) && !known.has(n));
+  if (!unknown.length) return;
+  const details = unknown.map((n) => ({ in: 'body', field: `${field}.${from[n]}`, code: 'unknown_filter', message: `${n} is not a filterable attribute` }));
+  const filterable = ['brand', 'categories.lvl0 ...', 'category', 'price', 'in_stock', ...known].join(', ');
+  throw new AppError('unknown_filter', 400, `${details[0].field}: unknown filter attribute ${unknown.join(', ')} (filterable: ${filterable})`, details);
+}
+
+/** The search's own names of its parameters, as the protocol calls them. */
+const PARAM_NAMES: Record<string, string> = { q: 'query', lang: 'queryLanguages', page: 'page', per_page: 'hitsPerPage', facets: 'facets', sort: 'indexName' };
+
+/** An error of the search with its details at `requests.<i>.<param>` (the protocol's names, not /v1's). */
+function protocolError(e: unknown, field: string, from: Record<string, FilterParam>): unknown {
+  if (!(e instanceof AppError) || !Array.isArray(e.details) || !e.details.length) return e;
+  const details = e.details.map((d) => {
+    const attribute = /^filter\[(.+)\]$/.exec(d.field)?.[1];
+    const param = attribute !== undefined ? (from[attribute] ?? 'filters') : (PARAM_NAMES[d.field] ?? d.field);
+    return { ...d, in: 'body', field: `${field}.${param}` };
+  });
+  return new AppError(e.code, e.status, `${details[0].field}: ${details[0].message}`, details, e.headers);
+}
+
+/**
+ * One suggest call answers every suggestions query of a call. Each suggestions index is the whole
+ * list suggest gives (SUGGESTIONS_CAP), so nbHits and nbPages are the same on every page: all the
+ * completions (from memory) and all the previews (one engine query, cached by the typed words) are asked.
+ */
 function suggestLimits(parsed: Parsed[]): Omit<SuggestInput, 'q'> {
-  let limit = 1;
-  let products = 0;
-  for (const q of parsed) {
-    if (q.target.kind === 'query_suggestions') limit = Math.max(limit, Math.min(q.p.hitsPerPage, 20));
-    if (q.target.kind === 'product_suggestions') products = Math.max(products, Math.min(q.p.hitsPerPage, 10));
-  }
-  return { limit, products };
+  const asks = (kind: IndexTarget['kind']) => parsed.some((q) => q.target.kind === kind);
+  return {
+    limit: asks('query_suggestions') ? SUGGESTIONS_CAP.query_suggestions : 1,
+    products: asks('product_suggestions') ? SUGGESTIONS_CAP.product_suggestions : 0,
+  };
 }
 
 function invalid(field: string, message: string): AppError {

@@ -3,6 +3,7 @@ import { createTestDatabase } from '../helpers/db.js';
 import { createDb } from '../../shared/platform/db/knex.js';
 import { PostgresEngine } from '../../shared/engines/lexical/postgres.engine.js';
 import type { EngineQuery, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
+import { searchStatement } from '../../shared/engines/lexical/postgres.statement.js';
 
 // Searches without words answer from the store's held counts (whole store, one category, in stock
 // only) exactly what the statement counts; a write, a notice from another process and a generation
@@ -129,6 +130,79 @@ t.test('held counts answer exactly what the statement counts', async (t) => {
     (whole.facets.in_stock as Array<{ value: string; count: number }>).map((b) => b.count).reduce((a, b) => a + b, 0),
     whole.total,
   );
+});
+
+/** What a query's facets count when they follow every filter: the visible docs passing all of them, counted here. */
+function expectedFollowing(q: EngineQuery) {
+  const f = q.filters ?? {};
+  const inCategory = (d: SearchDoc, v: string) =>
+    d.categoryIds.includes(v) ||
+    d.categoryIds.includes(
+      `lvl:${v
+        .split('>')
+        .map((x) => x.toLowerCase())
+        .join('>')}`,
+    );
+  const rows = docs.filter(
+    (d) =>
+      d.visible &&
+      (!q.tokens.length || d.nameNorm.startsWith(q.tokens[0])) &&
+      (f.brand === undefined || (f.brand as string[]).includes(d.brand ?? '')) &&
+      (f.in_stock === undefined || d.inStock === f.in_stock) &&
+      (f.category === undefined || [f.category as string | string[]].flat().some((v) => inCategory(d, v))),
+  );
+  const count = (values: (d: SearchDoc) => string[]) => {
+    const out: Record<string, number> = {};
+    for (const d of rows) for (const v of values(d)) out[v] = (out[v] ?? 0) + 1;
+    return out;
+  };
+  return {
+    total: rows.length,
+    brand: count((d) => (d.brand ? [d.brand] : [])),
+    in_stock: count((d) => [String(d.inStock)]),
+    color: count((d) => (d.facets.color as string[] | undefined) ?? []),
+    category: count((d) => d.categoryIds.filter((c) => !c.startsWith('lvl:'))),
+    category_tree: count((d) => d.categoryIds.filter((c) => c.startsWith('lvl:'))),
+    price: rows.length ? { min: Math.min(...rows.map((d) => d.price)), max: Math.max(...rows.map((d) => d.price)) } : { min: null, max: null },
+  };
+}
+const asCounts = (buckets: unknown) => Object.fromEntries((buckets as Array<{ value: string; count: number }>).map((b) => [b.value, b.count]));
+
+t.test('facetsFollowFilters: every facet counted under every filter, its own too (statement and held counts)', async (t) => {
+  const engine = await holding(t);
+  const cases: Array<[string, EngineQuery]> = [
+    ...QUERIES.filter(([, q]) => q.filters),
+    ['words and a filter', { ...base, tokens: ['lamps'], filters: { in_stock: true } }],
+    ['words and a category', { ...base, tokens: ['chairs'], filters: { category: ['c-chair'], brand: ['Acme'] } }],
+  ];
+  for (const [label, plain] of cases) {
+    const q = { ...plain, facetsFollowFilters: true };
+    const want = expectedFollowing(q);
+    for (const [which, res] of [
+      ['statement', await counted(q)],
+      ['held', await engine.search(q)],
+    ] as const) {
+      t.equal(res.total, want.total, `${label} (${which}): total`);
+      t.same(
+        {
+          brand: asCounts(res.facets.brand),
+          in_stock: asCounts(res.facets.in_stock),
+          color: asCounts(res.facets.color),
+          category: asCounts(res.facets.category),
+          category_tree: asCounts(res.facets.category_tree),
+          price: res.facets.price,
+        },
+        { brand: want.brand, in_stock: want.in_stock, color: want.color, category: want.category, category_tree: want.category_tree, price: want.price },
+        `${label} (${which}): counts over the matches`,
+      );
+    }
+  }
+  // Absent (or false) the statement is the one sent before the option existed: disjunctive, byte for byte.
+  for (const [label, q] of [...QUERIES, ['words', { ...base, tokens: ['lamps'], filters: { brand: ['Acme'] } }] as [string, EngineQuery]]) {
+    t.same(searchStatement({ ...q, facetsFollowFilters: false }), searchStatement(q), `${label}: false sends the same statement`);
+  }
+  const brand = await counted({ ...base, filters: { brand: ['Acme'] } });
+  t.ok(Object.keys(asCounts(brand.facets.brand)).length > 1, 'without it the brand counts ignore the brand filter');
 });
 
 t.test('a write, a notice and a swap make them counted again', async (t) => {

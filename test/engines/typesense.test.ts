@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { TypesenseEngine, TypesenseImportError } from '../../shared/engines/lexical/typesense.engine.js';
+import { searchPlan } from '../../shared/engines/lexical/typesense.query.js';
 import type { EngineQuery, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
 import { createOpenApiChecker, type OpenApiDoc, type RecordedRequest } from './openapi-check.js';
 import { FakeTypesense } from './typesense-fake.js';
@@ -389,6 +390,23 @@ t.test('facets: counts, category labels, price stats; disjunctive counts through
   t.same(beta.facets.brand, [{ value: 'Acme', count: 2 }], 'brand counts ignore the brand filter');
   t.same(beta.facets.price, { min: 50, max: 50 }, 'price stats ignore the price filter');
   t.same(beta.facets.color, []);
+});
+
+t.test('facetsFollowFilters: one search counts every facet under every filter', async (t) => {
+  await engine.upsert('t10', [doc('a', { price: 100 }), doc('b', { brand: 'Beta', price: 50, facets: { color: ['Blue'], weight: 2, wifi: true } })], SETTINGS);
+  const mark = fake.requests.length;
+  const beta = await engine.search(query('t10', { filters: { brand: ['Beta'] }, facets: ['brand', 'color', 'price'], facetsFollowFilters: true }));
+  const reqs = fake.since(mark);
+  t.equal(reqs.length, 1, 'no extra searches without the own filters');
+  t.equal(reqs[0].query.get('filter_by'), 'visible:=true && brand_key:=[beta]');
+  t.equal(reqs[0].query.get('facet_by'), 'brand,f_color,price');
+  t.same(
+    [beta.total, beta.facets.brand, beta.facets.color, beta.facets.price],
+    [1, [{ value: 'Beta', count: 1 }], [{ value: 'Blue', count: 1 }], { min: 50, max: 50 }],
+  );
+  const q = query('t10', { filters: { brand: ['Beta'] }, facets: ['brand', 'color'] });
+  t.same(searchPlan({ ...q, facetsFollowFilters: false }), searchPlan(q), 'false plans what an absent option plans');
+  t.equal(searchPlan(q).extras.length, 1, 'absent: the brand counts by their own search (disjunctive)');
 });
 
 t.test('attributes as stores send them: numbers and text mixed, ranges over the numbers, values as their facet buckets show them', async (t) => {

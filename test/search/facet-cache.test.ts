@@ -53,6 +53,45 @@ t.test('a second page and a refinement count only what was not counted before', 
   t.same(refined.ids.sort(), ['a1', 'a2']);
 });
 
+t.test('counts that follow every filter (the Algolia protocol): their own key when their own filter is set, shared without it', async (t) => {
+  const following = (filters: Record<string, string[]>) =>
+    h.api.deps.search.search(tenantId, {
+      q: 'lamp',
+      lang: 'auto',
+      page: 1,
+      perPage: 20,
+      filters,
+      sort: null,
+      facets: ['brand', 'price'],
+      session: null,
+      debug: false,
+      override: null,
+      log: false,
+      facetsFollowFilters: true,
+    });
+  const counts = (body: { facets: Array<{ name: string; buckets?: Array<{ value: string; count: number }> }> }) =>
+    body.facets.find((f) => f.name === 'brand')?.buckets?.map((b) => [b.value, b.count]);
+  await get('/v1/search?q=lamp&filter[brand]=Acme');
+  asked.length = 0;
+  const acme = await following({ brand: ['Acme'] });
+  t.ok(asked[0]?.includes('brand'), 'not the disjunctive counts made for /v1: counted');
+  t.same(counts(acme.body), [['Acme', 2]], 'brand counts under the brand filter');
+  const v1 = await get('/v1/search?q=lamp&filter[brand]=Acme&per_page=3');
+  t.same(
+    brands(v1)?.map((b) => b.value),
+    ['Acme', 'Bolt', 'Corvo'],
+    '/v1 after it: its own disjunctive counts',
+  );
+  asked.length = 0;
+  const all = await following({});
+  t.notOk(asked[0]?.includes('brand'), 'no brand filter: the counts of "lamp" /v1 made count the same products');
+  t.same(counts(all.body), [
+    ['Acme', 2],
+    ['Bolt', 1],
+    ['Corvo', 1],
+  ]);
+});
+
 t.test('an index change drops the counts', async (t) => {
   await loadProducts(h, key, tenantId, [lamp('d1', 'Dyna', 50)]);
   // The engine has d1 once it is indexed; this process drops its counts when the index notice

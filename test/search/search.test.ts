@@ -37,6 +37,16 @@ t.test('compound words and typo tolerance, never on codes', async (t) => {
   t.same(ids(await get('q=SP-1001')), [], 'no typo correction on codes');
 });
 
+t.test("did-you-mean shows the catalog's own writing of a corrected word", async (t) => {
+  // Normalized, "زجاجية" is "زجاجيه" (teh marbuta folded): the suggestion is written as the names write it.
+  const typo = await get(`q=${encodeURIComponent('شاشة زجاجبة')}`);
+  t.same(ids(typo), ['ar3']);
+  t.equal(typo.body.did_you_mean, 'شاشه زجاجية', 'the corrected word as the catalog spells it; the others as before');
+  const past = await get(`q=${encodeURIComponent('زجاجبة')}&page=5`);
+  t.equal(past.body.did_you_mean, 'زجاجيه', 'no hits on the page to read it from: the normalized word');
+  t.equal((await get('q=smartphnoe')).body.did_you_mean, 'smartphone', 'case as before: not "Smartphone"');
+});
+
 t.test('Arabic: every normalization variant finds the same product', async (t) => {
   for (const q of ['أحمر', 'احمر', 'اَحْمَر', 'فستان أحمر', 'الفستان']) {
     const res = await get(`q=${encodeURIComponent(q)}`);

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { parseParams } from '../../shared/storefront/params.js';
 import { toFilters } from '../../shared/storefront/filters.js';
+import { levelKeyOf } from '../../shared/storefront/category-levels.js';
+import { normalizeText } from '../../shared/text/normalize.js';
 import { productsResult } from '../../shared/storefront/response.js';
 import { highlightValue } from '../../shared/storefront/hits.js';
 import { parseIndexName } from '../../shared/storefront/protocol.js';
@@ -9,7 +11,7 @@ import type { SearchBody } from '../../shared/search/index.js';
 
 // The protocol mapping as pure functions: what the official clients send, what they read back.
 const params = (r: Record<string, unknown>) => parseParams(r, 'requests.0').params;
-const filters = (r: Record<string, unknown>) => toFilters(params(r));
+const filters = (r: Record<string, unknown>) => toFilters(params(r)).filters;
 
 t.test('params: the v4 params string and v5 fields merge, strings coerced', async (t) => {
   const p = params({
@@ -47,11 +49,77 @@ t.test('filters: groups, intersections, ranges, the filters string', async (t) =
     t.throws(() => filters({ filters: bad }), { code: 'unsupported_filter' }, bad);
   }
   t.throws(() => filters({ numericFilters: [['price<1', 'price>9']] }), { code: 'unsupported_filter' });
-  t.throws(
-    () => filters({ facetFilters: ['price:1', 'price>=3'].slice(0, 1), numericFilters: ['price>=3'] }),
-    { code: 'unsupported_filter' },
-    'values and a range on one attribute',
+  t.throws(() => filters({ facetFilters: ['color:1'], numericFilters: ['color>=3'] }), { code: 'unsupported_filter' }, 'values and a range on one attribute');
+});
+
+t.test('filters: category levels ANDed keep the deeper of related levels', async (t) => {
+  const both = { category: ['lvl:fashion>women'] };
+  t.same(filters({ facetFilters: ['categories.lvl0:fashion', 'categories.lvl1:fashion>women'] }), both);
+  t.same(filters({ facetFilters: ['categories.lvl1:fashion>women', 'categories.lvl0:fashion'] }), both, 'in either order');
+  t.same(filters({ filters: 'categories.lvl0:fashion AND categories.lvl1:"fashion>women"' }), both, 'the filters string');
+  t.same(filters({ facetFilters: ['categories.lvl0:Fashion', 'categories.lvl1:Fashion > Women'] }), both, 'label paths');
+  t.same(
+    filters({ facetFilters: [['categories.lvl1:fashion>women', 'categories.lvl1:home>kitchen'], 'categories.lvl0:fashion'] }),
+    both,
+    'of an OR group, the values inside the other group',
   );
+  t.same(filters({ facetFilters: ['categories.lvl0:home', 'categories.lvl1:fashion>women'] }), { category: [] }, 'unrelated levels: nothing');
+});
+
+t.test('filters: in_stock takes true and false; another value, or true AND false, matches nothing', async (t) => {
+  t.same(filters({ facetFilters: ['in_stock:true'] }), { in_stock: true });
+  t.same(filters({ filters: 'in_stock:false' }), { in_stock: false });
+  for (const r of [
+    { filters: 'in_stock:1' },
+    { facetFilters: ['in_stock:yes'] },
+    { filters: 'in_stock:true AND in_stock:false' },
+    { facetFilters: ['in_stock:true', 'in_stock:false'] },
+  ]) {
+    t.same(filters(r), { category: [] }, `${JSON.stringify(r)}: an empty list, which matches nothing`);
+  }
+  t.same(filters({ facetFilters: [['in_stock:true', 'in_stock:yes']] }), { in_stock: true }, 'an unknown value in an OR group adds nothing');
+  t.same(filters({ numericFilters: ['in_stock=1'] }), { in_stock: true }, 'numeric: 1 is true (Algolia booleans)');
+  t.same(filters({ filters: 'in_stock < 1' }), { in_stock: false });
+  t.same(filters({ numericFilters: ['in_stock>=0'] }), {}, 'both');
+});
+
+t.test('filters: errors name the request parameter', async (t) => {
+  const at = (r: Record<string, unknown>) => {
+    try {
+      toFilters(params(r), { field: 'requests.2' });
+    } catch (e) {
+      return (e as { code: string; details: Array<{ field: string }> }).code + ' ' + (e as { details: Array<{ field: string }> }).details[0].field;
+    }
+    return null;
+  };
+  t.equal(at({ facetFilters: ['brand:-Apple'] }), 'unsupported_filter requests.2.facetFilters');
+  t.equal(at({ numericFilters: [['price<1', 'price>9']] }), 'unsupported_filter requests.2.numericFilters');
+  t.equal(at({ filters: 'NOT brand:A' }), 'unsupported_filter requests.2.filters');
+  t.equal(at({ facetFilters: ['price:10'] }), 'validation_failed requests.2.facetFilters', 'price is numeric');
+  t.equal(at({ filters: 'brand > 3' }), 'validation_failed requests.2.filters', 'brand is not');
+});
+
+t.test('category label paths in any language of the store (its dictionary entries)', async (t) => {
+  const rows = [
+    ['Fashion', 'lvl:fashion'],
+    ['أزياء', 'lvl:fashion'],
+    ['Women', 'lvl:fashion>women'],
+    ['نسائي', 'lvl:fashion>women'],
+    ['Abayas', 'fashion/women/abayas'],
+    ['عبايات', 'fashion/women/abayas'],
+  ].map(([display, target]) => ({ norm: normalizeText(display), display, target }));
+  const dictionary = {
+    entriesOf: () => rows,
+    categoryLabel: (target: string) =>
+      Object.fromEntries(rows.filter((r) => r.target === target).map((r) => [/[\u0600-\u06FF]/.test(r.display) ? 'ar' : 'en', r.display])),
+  };
+  const levelKey = levelKeyOf(dictionary);
+  const key = (f: string) => toFilters(params({ facetFilters: [f] }), { field: 'requests.0', levelKey }).filters;
+  t.same(key('categories.lvl1:أزياء > نسائي'), { category: ['lvl:fashion>women'] });
+  t.same(key('categories.lvl2:أزياء > نسائي > عبايات'), { category: ['lvl:fashion>women>abayas'] }, 'a leaf by its category id');
+  t.same(key('categories.lvl1:Fashion > Women'), { category: ['lvl:fashion>women'] });
+  t.same(key('categories.lvl1:fashion>women'), { category: ['lvl:fashion>women'] }, 'keys as they are');
+  t.same(key('categories.lvl0:Unknown'), { category: ['lvl:unknown'] }, 'a label no entry has: as typed');
 });
 
 t.test('index names and the billing rule', async (t) => {

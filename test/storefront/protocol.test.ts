@@ -127,13 +127,48 @@ t.test('the helper: disjunctive facets with its extra queries, numeric ranges, f
 
   const range = await one({ query: '', numericFilters: ['price>=1000', 'price<=3000'], facets: ['price'] });
   t.same(range.hits.map((x) => x.objectID).sort(), ['lap2', 'ph1', 'w1']);
-  t.same(range.facets_stats.price, { min: 25, max: 5200 }, 'stats ignore the price filter itself (disjunctive, like the helper asks)');
+  t.same(range.facets_stats.price, { min: 1200, max: 2999 }, 'stats of the matches, under the price filter too (Algolia; the helper asks its own)');
   t.same((await one({ query: '', numericFilters: 'price:300 TO 450' })).hits.map((x) => x.objectID).sort(), ['h1', 'h2']);
   t.same(
     (await one({ query: '', numericFilters: ['price>300', 'price<=450'] })).hits.map((x) => x.objectID),
     ['h1'],
     'strict bounds',
   );
+});
+
+t.test("facet counts follow every filter, the facet's own too (Algolia); /v1 keeps its disjunctive counts", async (t) => {
+  const black = await one({ query: '', facetFilters: ['color:Black'], facets: ['color'] });
+  t.equal(black.nbHits, 5);
+  t.same(black.facets.color, { Black: 5 }, 'only the refined value, counted over the matches');
+  const tree = await one({
+    query: '',
+    facetFilters: [['categories.lvl1:electronics>audio']],
+    facets: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2'],
+    maxValuesPerFacet: 1,
+    hitsPerPage: 0,
+  });
+  t.equal(tree.nbHits, 2);
+  t.same(
+    tree.facets,
+    { 'categories.lvl0': { electronics: 2 }, 'categories.lvl1': { 'electronics>audio': 2 }, 'categories.lvl2': {} },
+    'the refined category and its parent, not the store top values',
+  );
+  const silver = await one({ query: 'laptop', facetFilters: ['color:Silver'], facets: ['color', 'brand'] });
+  t.same([silver.nbHits, silver.facets.color, silver.facets.brand], [2, { Silver: 2 }, { Apple: 1, HP: 1 }], 'with words too');
+  // /v1 between and after: the same filters, its own counts (the result and facet caches keep the two apart).
+  const v1 = await h.api.call('GET', '/v1/search?q=laptop&filter[color]=Silver&facets=color', { key });
+  t.same(
+    v1.body.facets[0].buckets.map((b: { value: string; count: number }) => [b.value, b.count]),
+    [
+      ['Silver', 2],
+      ['Black', 1],
+    ],
+    '/v1: color counts ignore the color filter',
+  );
+  const again = await one({ query: 'laptop', facetFilters: ['color:Silver'], facets: ['color'], page: 1 });
+  t.same(again.facets.color, { Silver: 2 }, 'after /v1 counted the same match set');
+  const v1Again = await h.api.call('GET', '/v1/search?q=laptop&filter[color]=Silver&facets=color&page=2', { key });
+  t.equal(v1Again.body.facets[0].buckets.length, 2, '/v1 after the protocol counted the same match set');
 });
 
 t.test('the helper: hierarchical facets (categories.lvlN, separator >) and conjunctive facets', async (t) => {
@@ -176,6 +211,77 @@ t.test('filters: the documented subset', async (t) => {
   t.same(await ids('categories.lvl1:"Electronics > Audio"'), ['h1', 'h2'], 'a label path works as well as a key');
   t.same(await ids('price:100 TO 300 AND brand:Zara'), ['ar1'], 'price filters read the sale price: the shirt sells at 99');
   t.same((await one({ query: '', facetFilters: [['brand:Apple', 'brand:HP'], 'color:Silver'] })).hits.map((x) => x.objectID).sort(), ['lap2', 'lap3']);
+});
+
+t.test('filters on two category levels: products in both (the deeper level)', async (t) => {
+  const ids = async (params: Record<string, unknown>) => (await one({ query: '', ...params })).hits.map((x) => x.objectID).sort();
+  t.same(await ids({ facetFilters: ['categories.lvl0:electronics', 'categories.lvl1:electronics>audio'] }), ['h1', 'h2']);
+  t.same(await ids({ filters: 'categories.lvl0:electronics AND categories.lvl1:"electronics>audio"' }), ['h1', 'h2'], 'the filters string');
+  t.same(await ids({ facetFilters: ['categories.lvl0:clothing', 'categories.lvl1:electronics>audio'] }), [], 'unrelated levels');
+});
+
+t.test('a category label path in any of the store languages', async (t) => {
+  // The Arabic labels come with the suggestion dictionary, which the workers build after the load.
+  const ar = await eventually(async () => {
+    const r = await one({ query: '', facetFilters: ['categories.lvl1:ع-Electronics > ع-Audio'] });
+    return r.nbHits > 0 ? r : null;
+  }, 15_000);
+  t.same(ar.hits.map((x) => x.objectID).sort(), ['h1', 'h2']);
+  t.same((await one({ query: '', filters: 'categories.lvl0:"ع-Clothing"' })).hits.map((x) => x.objectID).sort(), ['ar1', 'ar2'], 'in filters too');
+  t.same((await one({ query: '', facetFilters: ['categories.lvl1:Electronics > ع-Audio'] })).nbHits, 2, 'levels of either language');
+});
+
+t.test('in_stock: true or false; another value, or true AND false, answers 0 hits', async (t) => {
+  t.same(
+    (await one({ query: '', filters: 'in_stock:false' })).hits.map((x) => x.objectID),
+    ['lap3'],
+  );
+  for (const params of [{ filters: 'in_stock:1' }, { facetFilters: ['in_stock:yes'] }, { filters: 'in_stock:true AND in_stock:false' }]) {
+    const r = await one({ query: '', ...params });
+    t.same([r.nbHits, r.hits], [0, []], JSON.stringify(params));
+  }
+  t.same(
+    (await one({ query: '', numericFilters: ['in_stock=0'] })).hits.map((x) => x.objectID),
+    ['lap3'],
+    'numeric 0 is false',
+  );
+});
+
+t.test("errors name the protocol's parameters (requests.<i>.<param>); a language the store lacks is skipped", async (t) => {
+  const q = (requests: unknown[]) =>
+    h.api.call('POST', '/algolia/1/indexes/*/queries', {
+      body: { requests },
+      headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
+    });
+  const fr = await q([
+    { indexName: 'products', query: 'laptop', queryLanguages: ['fr'] },
+    { indexName: 'products', query: 'laptop', queryLanguages: ['fr', 'en'], hitsPerPage: 1 },
+  ]);
+  t.equal(fr.status, 200, 'fr is not a locale of the store: skipped, as Algolia takes the list as a hint');
+  t.same(
+    fr.body.results.map((r: Result) => [r.nbHits, r.lang]),
+    [
+      [3, 'en'],
+      [3, 'en'],
+    ],
+  );
+  const price = await q([
+    { indexName: 'products', query: '' },
+    { indexName: 'products', facetFilters: ['price:10'] },
+  ]);
+  t.equal(price.status, 400);
+  t.same(
+    price.body.error.details.map((d: { field: string }) => d.field),
+    ['requests.1.facetFilters'],
+  );
+  t.notMatch(price.body.message, /filter\[/, 'no /v1 syntax in the message');
+  t.match(price.body.message, /numericFilters/);
+  const unknown = await q([{ indexName: 'products', filters: 'brand:Apple AND weight:3' }]);
+  t.equal(unknown.body.error.code, 'unknown_filter');
+  t.same(unknown.body.error.details[0].field, 'requests.0.filters');
+  t.notMatch(unknown.body.message, /filter\[/);
+  const negation = await q([{ indexName: 'products', facetFilters: ['brand:-Apple'] }]);
+  t.equal(negation.body.error.details[0].field, 'requests.0.facetFilters');
 });
 
 t.test('query and product suggestions indices, backed by suggest; single-index route; v4 params string; facet values', async (t) => {
@@ -243,6 +349,46 @@ t.test("errors come back as the client's ApiError with a message and status", as
   t.equal(raw.body.status, 400);
   t.type(raw.body.message, 'string');
   t.equal(raw.body.error.code, 'validation_failed', "the service's own error body beside it");
+});
+
+t.test('suggestions indices page their list: nbHits and nbPages alike on every page, none past the end', async (t) => {
+  const page = async (indexName: string, hitsPerPage: number, p: number, query = 'ع') =>
+    (await c.search({ requests: [{ indexName, query, hitsPerPage, page: p }] })).results[0] as unknown as Result;
+  // The dictionary comes from the workers after the load: the Arabic category labels complete "ع".
+  const all = await eventually(async () => {
+    const r = await page('products_query_suggestions', 20, 0);
+    return r.nbHits >= 5 ? r : null;
+  }, 15_000);
+  const first = await page('products_query_suggestions', 2, 0);
+  const next = await page('products_query_suggestions', 2, 1);
+  t.same([first.nbHits, first.nbPages, next.nbHits, next.nbPages], [all.nbHits, Math.ceil(all.nbHits / 2), all.nbHits, Math.ceil(all.nbHits / 2)]);
+  t.same(
+    [...first.hits, ...next.hits].map((x) => x.objectID),
+    all.hits.slice(0, 4).map((x) => x.objectID),
+    'page 1 follows page 0',
+  );
+  const past = await page('products_query_suggestions', 2, Math.ceil(all.nbHits / 2));
+  t.same([past.hits, past.page], [[], Math.ceil(all.nbHits / 2)], 'a page past the end has no hits');
+  const previews = await page('products_product_suggestions', 50, 0, 'smart');
+  t.same([previews.hitsPerPage, previews.nbHits, previews.nbPages], [10, 3, 1], 'previews: the hitsPerPage applied (at most 10) is echoed');
+  const second = await page('products_product_suggestions', 1, 1, 'smart');
+  t.same([second.hits.map((x) => x.objectID), second.nbHits, second.nbPages], [[previews.hits[1].objectID], 3, 3]);
+});
+
+t.test('paths the protocol does not have answer with its message and status too', async (t) => {
+  const recommend = await c.getRecommendations({ requests: [{ indexName: 'products', model: 'related-products', objectID: 'lap1', threshold: 0 }] }).then(
+    () => null,
+    (e: { message?: string; status?: number }) => e,
+  );
+  t.equal(recommend?.status, 404);
+  t.match(recommend?.message, /no route for POST \/algolia\/1\/indexes\/\*\/recommendations/, "the lite client's ApiError has the message");
+  const get = await h.api.call('GET', `/algolia/1/indexes/*/queries?x-algolia-api-key=${pk}&x-algolia-application-id=${tenantId}`, {
+    headers: { origin: ORIGIN },
+  });
+  t.equal(get.status, 405);
+  t.same([get.body.status, typeof get.body.message, get.body.error.code], [405, 'string', 'method_not_allowed']);
+  const v1 = await h.api.call('GET', '/v1/nothing-here', { key });
+  t.same([v1.status, v1.body.message, v1.body.status], [404, undefined, undefined], '/v1 keeps its own error body');
 });
 
 t.test('billing: one billed search per shopper search; facet-only, later pages and suggestions are free and facet queries unlogged', async (t) => {

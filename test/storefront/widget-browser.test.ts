@@ -237,11 +237,68 @@ t.test('did-you-mean and zero-result help', async (t) => {
   await page.screenshot({ path: join(ARTIFACTS, 'en-8-zero-results.png') });
 });
 
+t.test('a leaf category suggestion refines the category tree, not a text search', async (t) => {
+  const page = await browser.newPage();
+  t.teardown(() => page.close());
+  await page.goto(`${h.api.url}/demo?app=${tenantId}&key=${pk}&lang=en&hits=8`);
+  await page.waitForSelector('.pss-hits .ais-Hits-item');
+  await page.click('.aa-Input');
+  await page.keyboard.type('ab', { delay: 90 });
+  // A leaf category's suggestion carries its category id (levels above it carry lvl: keys).
+  const leaf = page.locator('.aa-Panel .pss-sugg[data-kind="category"]:not([data-target^="lvl:"])').first();
+  await leaf.waitFor({ timeout: 15_000 });
+  const id = (await leaf.getAttribute('data-target'))!;
+  const label = (await leaf.innerText()).replace(await leaf.locator('.pss-kind').innerText(), '').trim();
+  const statsBefore = await text(page, '.pss-stats');
+  await leaf.click();
+  await changed(page, '.pss-stats', statsBefore);
+  await page.locator('.pss-categories .ais-HierarchicalMenu-item--selected').first().waitFor({ timeout: 15_000 });
+  const ui = (await page.evaluate(`window.pssWidget.search.getUiState().products`)) as { query?: string; hierarchicalMenu?: Record<string, string[]> };
+  t.equal(ui.query ?? '', '', `"${label}" (${id}) is not searched as text`);
+  const path = ui.hierarchicalMenu?.['categories.lvl0'] ?? [];
+  t.ok(path.length >= 2, `the category tree is refined to ${path.join(' > ')}`);
+  const counted = await h.api.call('POST', '/algolia/1/indexes/*/queries', {
+    body: { requests: [{ indexName: 'products', facetFilters: [`category:${id}`], hitsPerPage: 0, analytics: false }] },
+    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: h.api.url },
+  });
+  const nbHits: number = counted.body.results[0].nbHits;
+  t.ok(nbHits > 0);
+  t.match(await text(page, '.pss-stats'), new RegExp(`\\b${nbHits}\\b`), `the category's ${nbHits} products`);
+  t.equal(await page.inputValue('.aa-Input'), label, 'the box shows the category label');
+});
+
 t.test('Arabic: the same, right to left', async (t) => {
   const layout = await journey(t, 'ar', 'عباية', 2);
   t.equal(layout.dir, 'rtl', 'the widget is right to left');
   t.equal(layout.inputDir, 'rtl', 'so is the search box');
   t.ok(layout.facetsLeft > layout.mainLeft, 'facets on the right');
+});
+
+t.test('an image banner is shown once', async (t) => {
+  const made = await h.api.call('POST', '/v1/rules', {
+    key,
+    body: {
+      name: 'banner',
+      conditions: { patterns: [{ match: 'is', text: 'dress' }] },
+      consequences: { banners: [{ image_url: 'https://cdn.example/dress-sale.png', link_url: 'https://shop.example/sale' }] },
+    },
+  });
+  t.equal(made.status, 201);
+  t.teardown(() => h.api.call('DELETE', `/v1/rules/${made.body.id}`, { key }));
+  const page = await browser.newPage();
+  t.teardown(() => page.close());
+  await page.goto(`${h.api.url}/demo?app=${tenantId}&key=${pk}&lang=en&hits=8`);
+  await page.waitForSelector('.pss-hits .ais-Hits-item');
+  await page.click('.aa-Input');
+  await page.keyboard.type('dress');
+  await page.keyboard.press('Enter');
+  await page.locator('.pss-banner img').first().waitFor({ state: 'attached', timeout: 15_000 });
+  const shown = (await page.evaluate(
+    `[...document.querySelectorAll('.pss img')].filter((i) => i.getAttribute('src') === 'https://cdn.example/dress-sale.png').length`,
+  )) as number;
+  t.equal(shown, 1, 'one image: in the notices, not again above the hits');
+  t.equal(await page.locator('.ais-Hits-banner').count(), 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'en-9-banner.png') });
 });
 
 t.test('the bundle is served with cache headers', async (t) => {

@@ -7,7 +7,9 @@ import { gzipSync } from 'node:zlib';
 export interface Asset {
   body: Buffer;
   gzip: Buffer;
+  /** Strong ETags, one per representation: the plain bytes and the gzip bytes differ. */
   etag: string;
+  gzipEtag: string;
   type: string;
 }
 
@@ -36,10 +38,12 @@ export function widgetAsset(name: 'widget.js' | 'widget.css'): Asset | null {
   const hit = cache.get(name);
   if (hit && hit.mtime === mtime) return hit.asset;
   const body = readFileSync(file);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
   const asset: Asset = {
     body,
     gzip: gzipSync(body, { level: 9 }),
-    etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`,
+    etag: `"${hash}"`,
+    gzipEtag: `"${hash}-gzip"`,
     type: name.endsWith('.js') ? 'application/javascript; charset=utf-8' : 'text/css; charset=utf-8',
   };
   cache.set(name, { mtime, asset });

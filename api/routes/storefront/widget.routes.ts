@@ -19,26 +19,36 @@ export const DemoQuery = z.strictObject({
   hits: z.coerce.number().int().min(1).max(48).default(12),
 });
 
-/** Sends a built asset: ETag and 304, gzip when accepted, long caching for the versioned URL. */
+/**
+ * Sends a built asset: gzip when Accept-Encoding prefers it (q=0 refuses it, RFC 9110), each
+ * encoding with its own ETag (Vary: Accept-Encoding) and 304 on a match, long caching for the versioned URL.
+ */
 function send(ctx: Context, name: 'widget.js' | 'widget.css', v: string | undefined) {
   const asset = widgetAsset(name);
   if (!asset) throw new AppError('widget_not_built', 503, 'the widget is not built: run npm run build:widget');
   const current = widgetVersion();
+  const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  const etag = gzip ? asset.gzipEtag : asset.etag;
   ctx.set('Cache-Control', v && v === current ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=86400');
-  ctx.set('ETag', asset.etag);
+  ctx.set('ETag', etag);
   ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
   ctx.vary('Accept-Encoding');
   ctx.type = asset.type;
-  if (ctx.get('if-none-match') === asset.etag) {
+  if (matches(ctx.get('if-none-match'), etag)) {
     ctx.status = 304;
     return;
   }
-  if (/\bgzip\b/.test(ctx.get('accept-encoding'))) {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = asset.gzip;
-  } else {
-    ctx.body = asset.body;
-  }
+  if (gzip) ctx.set('Content-Encoding', 'gzip');
+  ctx.body = gzip ? asset.gzip : asset.body;
+}
+
+/** If-None-Match: `*` or a list of ETags, compared weakly (a W/ prefix is ignored, as RFC 9110 says for this header). */
+function matches(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
 }
 
 /** The drop-in widget (script and CSS) and a demo storefront page using it. No credential: the page's key is public. */

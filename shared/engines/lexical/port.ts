@@ -161,6 +161,12 @@ export interface EngineQuery {
   /** Facet names; counts are disjunctive (a facet's own filter is ignored for its counts). `category_tree` counts every level. */
   facets?: string[];
   /**
+   * Count every facet under every filter, its own too (Algolia's semantics: counts over the
+   * matches shown; the storefront protocol asks for it). Absent or false: disjunctive counts, and
+   * the engines send exactly what they send without this field.
+   */
+  facetsFollowFilters?: boolean;
+  /**
    * Fewer strong matches than this (EngineResult.strong): the facets are not counted and the result
    * says `facetsDeferred` (the caller's any-word fallback counts them over its own matches). Engines
    * may ignore it.

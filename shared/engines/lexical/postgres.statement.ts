@@ -101,8 +101,9 @@ export function searchStatement(q: EngineQuery): SearchStatement {
   // Without words the match is the whole store: every filter narrows it, and a facet whose own
   // filter is set counts the store's rows under the other filters (facetSource), not a copy of
   // every row of the store (100k rows spilled to temp files, scanned once per facet).
+  // Facets that follow every filter (EngineQuery.facetsFollowFilters) count m as the page reads it.
   const textless = !t.ts;
-  const { early, late } = textless ? { early: q.filters, late: {} } : splitFilters(q);
+  const { early, late } = textless || q.facetsFollowFilters ? { early: q.filters, late: {} } : splitFilters(q);
   const all = filterSql(late);
   const pushed = filterSql(early);
   const only = idSql(q);
@@ -308,9 +309,12 @@ function facetColumns(q: EngineQuery, late: EngineQuery['filters'], textless: bo
   });
 }
 
-/** Where a facet counts: m under the late filters but its own, or (textless, its own filter set) the store's rows under the other filters. */
+/**
+ * Where a facet counts: m under the late filters but its own, or (textless, its own filter set) the store's rows under the
+ * other filters; following every filter (facetsFollowFilters, no late filters), m itself.
+ */
 function facetSource(q: EngineQuery, name: string, late: EngineQuery['filters'], textless: boolean, only: SqlPart): SqlPart {
-  if (textless && q.filters && ownFilter(name) in q.filters) {
+  if (textless && !q.facetsFollowFilters && q.filters && ownFilter(name) in q.filters) {
     const others = filterSql(q.filters, ownFilter(name));
     return {
       sql: `FROM search_docs WHERE tenant_id = ? AND generation = (SELECT active FROM g) AND visible${only.sql}${others.sql}`,

@@ -111,8 +111,10 @@ export class StoreFacets {
     if (under) total = under.total;
     for (const f of q.facets) {
       // A facet ignores its own filter: the store's counts; the others are those under the filter's value.
-      if (ownFilter(f) === dim) facets[f] = held.all[f];
-      else if (under) facets[f] = under.facets[f];
+      // Counts that follow every filter (facetsFollowFilters) are not held for the facet of the filter: counted.
+      if (ownFilter(f) === dim) {
+        if (!q.facetsFollowFilters) facets[f] = held.all[f];
+      } else if (under) facets[f] = under.facets[f];
     }
     return { generation: held.generation, facets, total };
   }

@@ -144,7 +144,8 @@ function queryText(q: EngineQuery): string {
 
 export function searchPlan(q: EngineQuery): SearchPlan {
   const facets = q.facets ?? [];
-  const own = facets.filter((f) => q.filters?.[ownFilter(f)] !== undefined);
+  // Counts that follow every filter (facetsFollowFilters) are the main search's own.
+  const own = q.facetsFollowFilters ? [] : facets.filter((f) => q.filters?.[ownFilter(f)] !== undefined);
   const shared = facets.filter((f) => !own.includes(f));
   const exact = q.terms?.some((t) => t.exact) ?? false;
   const base: SearchParams = {

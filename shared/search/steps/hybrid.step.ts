@@ -69,6 +69,7 @@ export const hybrid: SearchStep = {
           offset: 0,
           limit: near.length,
           facets: zero ? s.facetNames : undefined,
+          ...(s.query.facetsFollowFilters ? { facetsFollowFilters: true } : {}),
         })
       : null;
     const byId = new Map((passing?.hits ?? []).map((h) => [h.id, h]));

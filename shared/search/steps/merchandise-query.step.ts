@@ -33,6 +33,7 @@ export const merchandiseQuery: SearchStep = {
       offset: 0,
       limit: p.pins.length,
       facets: s.facetNames,
+      ...(s.query.facetsFollowFilters ? { facetsFollowFilters: true } : {}),
     });
     lookup.catch(() => undefined);
     s.pinLookup = lookup;

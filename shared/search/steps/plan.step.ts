@@ -49,6 +49,7 @@ export const plan: SearchStep = {
       offset: (input.page - 1) * input.perPage,
       limit: input.perPage,
       facets: s.facetNames,
+      ...(input.facetsFollowFilters ? { facetsFollowFilters: true } : {}),
       boost: {
         inStockFirst: ranking.in_stock_first,
         popularity: ranking.business_signals.popularity ?? 0,

@@ -27,6 +27,8 @@ export interface SearchInput {
   log?: boolean;
   /** AI query rewriting: auto (only when it helps; the default), on, off. */
   ai?: 'auto' | 'on' | 'off';
+  /** Facet counts under every filter, each facet's own too (the Algolia protocol's semantics; EngineQuery.facetsFollowFilters). Default: disjunctive. */
+  facetsFollowFilters?: boolean;
 }
 
 export interface SearchHitOut {

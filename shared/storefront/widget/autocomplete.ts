@@ -25,8 +25,8 @@ export interface SuggestHandlers {
   /** A query typed and submitted, or a query suggestion chosen. */
   query(q: string): void;
   brand(name: string): void;
-  /** A category suggestion whose target is a category level key. */
-  category(key: string, label: string): void;
+  /** A category suggestion: its target is a level key (`lvl:fashion>women`) or, for a leaf category, the category id. */
+  category(target: string, label: string): void;
   product(item: Preview): void;
 }
 
@@ -59,7 +59,7 @@ export function startAutocomplete(o: WidgetOptions, t: Strings, client: LiteClie
           onSelect: ({ item }) => {
             const s = item as Suggestion;
             if (s.kind === 'brand') on.brand(s.query);
-            else if (s.kind === 'category' && s.target?.startsWith('lvl:')) on.category(s.target.slice(4), s.query);
+            else if (s.kind === 'category' && s.target) on.category(s.target, s.query);
             else on.query(s.query);
           },
           templates: {
@@ -67,7 +67,7 @@ export function startAutocomplete(o: WidgetOptions, t: Strings, client: LiteClie
             item: ({ item, components, html }) => {
               const s = item as Suggestion;
               const kind = s.kind === 'brand' ? t.brandKind : s.kind === 'category' ? t.categoryKind : '';
-              return html`<div class="pss-sugg" data-kind=${s.kind}>
+              return html`<div class="pss-sugg" data-kind=${s.kind} data-target=${s.target ?? ''}>
                 ${components.Highlight({ hit: s, attribute: 'query' })}${kind ? html`<span class="pss-kind">${kind}</span>` : ''}
               </div>`;
             },

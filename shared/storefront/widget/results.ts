@@ -9,6 +9,7 @@ import stats from 'instantsearch.js/es/widgets/stats/stats.js';
 import toggleRefinement from 'instantsearch.js/es/widgets/toggle-refinement/toggle-refinement.js';
 import panel from 'instantsearch.js/es/widgets/panel/panel.js';
 import type { Hit } from 'instantsearch.js';
+import { LEVELS } from './category-path.js';
 import { money, type Strings } from './i18n.js';
 import type { WidgetOptions } from './options.js';
 
@@ -34,7 +35,7 @@ export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
       hierarchicalMenu,
     )({
       container: $('categories'),
-      attributes: ['categories.lvl0', 'categories.lvl1', 'categories.lvl2', 'categories.lvl3'],
+      attributes: LEVELS,
       separator: '>',
       limit: 12,
       // Values are category keys; the endpoint labels them in the shopper's language (categoryLabels).
@@ -83,6 +84,8 @@ export function resultWidgets(o: WidgetOptions, t: Strings, root: HTMLElement) {
             ${hit.in_stock ? '' : html`<div class="pss-oos">${t.outOfStock}</div>`}
           </a>`,
         empty: () => '',
+        // The notices show every banner (image and html, each position) once; InstantSearch would draw renderingContent's first image again.
+        banner: () => '',
       },
     }),
     pagination({ container: $('pagination'), padding: 2, showFirst: false, showLast: false }),

@@ -4,6 +4,7 @@ import configure from 'instantsearch.js/es/widgets/configure/configure.js';
 import { liteClient } from 'algoliasearch/lite';
 import aa from 'search-insights';
 import { startAutocomplete } from './autocomplete.js';
+import { categoryKey, LEVELS } from './category-path.js';
 import { strings } from './i18n.js';
 import { serviceNotices } from './notices.js';
 import { readOptions } from './options.js';
@@ -66,9 +67,15 @@ function start(script: HTMLScriptElement) {
       ac.setQuery('');
       setUiState({ query: '', refinementList: { brand: [name] } });
     },
-    category: (key, label) => {
+    category: async (target, label) => {
       ac.setQuery(label);
-      setUiState({ query: '', hierarchicalMenu: { 'categories.lvl0': key.split('>') } });
+      // A level key refines the category tree at once; a leaf category's id is looked up first (categoryKey).
+      const key = target.startsWith('lvl:') ? target.slice(4) : await categoryKey(client, o.index, target, label).catch(() => null);
+      if (key) setUiState({ query: '', hierarchicalMenu: { [LEVELS[0]]: key.split('>') } });
+      else {
+        submitted = label;
+        setUiState({ query: label });
+      }
     },
     product: (item) => {
       const event = new CustomEvent('pss:click', {
