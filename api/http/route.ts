@@ -69,7 +69,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
       return next();
     });
     if (route.idempotent) chain.push(idempotency(deps, route.requestText));
-    chain.push((ctx) => route.handle(ctx, ctx.state.input));
+    chain.push(deps.config.checkResponses ? checked(route) : (ctx) => route.handle(ctx, ctx.state.input));
     router[route.method](koaPath, ...chain);
   }
 }
@@ -161,4 +161,25 @@ function issueCode(issue: z.core.$ZodIssue): string {
     default:
       return issue.code;
   }
+}
+
+/**
+ * The route's handler, then its answer checked against the schema documented for its status
+ * (RESPONSE_SCHEMA_CHECK, on in tests): an answer the OpenAPI document does not describe (a field
+ * missing, null where it may not be, of another type) fails as a 500 naming the route and the
+ * fields. Fields beyond the schema are allowed, as zod objects allow them.
+ */
+function checked(route: RouteSpec): RouterMiddleware {
+  return async (ctx) => {
+    await route.handle(ctx, ctx.state.input);
+    const schema = route.responses[ctx.status]?.schema;
+    if (!schema || ctx.body == null || Buffer.isBuffer(ctx.body) || typeof (ctx.body as { pipe?: unknown }).pipe === 'function') return;
+    let body: unknown = ctx.body;
+    if (typeof body === 'string' && /json/.test(ctx.type)) body = JSON.parse(body);
+    const result = schema.safeParse(body);
+    if (!result.success) {
+      const fields = result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+      throw new Error(`${route.method.toUpperCase()} ${route.path} answered ${ctx.status} outside its documented schema: ${fields.join('; ')}`);
+    }
+  };
 }

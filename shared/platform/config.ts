@@ -73,6 +73,7 @@ const Env = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   SEARCH_CACHE_MAX_MB: z.coerce.number().min(1).default(64),
   SEARCH_CACHE_WRITE_GRACE_MS: z.coerce.number().int().min(0).default(0),
+  RESPONSE_SCHEMA_CHECK: z.enum(['true', 'false']).default('false'),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   MINING_CRON: z.string().min(1).default('0 3 * * *'),
@@ -208,6 +209,8 @@ export interface Config {
   searchCacheWriteGraceMs: number;
   /** Fault injection for tests: every stage waits this long before running (ignored in production). */
   faultStageDelayMs: number;
+  /** Every answer checked against its route's documented schema (a mismatch is a 500); on in tests, off in production. */
+  checkResponses: boolean;
   visibleWithinS: number;
   sharedDataDir: string;
   /** Operations (README, Operations): /metrics access, the queue dashboard, outbound notifications, tenant data exports. */
@@ -344,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
     searchCacheMaxMb: e.SEARCH_CACHE_MAX_MB,
     searchCacheWriteGraceMs: e.SEARCH_CACHE_WRITE_GRACE_MS,
+    checkResponses: e.RESPONSE_SCHEMA_CHECK === 'true',
     faultStageDelayMs: e.NODE_ENV === 'production' ? 0 : e.FAULT_STAGE_DELAY_MS,
     visibleWithinS: e.VISIBLE_WITHIN_S,
     sharedDataDir: e.SHARED_DATA_DIR,

@@ -54,6 +54,8 @@ export async function setup(env: Record<string, string> = {}): Promise<Harness> 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tenants without a subscription are not capped by the free plan in tests unless a test asks for it.
     BILLING_DEFAULT_PLAN: 'enterprise',
+    // Every answer of every API test is checked against its route's documented schema.
+    RESPONSE_SCHEMA_CHECK: 'true',
     ...env,
   });
   const apis: Api[] = [];
