@@ -1,3 +1,4 @@
+import { facetValues } from './postgres.facet-sql.js';
 import { categoryLevelKey, type EngineQuery, type FilterValue, type QueryTerm } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { stem } from '../../text/stem.js';
@@ -53,8 +54,6 @@ export interface SqlPart {
   bindings: unknown[];
 }
 
-/** A facet's value as a list (a single value in a list of one): the facet counts' form. Bindings: the name three times. */
-const FACET_ELEMENTS = `CASE jsonb_typeof(facets->?) WHEN 'array' THEN facets->? ELSE jsonb_build_array(facets->?) END`;
 /** `x` (text) as a number when it is one, else null: a CASE, so the cast never sees other text (no question mark: knex reads it as a binding). */
 const NUMERIC_TEXT = `(CASE WHEN x ~ '^\\s*-{0,1}[0-9]+(\\.[0-9]+){0,1}\\s*$' THEN x::numeric END)`;
 
@@ -80,8 +79,10 @@ export function filterSql(filters: Record<string, FilterValue> | undefined, skip
       const bounds = [...(value.gte != null ? [`>= ?`] : []), ...(value.lte != null ? [`<= ?`] : [])];
       if (bounds.length) {
         // The value is a number, or text that is one ("42"; in a list, any of them): a text value ("8GB") never matches, never fails.
-        sql.push(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${FACET_ELEMENTS}) v(x) WHERE ${bounds.map((b) => `${NUMERIC_TEXT} ${b}`).join(' AND ')})`);
-        bindings.push(name, name, name, ...[value.gte, value.lte].filter((b) => b != null));
+        // Each of the product's values as text, as the facet counts read them (facetValues).
+        const values = facetValues(name, (c) => c);
+        sql.push(`EXISTS (SELECT 1 FROM ${values.value} v(x) WHERE ${bounds.map((b) => `${NUMERIC_TEXT} ${b}`).join(' AND ')})`);
+        bindings.push(...values.bindings.slice(0, 3), ...[value.gte, value.lte].filter((b) => b != null));
       }
     } else if (typeof value === 'boolean') {
       sql.push(`facets->? = to_jsonb(?::boolean)`);
