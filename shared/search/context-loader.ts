@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { Tenant } from '../access/index.js';
 import type { MappingItem } from '../catalog/index.js';
@@ -17,6 +18,8 @@ export interface TenantSearchContext {
   ranking: Record<string, unknown>;
   /** Filter and facet names beyond the built-in ones: the mapped facet attributes. */
   facetNames: Set<string>;
+  /** A fingerprint of the whole attribute mapping (names, units, value maps, facet flags): what an AI rewrite cached under it assumed. */
+  mappingVersion: string;
   rules: RuleContext;
   categories: CategoryWordIndex;
   /** What each category's products are called (category targets as keys). */
@@ -65,6 +68,7 @@ export async function buildContext(
     defaultLocale: tenant.default_locale,
     ranking: (tenant.settings as { ranking?: Record<string, unknown> }).ranking ?? {},
     facetNames,
+    mappingVersion: mappingVersion(mapping.items),
     categories: buildCategoryIndex(categoryRows),
     profiles,
     popularCategories: dictionary.categoryBuckets(categoryRows, 10),
@@ -77,6 +81,18 @@ export async function buildContext(
     },
     loadedAt: Date.now(),
   };
+}
+
+/**
+ * The mapping's fingerprint, order-free over items: a value_map change ("Red" -> "Crimson") changes
+ * the values the products are indexed with, so a rewrite that filtered on the old ones is stale even
+ * when the facet names stayed.
+ */
+export function mappingVersion(items: MappingItem[]): string {
+  const rows = items.map((i) =>
+    JSON.stringify([i.raw_name.toLowerCase(), i.canonical_name, i.unit ?? null, i.facet ?? true, Object.entries(i.value_map ?? {}).sort()]),
+  );
+  return createHash('sha256').update(rows.sort().join('\n')).digest('base64url').slice(0, 16);
 }
 
 /** The store's values of its colour attribute, keyed by the colour words (English and Arabic) that name them. */

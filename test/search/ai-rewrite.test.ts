@@ -125,6 +125,25 @@ t.test('auto asks only when it helps; zero results ask once; ai=off never; sugge
   t.equal(fake.calls.length, before + 1, 'suggest never calls');
 });
 
+t.test('a value_map change: a rewrite cached under the old values is not used (the facet names stay)', async (t) => {
+  const q = 'a red dress to wear at a wedding';
+  fake.next.push({ json: rewriteAnswer('dress', { attributes: [{ name: 'color', value: 'red' }] }) });
+  t.match((await search({ q, ai: 'on' })).query, { ai_cached: false, filters: { color: ['Red'] } });
+  t.match((await search({ q, ai: 'on' })).query, { ai_cached: true, filters: { color: ['Red'] } }, 'cached while the mapping stands');
+  const renamed = [{ ...MAPPING[0], value_map: { red: 'Scarlet' } }];
+  t.equal((await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: renamed } })).status, 200);
+  const scarlet = async () => (await h.api.call('POST', '/v1/search', { key, body: { q: 'dress', filters: { color: ['Scarlet'] } } })).body;
+  await eventually(async () => (await scarlet()).total === 1);
+  const calls = fake.calls.length;
+  fake.next.push({ json: rewriteAnswer('dress', { attributes: [{ name: 'color', value: 'scarlet' }] }) });
+  const after = await search({ q, ai: 'on' });
+  t.equal(fake.calls.length, calls + 1, 'the model is asked again under the new mapping');
+  t.match(after.query, { ai_cached: false, filters: { color: ['Scarlet'] } });
+  t.same(after.ids, ['ar1'], 'the red dress under its new value, not an empty page');
+  t.equal((await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } })).status, 200);
+  await eventually(async () => (await h.api.call('POST', '/v1/search', { key, body: { q: 'dress', filters: { color: ['Red'] } } })).body.total === 1);
+});
+
 t.test('a mapping change: a rewrite cached under the old mapping never filters on an attribute no longer mapped', async (t) => {
   const q = 'show me a red dress for a party';
   const red = { json: rewriteAnswer('dress', { attributes: [{ name: 'color', value: 'red' }] }) };

@@ -11,7 +11,7 @@ export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: stri
   const r = env.rewriter;
   s.ai.reasons = reasons;
   try {
-    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab, s.ctx.facetNames), s.lang, s.normalized);
+    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab, s.ctx.mappingVersion), s.lang, s.normalized);
     let checked = await r.cached(key);
     if (checked) {
       s.ai.cached = true;

@@ -79,16 +79,16 @@ const fnv = (s: string) => {
   return h >>> 0;
 };
 const versions = new WeakMap<Vocabulary, string>();
-const attributeVersions = new WeakMap<ReadonlySet<string>, string>();
 
 /**
  * The catalog version an AI answer is cached under: a fingerprint of the vocabulary (products
  * counted, every word and its frequency, order-free), which refresh-vocabulary rebuilds after
- * catalog changes, and of the mapped facet attributes (the model is offered them, and its answer
- * filters on them), which an attribute mapping change replaces. Equal in every API process that
- * loaded the same vocabulary and mapping; no I/O, each part computed once per loaded object.
+ * catalog changes, and of the attribute mapping (TenantSearchContext.mappingVersion: the model is
+ * offered the mapped facets, and its answer filters on their values), which a mapping change
+ * replaces. Equal in every API process that loaded the same vocabulary and mapping; no I/O, the
+ * vocabulary's part computed once per loaded vocabulary.
  */
-export function catalogVersion(vocab: Vocabulary, facetNames: ReadonlySet<string>): string {
+export function catalogVersion(vocab: Vocabulary, mappingVersion: string): string {
   let v = versions.get(vocab);
   if (!v) {
     let sum = 0;
@@ -100,10 +100,5 @@ export function catalogVersion(vocab: Vocabulary, facetNames: ReadonlySet<string
     v = `${vocab.products}-${vocab.terms.size}-${sum.toString(36)}-${mix.toString(36)}`;
     versions.set(vocab, v);
   }
-  let a = attributeVersions.get(facetNames);
-  if (!a) {
-    a = fnv([...facetNames].sort().join('\u0000')).toString(36);
-    attributeVersions.set(facetNames, a);
-  }
-  return `${v}-${a}`;
+  return `${v}-${mappingVersion}`;
 }
