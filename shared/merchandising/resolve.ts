@@ -24,11 +24,12 @@ export interface ResolveOptions {
   forcedIds: ReadonlySet<string>;
   now: number;
   /**
-   * Whether the store filters by `name` now (built in or mapped). A rule's filter to add, boost or
-   * bury naming an attribute the store has unmapped since is skipped (a trace note), not applied:
-   * the engine would match nothing and empty every search the rule meets.
+   * What keeps a rule's filter from applying now, if anything: a name the store does not filter by
+   * (an attribute unmapped since), or a value of the wrong shape for it (a list for `price`, stored
+   * before rule filters were checked). Such a filter to add, boost or bury is skipped (a trace note),
+   * not applied: the engine would match nothing and empty every search the rule meets.
    */
-  isFilter(name: string): boolean;
+  filterProblem(name: string, value: unknown): string | null;
 }
 
 /**
@@ -79,7 +80,7 @@ export function resolveRules(candidates: Candidate[], opts: ResolveOptions): Mer
       continue;
     }
     const notes: string[] = [];
-    apply(rule.id, rule.consequences, plan, { takenPositions, pinned, notes, isFilter: opts.isFilter });
+    apply(rule.id, rule.consequences, plan, { takenPositions, pinned, notes, filterProblem: opts.filterProblem });
     plan.trace.push({
       rule_id: rule.id,
       name: rule.name,
@@ -97,11 +98,10 @@ interface Seen {
   takenPositions: Set<number>;
   pinned: Set<string>;
   notes: string[];
-  isFilter(name: string): boolean;
+  filterProblem(name: string, value: unknown): string | null;
 }
 
 function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: Seen) {
-  const gone = (name: string) => `${name} is not a filter of this store; skipped`;
   if (c.redirect) {
     if (!plan.redirect) plan.redirect = { url: c.redirect.url, rule_id: ruleId };
     else seen.notes.push(`redirect: rule ${plan.redirect.rule_id} came first`);
@@ -131,13 +131,16 @@ function apply(ruleId: string, c: RuleConsequencesT, plan: MerchPlan, seen: Seen
   for (const id of c.hides) plan.hides.add(id);
   for (const kind of ['boosts', 'buries'] as const) {
     c[kind].forEach((b, i) => {
-      const unknown = Object.keys(b.filters).find((name) => !seen.isFilter(name));
-      if (unknown) seen.notes.push(`${kind}.${i}: ${gone(unknown)}`);
+      const problem = Object.entries(b.filters)
+        .map(([name, value]) => seen.filterProblem(name, value))
+        .find(Boolean);
+      if (problem) seen.notes.push(`${kind}.${i}: ${problem}; skipped`);
       else plan.boosts.push({ filters: b.filters as Record<string, FilterValue>, factor: kind === 'boosts' ? 1 + b.weight : 1 / (1 + b.weight) });
     });
   }
   for (const [name, value] of Object.entries(c.add_filters ?? {})) {
-    if (!seen.isFilter(name)) seen.notes.push(`add_filters.${name}: ${gone(name)}`);
+    const problem = seen.filterProblem(name, value);
+    if (problem) seen.notes.push(`add_filters.${name}: ${problem}; skipped`);
     else if (name in plan.addFilters) seen.notes.push(`add_filters.${name}: set by an earlier rule`);
     else plan.addFilters[name] = value as FilterValue;
   }

@@ -37,6 +37,25 @@ export function filterShapeProblem(name: string, value: FilterValue): string | n
   return null;
 }
 
+/**
+ * What keeps a stored rule's filter from applying to this store now (merchandising resolveRules
+ * filterProblem): a name that is neither built in nor a mapped facet attribute, or a value of the
+ * wrong shape for it. Null when it applies.
+ */
+export function ruleFilterProblem(ctx: Pick<TenantSearchContext, 'facetNames'>): (name: string, value: unknown) => string | null {
+  return (name, value) => {
+    if (!BUILTIN_FILTERS.has(name) && !ctx.facetNames.has(name)) return `${name} is not a filter of this store`;
+    const valueShaped = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) || isRange(value);
+    return valueShaped ? filterShapeProblem(name, value as FilterValue) : `${name} has a value of no filter shape`;
+  };
+}
+
+const isRange = (v: unknown) =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.entries(v).every(([k, n]) => (k === 'gte' || k === 'lte') && (n == null || typeof n === 'number'));
+
 /** 400 unknown_facet for a facet name that is neither built in nor a mapped facet attribute. */
 export function checkFacets(names: string[], ctx: TenantSearchContext) {
   const unknown = names.filter((n) => !(BUILTIN_FACETS as readonly string[]).includes(n) && !ctx.facetNames.has(n));

@@ -9,7 +9,7 @@ import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
 import { escapeHtml } from './highlight.js';
 import { resolveRules } from '../merchandising/index.js';
 import { resolveRanking } from './ranking-config.js';
-import { BUILTIN_FILTERS } from './facets.js';
+import { ruleFilterProblem } from './search-checks.js';
 import type { MerchSnapshot, MerchState } from './merch-state.js';
 
 export interface SuggestInput {
@@ -150,7 +150,7 @@ export class SuggestService {
       disabledIds: new Set(ranking.disabled_rule_ids),
       forcedIds: new Set(),
       now: Date.now(),
-      isFilter: (name) => BUILTIN_FILTERS.has(name) || ctx.facetNames.has(name),
+      filterProblem: ruleFilterProblem(ctx),
     });
     if (!plan.hides.size) {
       this.lastHides.delete(tenantId);

@@ -15,7 +15,7 @@ const ids = (index: RuleIndex, q: string, lang = 'en') =>
     .candidates(q, lang)
     .map((c) => c.rule.id)
     .sort();
-const opts = { filters: {}, enabled: true, disabledIds: new Set<string>(), forcedIds: new Set<string>(), now: Date.now(), isFilter: () => true };
+const opts = { filters: {}, enabled: true, disabledIds: new Set<string>(), forcedIds: new Set<string>(), now: Date.now(), filterProblem: () => null };
 
 t.test('patterns: is, starts_with and contains on whole words of the normalized query, any language', async (t) => {
   const index = new RuleIndex([

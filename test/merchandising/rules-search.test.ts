@@ -209,6 +209,35 @@ t.test('a rule filter on an attribute the store no longer maps is skipped (in th
   ]);
 });
 
+t.test('a stored rule filter of the wrong shape (written before filters were checked) is skipped, not an empty search', async (t) => {
+  t.teardown(clearRules);
+  const id = await rule({ conditions: { patterns: [{ match: 'contains', text: 'smartphone' }] }, consequences: { add_filters: { in_stock: true } } });
+  // What an older version stored: a price list and an in_stock word, which today's API refuses (400 invalid_filter).
+  const consequences = { add_filters: { price: ['10'], in_stock: ['maybe'] }, boosts: [{ filters: { brand: { gte: 1 } }, weight: 2 }] };
+  await h.api.deps
+    .db('merch_rules')
+    .where({ id })
+    .update({ consequences: JSON.stringify({ ...(await h.api.deps.db('merch_rules').where({ id }).first()).consequences, ...consequences }) });
+  await h.api.deps.notices.publish('rules', tenantId);
+  const res = await waitFor(
+    async () => {
+      const b = await search({ q: 'smartphone', debug: true });
+      const step = b.debug.steps.find((x: { step: string }) => x.step === 'merchandise-rules');
+      return step.add_filters?.in_stock === true ? null : { b, step };
+    },
+    10_000,
+    'the stored rule reloaded',
+  );
+  t.same([...res.b.ids].sort(), ['ph1', 'ph2'], 'the search is not emptied');
+  t.same(res.step.add_filters, {}, 'no filter added');
+  t.same(res.step.boosts, [], 'no boost');
+  t.same(res.step.matched[0].notes, [
+    'boosts.0: brand filters by values (a,b), not by a range; skipped',
+    'add_filters.price: price filters by a range: filter[price][gte]=n and/or filter[price][lte]=n; skipped',
+    'add_filters.in_stock: in_stock is true or false; skipped',
+  ]);
+});
+
 t.test('conflicts in search: order, one redirect, pins by position, hides unioned, banners in order', async (t) => {
   const low = await rule({
     priority: 1,

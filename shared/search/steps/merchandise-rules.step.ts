@@ -1,5 +1,5 @@
 import { resolveRules } from '../../merchandising/index.js';
-import { BUILTIN_FILTERS } from '../facets.js';
+import { ruleFilterProblem } from '../search-checks.js';
 import type { SearchStep } from './state.js';
 
 /**
@@ -21,7 +21,7 @@ export const merchandiseRules: SearchStep = {
       disabledIds: new Set(s.ranking.disabled_rule_ids),
       forcedIds: new Set(s.assignment?.ruleIds ?? []),
       now: Date.now(),
-      isFilter: (name) => BUILTIN_FILTERS.has(name) || s.ctx.facetNames.has(name),
+      filterProblem: ruleFilterProblem(s.ctx),
     });
     for (const [name, value] of Object.entries(s.merchPlan.addFilters)) if (!(name in s.filters)) s.filters[name] = value;
   },
