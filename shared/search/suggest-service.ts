@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
@@ -7,7 +8,8 @@ import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
 import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
 import { escapeHtml } from './highlight.js';
-import { resolveRules } from '../merchandising/index.js';
+import { resolveRules, type Candidate } from '../merchandising/index.js';
+import { detectLang } from '../text/language.js';
 import { resolveRanking } from './ranking-config.js';
 import { ruleFilterProblem } from './search-checks.js';
 import type { MerchSnapshot, MerchState } from './merch-state.js';
@@ -23,7 +25,7 @@ export interface SuggestInput {
 /** Age limit of suggest's product previews (at least the result cache's). */
 const PREVIEW_TTL_MS = 5 * 60_000;
 
-/** Products the store's catalog-wide rules hide, and a tag naming that set in the preview keys ('' for none). */
+/** Products the store's rules hide from the typed text, and a tag naming that set in the preview keys ('' for none). */
 interface Hidden {
   ids: string[];
   tag: string;
@@ -76,7 +78,7 @@ export class SuggestService {
     }
     const normalized = normalizeText(input.q);
     const tokens = boundWords(tokenize(normalized), { keepLast: true }).words;
-    const hidden = normalized.length >= 3 && input.products > 0 ? await this.hidden(tenantId, ctx) : NONE;
+    const hidden = normalized.length >= 3 && input.products > 0 ? await this.hidden(tenantId, ctx, normalized, input.lang ?? 'auto') : NONE;
     const [dictionary, typed] = await Promise.all([
       normalized ? contexts.dictionaries.get(tenantId) : null,
       this.preview(tenantId, normalized, tokens, input, hidden),
@@ -125,26 +127,32 @@ export class SuggestService {
   }
 
   /**
-   * What the store's rules without patterns or filter context hide (they apply to every search: "hidden products are never
-   * shown"), from the merchandising state search holds: memory only once held, made once per state, rule window and ranking.
-   * Rules with patterns or a filter context hide products from the searches they match, not from previews.
+   * What the store's rules hide from a search for the typed text (search's "hidden products are never shown"), from the
+   * merchandising state search holds: the rules without patterns (every search) made once per state, rule window and
+   * ranking; a rule whose pattern matches the typed text (in its language, as search reads it) adds its hides. No filters
+   * are typed: rules with a filter context do not apply, as in a search without filters. Memory only.
    */
-  private async hidden(tenantId: string, ctx: TenantSearchContext): Promise<Hidden> {
+  private async hidden(tenantId: string, ctx: TenantSearchContext, normalized: string, lang: string): Promise<Hidden> {
     if (!this.deps.merch) return NONE;
     const merch = await this.deps.merch.get(tenantId);
     if (!merch.rules.size) return NONE;
     const epoch = merch.rules.epoch();
     const held = this.hides.get(merch);
-    if (held && held.epoch === epoch && held.ranking === ctx.ranking) return held.hidden;
-    const hidden = this.catalogHides(tenantId, merch, ctx);
-    this.hides.set(merch, { epoch, ranking: ctx.ranking, hidden });
-    return hidden;
+    let hidden = held && held.epoch === epoch && held.ranking === ctx.ranking ? held.hidden : null;
+    if (!hidden) {
+      // A query without words matches only the rules without patterns.
+      hidden = this.hidesOf(tenantId, merch.rules.candidates('', ''), ctx);
+      this.hides.set(merch, { epoch, ranking: ctx.ranking, hidden });
+    }
+    const matched = merch.rules.candidates(normalized, detectLang(normalized, lang, ctx.locales, ctx.defaultLocale));
+    if (!matched.some((c) => c.specificity > 0 && c.rule.consequences.hides.length)) return hidden;
+    return this.hidesOf(tenantId, matched, ctx, true);
   }
 
-  private catalogHides(tenantId: string, merch: MerchSnapshot, ctx: TenantSearchContext): Hidden {
+  /** The hides of `candidates` resolved as search resolves them; `typed`: for one typed text (tagged by content, not kept as the store's last). */
+  private hidesOf(tenantId: string, candidates: Candidate[], ctx: TenantSearchContext, typed = false): Hidden {
     const ranking = resolveRanking(ctx.ranking);
-    // A query without words matches only the rules without patterns; no filters: only those without a filter context apply.
-    const plan = resolveRules(merch.rules.candidates('', ''), {
+    const plan = resolveRules(candidates, {
       filters: {},
       enabled: ranking.merch_rules,
       disabledIds: new Set(ranking.disabled_rule_ids),
@@ -152,6 +160,10 @@ export class SuggestService {
       now: Date.now(),
       filterProblem: ruleFilterProblem(ctx),
     });
+    if (typed) {
+      const ids = [...plan.hides].sort();
+      return ids.length ? { ids, tag: `\u0000q${createHash('sha256').update(ids.join('\u0000')).digest('base64url').slice(0, 16)}` } : NONE;
+    }
     if (!plan.hides.size) {
       this.lastHides.delete(tenantId);
       return NONE;

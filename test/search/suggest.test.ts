@@ -257,6 +257,23 @@ t.test('previews never show a product that a catalog-wide merchandising rule hid
   for (const id of others) await h.api.call('DELETE', `/v1/rules/${id}`, { key });
 });
 
+t.test('previews of a typed text hide what a rule matching that text hides from its search', async (t) => {
+  const previews = async (q: string) => (await suggest(q, key)).products.map((x) => x.id).sort();
+  const searched = async (q: string) => ((await h.api.call('GET', `/v1/search?q=${q}`, { key })).body.ids as string[]).sort();
+  t.same(await previews('samsung'), ['s1', 's2', 's3'], 'cached before the rule');
+  const res = await h.api.call('POST', '/v1/rules', {
+    key,
+    body: { name: 'samsung query', conditions: { patterns: [{ match: 'is', text: 'samsung' }] }, consequences: { hides: ['s3'] } },
+  });
+  t.equal(res.status, 201);
+  t.teardown(() => h.api.call('DELETE', `/v1/rules/${res.body.id}`, { key }));
+  await waitFor(async () => !(await searched('samsung')).includes('s3'), 10_000, 'the rule reaches search');
+  t.same(await previews('samsung'), ['s1', 's2'], 'the text the rule matches: its search hides s3, so do its previews');
+  t.same(await previews('Samsung'), ['s1', 's2'], 'however it is typed');
+  t.same(await previews('sams'), ['s1', 's2', 's3'], 'a prefix the rule does not match shows it, as its search does');
+  t.same(await searched('sams'), await previews('sams'));
+});
+
 t.test('a rebuild waits while the tenant still has catalog batches to index, then runs', async (t) => {
   const backlog = backlogKey(h.config.queuePrefix, 'catalog', tenantId);
   const queue = h.api.deps.queues.get('vocabulary');
