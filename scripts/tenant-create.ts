@@ -20,6 +20,7 @@ const locales = values
   .locales!.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+if (!locales.length) usageError(USAGE, '--locales needs at least one locale, e.g. en,ar');
 let deps: Deps | undefined;
 try {
   deps = createDeps(loadConfig());

@@ -43,6 +43,9 @@ t.test('an unknown option or a missing value: the problem and the usage, exit 2'
   t.match(missing.stderr, /--name/);
   const noName = await run('tenant-create.ts', []);
   t.same([noName.code, noStack(noName.stderr)], [2, true]);
+  const noLocale = await run('tenant-create.ts', ['--name', 'X', '--locales=']);
+  t.same([noLocale.code, noStack(noLocale.stderr)], [2, true]);
+  t.match(noLocale.stderr, /--locales needs at least one locale/);
   t.equal(
     await h.api.deps
       .db('tenants')
