@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from '../shared/platform/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
 import { createTenantWithKey } from '../shared/access/tenants.js';
 import { DEFAULT_SECRET_SCOPES } from '../shared/access/scopes.js';
@@ -11,12 +10,17 @@ import { detectCatalogKind, type CatalogKind } from './catalog/mappers.js';
 import { SHIPPED_SAMPLES, type ShippedSample } from './sample/samples.js';
 import { demoExamples } from './sample/demo-examples.js';
 import { apiClient, must } from './client/client.js';
+import { numberOption, parseCli, reportFailure } from './lib/cli.js';
+
+const USAGE = `usage: npm run demo [-- --file <catalog.jsonl[.gz]> [--kind chorus|flipkart|product-in] [--limit N]]
+  starts the API and workers, loads the shipped samples (or --file, or DEMO_CATALOG) into "Demo store" and prints a key and curl commands`;
 
 /**
  * npm run demo: API + workers on the built-in defaults, a demo tenant (locales en, ar), the catalog samples shipped in
  * scripts/sample/ (or any catalog with --file / DEMO_CATALOG, e.g. the full ones in ../shared/data), then a key and curl commands.
  */
-const { values } = parseArgs({ options: { file: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } } });
+const { values } = parseCli(USAGE, { options: { file: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string' } } });
+const limit = numberOption(USAGE, 'limit', values.limit, { min: 0 });
 // Ctrl-C while loading makes the load fail (the API closes under it): that is the shutdown, not an error to report.
 let stopping = false;
 const loading = new AbortController();
@@ -59,7 +63,7 @@ try {
         key,
         file: catalog.file,
         kind: catalog.kind,
-        limit: values.limit ? Number(values.limit) : undefined,
+        limit,
         progress: true,
         runId: `${runId}-${i}`,
         signal: loading.signal,
@@ -92,6 +96,6 @@ Ctrl-C stops the service.
 `);
 } catch (err) {
   if (stopping) await new Promise(() => {}); // onShutdown exits once the service has stopped
-  process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).stack}\n`);
+  reportFailure(err);
   process.exit(1);
 }

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/platform/config.js';
 import { startAllInOne } from './all-in-one.js';
 import { clearRedisPrefix, freshDatabase } from './lib/fresh-database.js';
 import { selectCollections } from './eval/collections.js';
 import { detailLines, formatTable, summarize, summaryLine, type Summary } from './eval/report.js';
 import { runCollection } from './eval/run-collection.js';
+import { parseCli } from './lib/cli.js';
+
+const USAGE = `usage: npm run eval [-- [--collection chorus|crowdflower] [--categories] [--show q1,q2] [--synonyms file.txt] [--keep | --reuse <database url>]]`;
 
 /**
  * npm run eval: loads each judged dev collection raw (Chorus/Icecat, CrowdFlower) through the
@@ -18,7 +20,7 @@ import { runCollection } from './eval/run-collection.js';
  *   --synonyms file.txt               a Solr synonym file imported on every tenant
  *   --keep / --reuse <url>            keep the indexed database / rerun the queries on a kept one
  */
-const { values } = parseArgs({
+const { values } = parseCli(USAGE, {
   options: {
     collection: { type: 'string' },
     categories: { type: 'boolean' },

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/platform/config.js';
-import { createDeps } from '../shared/deps.js';
+import { createDeps, type Deps } from '../shared/deps.js';
 import { AppError } from '../shared/platform/errors.js';
 import { synonymService } from '../shared/synonyms/service.js';
 import { SynonymIn } from '../shared/synonyms/rule.js';
 import { normalizeText } from '../shared/text/normalize.js';
 import { FORMATS, type Format } from '../shared/synonyms/formats.js';
+import { parseCli, reportFailure } from './lib/cli.js';
 
 /** Operator CLI for the platform's global synonym rules (applied to every tenant unless a search sets global_synonyms: false). */
 const USAGE = `usage: npx tsx scripts/synonyms-global.ts <command>
@@ -18,7 +18,7 @@ const USAGE = `usage: npx tsx scripts/synonyms-global.ts <command>
   import <file> [--format json|csv|solr] [--mode merge|replace]   format from the extension (.txt = solr) when omitted
   export [--format json|csv|solr]               print the global rules as a file`;
 
-const { values, positionals } = parseArgs({
+const { values, positionals } = parseCli(USAGE, {
   allowPositionals: true,
   options: { q: { type: 'string' }, line: { type: 'string' }, format: { type: 'string' }, mode: { type: 'string', default: 'merge' } },
 });
@@ -35,10 +35,11 @@ const formatOf = (file?: string): Format => {
 };
 if (!command) fail('no command');
 
-const deps = createDeps(loadConfig());
-const service = synonymService(deps);
+let deps: Deps | undefined;
 const print = (x: unknown) => process.stdout.write(`${typeof x === 'string' ? x : JSON.stringify(x)}\n`);
 try {
+  deps = createDeps(loadConfig());
+  const service = synonymService(deps);
   switch (command) {
     case 'list': {
       let after: { at: string; id: string } | undefined;
@@ -76,9 +77,9 @@ try {
       fail(`unknown command ${command}`);
   }
 } catch (err) {
-  const details = err instanceof AppError && err.details ? ` ${JSON.stringify(err.details)}` : '';
-  process.stderr.write(`${(err as Error).message}${details}\n`);
+  if (err instanceof AppError && err.details) process.stderr.write(`${err.message} ${JSON.stringify(err.details)}\n`);
+  else reportFailure(err);
   process.exitCode = 1;
 } finally {
-  await deps.close();
+  await deps?.close();
 }

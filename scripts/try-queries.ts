@@ -1,6 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/platform/config.js';
 import { startAllInOne } from './all-in-one.js';
+import { parseCli, usageError } from './lib/cli.js';
+
+const USAGE = 'usage: npm run try -- --db <database url> --tenant <tenant name> [--lang en] [--top 10] "query" ...';
 
 /**
  * npm run try -- --db <url> --tenant <name> [--lang en] [--top 10] "query one" "query two" ...
@@ -10,7 +12,7 @@ import { startAllInOne } from './all-in-one.js';
  * the top results with their scores. For finding failures that are a missing mechanism on catalogs
  * without judgments; nothing is written but a throwaway key.
  */
-const { values, positionals } = parseArgs({
+const { values, positionals } = parseCli(USAGE, {
   allowPositionals: true,
   options: {
     db: { type: 'string' },
@@ -19,10 +21,7 @@ const { values, positionals } = parseArgs({
     top: { type: 'string', default: '10' },
   },
 });
-if (!values.db || !values.tenant || !positionals.length) {
-  process.stderr.write('usage: npm run try -- --db <database url> --tenant <tenant name> [--lang en] [--top 10] "query" ...\n');
-  process.exit(2);
-}
+if (!values.db || !values.tenant || !positionals.length) usageError(USAGE, `${!values.db ? '--db' : !values.tenant ? '--tenant' : 'a query'} is required`);
 const config = loadConfig({
   ...process.env,
   DATABASE_URL: values.db,

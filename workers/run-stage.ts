@@ -21,10 +21,7 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
   if (rowId) {
     const row = await jobs.markRunning(rowId);
     if (!row) return { skipped: 'job is no longer live' };
-    if (row.cancel_requested) {
-      await jobs.finish(rowId, 'canceled', {});
-      return { canceled: true };
-    }
+    if (row.cancel_requested) return cancel(stage, rowId, parsed.data, deps);
   }
 
   if (deps.config.faultStageDelayMs) await new Promise((r) => setTimeout(r, deps.config.faultStageDelayMs));
@@ -64,10 +61,7 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
     if (rowId && !handedOn) await jobs.finish(rowId, 'succeeded', { result: result ?? null });
     return result;
   } catch (err) {
-    if (controller.signal.aborted && rowId) {
-      await jobs.finish(rowId, 'canceled', {});
-      return { canceled: true };
-    }
+    if (controller.signal.aborted && rowId) return cancel(stage, rowId, parsed.data, deps);
     if (isReschedule(err)) throw err;
     const final = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (final) {
@@ -78,6 +72,15 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
   } finally {
     if (poll) clearInterval(poll);
   }
+}
+
+/** Ends the row canceled and, when this call ended it, undoes what the pipeline left for this stage (Stage.canceled). */
+async function cancel(stage: Stage<unknown>, rowId: string, data: unknown, deps: Deps): Promise<{ canceled: true }> {
+  if ((await deps.repos.jobs.finish(rowId, 'canceled', {})) && stage.canceled) {
+    // The row already says canceled: a failed undo is logged, not retried as the job's failure.
+    await stage.canceled({ data, deps }).catch((err) => deps.logger.error('undoing a canceled stage failed', { stage: stage.name, rowId, err }));
+  }
+  return { canceled: true };
 }
 
 /** Errors by which BullMQ puts a job back (rate limit, delay, waiting children) without spending an attempt. */

@@ -3,7 +3,8 @@ import { defineStage } from '../define-stage.js';
 
 /**
  * Makes the built generation the serving one and drops the old one (products deleted during
- * the build were removed from both by the delete path). Job id: swap-<job row>-<generation>.
+ * the build were removed from both by the delete path); a reindex canceled before the swap drops
+ * the built generation instead. Job id: swap-<job row>-<generation>.
  */
 export const swapGeneration = defineStage({
   queue: 'reindex',
@@ -17,5 +18,9 @@ export const swapGeneration = defineStage({
     await deps.notices.publish('context', data.tenantId);
     await progress(1);
     return { generation: data.generation, documents: data.documents };
+  },
+  // Canceled before the swap: the built generation never serves, and writes stop going to it.
+  async canceled({ data, deps }) {
+    await deps.engine.dropGeneration(data.tenantId, data.generation);
   },
 });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { UnrecoverableError } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import type { JobKind, JobRow } from '../../shared/jobs/jobs.repo.js';
 import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
+import type { JobSpec } from '../../shared/platform/queue/define-job.js';
 import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
 import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
 import { collectJob, PROVIDER_QUEUE, restartData, TRANSLATION_QUEUE } from '../../shared/translation/index.js';
@@ -10,32 +12,48 @@ import { buildVectorsJob } from '../../shared/vectors/index.js';
 
 const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children'] as const;
 
-/** How a kind of job starts over from its first stage, and the queues its stages run on. */
-const RESTARTS: Partial<Record<JobKind, { queues: string[]; restart(deps: Deps, row: JobRow): Promise<unknown> }>> = {
+/** How a kind of job starts over: its first stage with its data, and the queues its stages run on. */
+interface Restart {
+  queues: string[];
+  first(row: JobRow): { job: JobSpec<any>; data: unknown };
+}
+const RESTARTS: Partial<Record<JobKind, Restart>> = {
   reindex: {
     queues: ['reindex'],
-    restart: (deps, row) =>
-      deps.queues.enqueue(
-        buildGenerationJob,
-        { tenantId: row.tenant_id, jobRowId: row.id, mode: row.params.mode === 'settings_only' ? 'settings_only' : 'full' },
-        { jobRowId: row.id },
-      ),
+    first: (row) => ({
+      job: buildGenerationJob,
+      data: { tenantId: row.tenant_id, jobRowId: row.id, mode: row.params.mode === 'settings_only' ? 'settings_only' : 'full' },
+    }),
   },
   // Collect again: items are upserts, chunk job ids and chunk marks are keyed by run and chunk.
   translate_backfill: {
     queues: [TRANSLATION_QUEUE, PROVIDER_QUEUE],
-    restart: (deps, row) => deps.queues.enqueue(collectJob, restartData(row.tenant_id, row.id, row.params), { jobRowId: row.id }),
+    first: (row) => ({ job: collectJob, data: restartData(row.tenant_id, row.id, row.params) }),
   },
   // Trains again and fills a fresh generation (a re-run drops the half-built one).
   embed: {
     queues: [buildVectorsJob.queue],
-    restart: (deps, row) => deps.queues.enqueue(buildVectorsJob, { tenantId: row.tenant_id, jobRowId: row.id }, { jobRowId: row.id }),
+    first: (row) => ({ job: buildVectorsJob, data: { tenantId: row.tenant_id, jobRowId: row.id } }),
   },
   synonym_mining: {
     queues: ['mining'],
-    restart: (deps, row) => deps.queues.enqueue(mineSynonymsJob, { ...row.params, tenantId: row.tenant_id, jobRowId: row.id } as never, { jobRowId: row.id }),
+    first: (row) => ({ job: mineSynonymsJob, data: { ...row.params, tenantId: row.tenant_id, jobRowId: row.id } }),
   },
 };
+
+/**
+ * Queues a row's first stage again. BullMQ ignores an add under an id it still keeps, and it keeps
+ * finished jobs (a failure for 7 days): a row whose final write was lost (the database down as its
+ * last attempt failed) would never start over. A finished job under that id goes first.
+ */
+async function restart(deps: Deps, row: JobRow, how: Restart): Promise<void> {
+  const first = how.first(row);
+  const parsed = first.job.schema.safeParse(first.data);
+  if (!parsed.success) throw new UnrecoverableError(`its parameters no longer start ${first.job.name}: ${parsed.error.message}`);
+  const held = await deps.queues.get(first.job.queue).getJob(first.job.jobId(parsed.data));
+  if (held?.finishedOn) await held.remove();
+  await deps.queues.enqueue(first.job, first.data, { jobRowId: row.id });
+}
 
 /**
  * Finds jobs rows that are queued or running while no BullMQ job works for them (lost with a
@@ -61,8 +79,15 @@ export const reconcileJobs = defineStage({
       if (row.cancel_requested) {
         await deps.repos.jobs.finish(row.id, 'canceled', {});
       } else if (how) {
-        await how.restart(deps, row);
-        restarted++;
+        try {
+          await restart(deps, row, how);
+          restarted++;
+        } catch (err) {
+          // A row that cannot start over (its parameters refused, its job id held by another row) fails alone: the rows after it still run.
+          if (!(err instanceof UnrecoverableError || err instanceof z.ZodError)) throw err;
+          await deps.repos.jobs.finish(row.id, 'failed', { error: `its queued work was lost and it could not start over: ${err.message}` });
+          failed++;
+        }
       } else {
         await deps.repos.jobs.finish(row.id, 'failed', { error: 'its queued work was lost (the queue store restarted); start it again' });
         failed++;

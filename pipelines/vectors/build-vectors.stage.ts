@@ -20,6 +20,8 @@ export const buildVectors = defineStage({
     while (Date.now() < settleUntil && !signal.aborted && (await deps.repos.products.countUnindexed(data.tenantId)) > 0) {
       await new Promise((r) => setTimeout(r, 1000));
     }
+    // A cancel ends the wait: stop before training (and storing) a model nothing will use.
+    signal.throwIfAborted();
     const ctx = await indexContext(deps, data.tenantId);
     const products = deps.repos.products;
     const total = await products.count(data.tenantId);

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { apiClient, must } from '../client/client.js';
 import { mean, ndcgAt } from '../eval/metrics.js';
 import { evalStore } from './eval-store.js';
+import { numberOption, parseCli, usageError } from '../lib/cli.js';
 
 /**
  * npm run eval:hybrid: each judged dev collection (raw) with hybrid search off and on, side by
@@ -9,7 +9,11 @@ import { evalStore } from './eval-store.js';
  * queries of each. With --similar N, also N Chorus products and their five `similar` results.
  *   --collection chorus|crowdflower   only one collection
  */
-const { values } = parseArgs({ options: { collection: { type: 'string' }, similar: { type: 'string' } } });
+const USAGE = 'usage: npm run eval:hybrid [-- [--collection chorus|crowdflower] [--similar N]]';
+const { values } = parseCli(USAGE, { options: { collection: { type: 'string' }, similar: { type: 'string' } } });
+if (values.collection && !['chorus', 'crowdflower'].includes(values.collection))
+  usageError(USAGE, `--collection must be chorus or crowdflower (got ${values.collection})`);
+numberOption(USAGE, 'similar', values.similar, { min: 0 });
 const names = values.collection ? [values.collection as 'chorus' | 'crowdflower'] : (['chorus', 'crowdflower'] as const);
 
 for (const name of names) {

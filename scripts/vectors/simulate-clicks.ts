@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { apiClient, must } from '../client/client.js';
 import { mean, ndcgAt } from '../eval/metrics.js';
 import { learnEvents } from '../../pipelines/vectors/learn-events.stage.js';
 import { evalStore } from './eval-store.js';
+import { numberOption, parseCli } from '../lib/cli.js';
 
 /**
  * npm run simulate:clicks: shoppers on the Chorus dev queries. Each session searches a query and
@@ -14,11 +14,12 @@ import { evalStore } from './eval-store.js';
  *   --rounds N     learn-events runs N times, after each Nth of the sessions (default 1: once, at
  *                  the end); a live store's schedule runs it every 15 minutes while shoppers search
  */
-const { values } = parseArgs({ options: { sessions: { type: 'string' }, seed: { type: 'string' }, rounds: { type: 'string' } } });
-const SESSIONS = Number(values.sessions ?? 200);
-const ROUNDS = Number(values.rounds ?? 1);
+const USAGE = 'usage: npm run simulate:clicks [-- [--sessions 200] [--seed 1] [--rounds 1]]';
+const { values } = parseCli(USAGE, { options: { sessions: { type: 'string' }, seed: { type: 'string' }, rounds: { type: 'string' } } });
+const SESSIONS = numberOption(USAGE, 'sessions', values.sessions, { min: 1 }) ?? 200;
+const ROUNDS = numberOption(USAGE, 'rounds', values.rounds, { min: 1 }) ?? 1;
 const CLICK = [0.05, 0.25, 0.6, 0.9];
-let seed = Number(values.seed ?? 1) >>> 0;
+let seed = (numberOption(USAGE, 'seed', values.seed, { min: 0 }) ?? 1) >>> 0;
 const rnd = () => {
   seed = (seed + 0x6d2b79f5) >>> 0;
   let t = Math.imul(seed ^ (seed >>> 15), seed | 1);

@@ -2,6 +2,28 @@ import { z } from 'zod';
 import { DEV_SEALING_KEY, parseSealingKey } from './sealed.js';
 
 /** Environment variables the service reads, with defaults that run on one box. */
+/**
+ * A cron pattern as BullMQ's job schedulers read it: 5 fields (minute first) or 6 (seconds first).
+ * Checked here, since a bad one otherwise passes and stops every worker process at start on a
+ * parser's stack trace, after some of the schedules were already written.
+ */
+const Cron = z
+  .string()
+  .trim()
+  .refine((s) => {
+    const fields = s.split(/\s+/);
+    return (fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9*?/,#LW-]+$|^[A-Za-z]{3}(-[A-Za-z]{3})?$/.test(f));
+  }, 'a cron pattern of 5 or 6 fields, such as "0 3 * * *"');
+/** An IANA time zone name the runtime knows (a misspelt one would fail the same way as a bad cron). */
+const TimeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'an IANA time zone such as Asia/Riyadh');
+
 const Env = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -76,8 +98,8 @@ const Env = z.object({
   RESPONSE_SCHEMA_CHECK: z.enum(['true', 'false']).default('false'),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
-  MINING_CRON: z.string().min(1).default('0 3 * * *'),
-  MINING_TZ: z.string().optional(),
+  MINING_CRON: Cron.default('0 3 * * *'),
+  MINING_TZ: TimeZone.optional(),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   VISIBLE_WITHIN_S: z.coerce.number().positive().default(5),
   SHARED_DATA_DIR: z.string().default('../shared/data'),
@@ -96,7 +118,7 @@ const Env = z.object({
   PADDLE_PRICES: z.string().default(''),
   BILLING_DUNNING_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   BILLING_PERIODS_EVERY_MS: z.coerce.number().int().min(1000).default(60_000),
-  BILLING_RECONCILE_CRON: z.string().min(1).default('30 4 * * *'),
+  BILLING_RECONCILE_CRON: Cron.default('30 4 * * *'),
   USAGE_METERING: z.enum(['on', 'off']).default('on'),
   USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).default(10_000),
   METRICS_TOKEN: z.string().min(16).optional(),

@@ -51,3 +51,31 @@ t.test('a row whose job is alive is left alone', async (t) => {
   t.match(await reconcile('alive'), { restarted: 0, failed: 0 });
   t.equal((await deps.repos.jobs.get(job.id))!.status, 'queued');
 });
+
+t.test("a row whose last write was lost while its BullMQ job is kept finished starts over (the job's id no longer swallows the restart)", async (t) => {
+  const { id: tenantId } = await h.tenant();
+  // An older row whose parameters can no longer start its first stage fails alone, before the reindex is looked at.
+  const { job: mining } = await deps.repos.jobs.create(tenantId, 'synonym_mining', { days: 'many' });
+  const { job } = await deps.repos.jobs.create(tenantId, 'reindex', { mode: 'full', reason: null }, 'reindex');
+  // The first stage's job fails for good (kept 7 days under its id) ...
+  const queue = deps.queues.get(buildGeneration.queue);
+  await queue.add(
+    buildGeneration.name,
+    { input: { tenantId, jobRowId: job.id, mode: 'bogus' }, jobRowId: job.id },
+    { jobId: `reindex-${job.id}`, removeOnFail: false },
+  );
+  await waitFor(async () => (await queue.getJob(`reindex-${job.id}`))?.finishedOn, 20_000, 'the job failing');
+  // ... and the row's final write is lost (the database was down at that moment): it still says running.
+  await deps.db('jobs').where({ id: job.id }).update({ status: 'running', error: null, finished_at: null });
+  t.match(await reconcile('held'), { restarted: 1, failed: 1 });
+  t.match(await deps.repos.jobs.get(mining.id), { status: 'failed', error: /could not start over/ });
+  const done = await waitFor(
+    async () => {
+      const r = await deps.repos.jobs.get(job.id);
+      return r && ['succeeded', 'failed', 'canceled'].includes(r.status) ? r : null;
+    },
+    30_000,
+    'the reindex ending',
+  );
+  t.equal(done.status, 'succeeded', 'the reindex ran again');
+});

@@ -18,3 +18,26 @@ t.test('defaults apply, and a bad value is a readable ConfigError naming the var
   }
   t.throws(() => loadConfig({ WORKER_CONCURRENCY: 'catalog' }), /WORKER_CONCURRENCY/);
 });
+
+t.test('a schedule cron pattern or time zone the job schedulers cannot read is a ConfigError, not a worker crash at start', async (t) => {
+  for (const [name, value] of [
+    ['MINING_CRON', 'every day'],
+    ['MINING_CRON', '0 3 * *'],
+    ['BILLING_RECONCILE_CRON', 'daily at 4'],
+    ['MINING_TZ', 'Mars/Olympus'],
+  ]) {
+    t.throws(() => loadConfig({ [name]: value }), new RegExp(name), `${name}=${value}`);
+    t.ok(
+      (() => {
+        try {
+          loadConfig({ [name]: value });
+        } catch (e) {
+          return e instanceof ConfigError;
+        }
+      })(),
+      'a ConfigError',
+    );
+  }
+  const ok = loadConfig({ MINING_CRON: '0 30 3 * * MON-FRI', MINING_TZ: 'Asia/Riyadh', BILLING_RECONCILE_CRON: '*/15 4 1,15 * *' });
+  t.same([ok.mining.cron, ok.mining.tz, ok.billing.reconcileCron], ['0 30 3 * * MON-FRI', 'Asia/Riyadh', '*/15 4 1,15 * *']);
+});

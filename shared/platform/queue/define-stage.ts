@@ -26,11 +26,17 @@ export interface StageContext<T, D> {
 /** A job contract with the work that runs it. */
 export interface Stage<T, D = any> extends JobSpec<T> {
   run(ctx: StageContext<T, D>): Promise<unknown>;
+  /**
+   * Undoes what earlier stages left for this one when the jobs row ends canceled at this stage
+   * (before it ran, or when it stopped for the cancel): a reindex's swap drops the generation its
+   * build left, which every write would otherwise keep updating. Runs once, after the row is canceled.
+   */
+  canceled?(ctx: { data: T; deps: D }): Promise<void>;
 }
 
-export type StageDefinition<T, D> = JobSpecDefinition<T> & { run(ctx: StageContext<T, D>): Promise<unknown> };
+export type StageDefinition<T, D> = JobSpecDefinition<T> & Pick<Stage<T, D>, 'run' | 'canceled'>;
 
 /** Declares a pipeline stage: a job contract (often spread from the area's `.jobs.ts`) and its `run`. */
 export function defineStage<T, D = any>(def: StageDefinition<T, D>): Stage<T, D> {
-  return { ...defineJob(def), run: def.run };
+  return { ...defineJob(def), run: def.run, canceled: def.canceled };
 }
