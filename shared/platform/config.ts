@@ -7,12 +7,15 @@ import { DEV_SEALING_KEY, parseSealingKey } from './sealed.js';
  * Checked here, since a bad one otherwise passes and stops every worker process at start on a
  * parser's stack trace, after some of the schedules were already written.
  */
+const CRON_NAME = '(?:MON|TUE|WED|THU|FRI|SAT|SUN|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
+const CRON_NAMES = new RegExp(`^${CRON_NAME}(?:-${CRON_NAME})?(?:,${CRON_NAME}(?:-${CRON_NAME})?)*$`, 'i');
 const Cron = z
   .string()
   .trim()
   .refine((s) => {
     const fields = s.split(/\s+/);
-    return (fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9*?/,#LW-]+$|^[A-Za-z]{3}(-[A-Za-z]{3})?$/.test(f));
+    // Digits and the operators, or day and month names (MON-FRI, JAN,MAR); the scheduler's parser judges the rest.
+    return (fields.length === 5 || fields.length === 6) && fields.every((f) => /^[0-9*?/,#LW-]+$/.test(f) || CRON_NAMES.test(f));
   }, 'a cron pattern of 5 or 6 fields, such as "0 3 * * *"');
 /** An IANA time zone name the runtime knows (a misspelt one would fail the same way as a bad cron). */
 const TimeZone = z.string().refine((tz) => {

@@ -24,6 +24,7 @@ t.test('a schedule cron pattern or time zone the job schedulers cannot read is a
     ['MINING_CRON', 'every day'],
     ['MINING_CRON', '0 3 * *'],
     ['BILLING_RECONCILE_CRON', 'daily at 4'],
+    ['MINING_CRON', 'at three in the morning'],
     ['MINING_TZ', 'Mars/Olympus'],
   ]) {
     t.throws(() => loadConfig({ [name]: value }), new RegExp(name), `${name}=${value}`);
@@ -38,6 +39,7 @@ t.test('a schedule cron pattern or time zone the job schedulers cannot read is a
       'a ConfigError',
     );
   }
+  t.equal(loadConfig({ MINING_CRON: '0 3 * * mon,wed,FRI-SUN' }).mining.cron, '0 3 * * mon,wed,FRI-SUN', 'day names in a list');
   const ok = loadConfig({ MINING_CRON: '0 30 3 * * MON-FRI', MINING_TZ: 'Asia/Riyadh', BILLING_RECONCILE_CRON: '*/15 4 1,15 * *' });
   t.same([ok.mining.cron, ok.mining.tz, ok.billing.reconcileCron], ['0 30 3 * * MON-FRI', 'Asia/Riyadh', '*/15 4 1,15 * *']);
 });
