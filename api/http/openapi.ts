@@ -97,7 +97,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
         ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope }
         : { security: [] }),
       ...(params.length ? { parameters: params } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.docBody ?? r.body, 'input') } } } } : {}),
       responses,
     };
   }

@@ -31,6 +31,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /**
+   * The body as the OpenAPI document shows it, when `body` takes some fields as unknown because
+   * the handler checks them item by item (itemFields): clients still need to see what an item is.
+   */
+  docBody?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Reshapes this route's error bodies for clients that read another format (the Algolia protocol reads a top-level `message`). */
   errorBody?: ErrorBodyShaper;

@@ -5438,13 +5438,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    delete?: unknown[];
+                    /** @description product ids */
+                    delete?: string[];
                     /** @default false */
                     replace_all?: boolean;
                     /** @default false */
                     sync_complete?: boolean;
                     sync_id?: string | null;
-                    upsert?: unknown[];
+                    /** @description upsert and delete together hold at most 1000 items */
+                    upsert?: {
+                        attributes?: {
+                            [key: string]: string | number | boolean | string[];
+                        };
+                        brand?: string | null;
+                        categories?: {
+                            id: string;
+                            path: {
+                                [key: string]: string;
+                            }[];
+                        }[];
+                        currency: string;
+                        description?: {
+                            [key: string]: string;
+                        };
+                        extra?: {
+                            [key: string]: unknown;
+                        };
+                        gtin?: string | null;
+                        id: string;
+                        image_url?: string | null;
+                        /** @default true */
+                        in_stock?: boolean;
+                        margin?: number | null;
+                        model?: string | null;
+                        name: {
+                            [key: string]: string;
+                        };
+                        popularity?: number | null;
+                        price: number | string;
+                        sale_price?: (number | string) | null;
+                        sku?: string | null;
+                        stock_qty?: number | null;
+                        tags?: string[];
+                        updated_at?: string | null;
+                        url?: string | null;
+                        /** @default true */
+                        visible?: boolean;
+                    }[];
                 };
             };
         };

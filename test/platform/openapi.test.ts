@@ -106,3 +106,18 @@ t.test('path parameters and rotate limits are documented', async (t) => {
   const publicOps = Object.values(doc.paths['/healthz'] as Record<string, { security: unknown[] }>);
   t.same(publicOps[0].security, [], 'health needs no key');
 });
+
+t.test('POST /v1/products/batch documents its items: ProductIn in upsert, product ids in delete', async (t) => {
+  // The route checks each item itself (one bad item fails alone), so its validating schema takes any item; the document still shows what an item is.
+  const batch = doc.paths['/v1/products/batch'].post.requestBody.content['application/json'].schema;
+  const item = batch.properties.upsert.items;
+  t.equal(item.type, 'object', 'an upsert item is an object');
+  t.same([...item.required].sort(), ['currency', 'id', 'name', 'price'], 'ProductIn required fields');
+  t.equal(item.properties.id.maxLength, 128);
+  t.equal(item.properties.brand.anyOf?.[0]?.maxLength ?? item.properties.brand.maxLength, 200);
+  t.equal(item.properties.gtin.anyOf?.[0]?.maxLength ?? item.properties.gtin.maxLength, 50);
+  t.equal(item.additionalProperties, false, 'unknown product fields are refused (per item)');
+  t.match(batch.properties.delete.items, { type: 'string', minLength: 1, maxLength: 128 });
+  t.equal(batch.properties.upsert.maxItems, 1000);
+  t.equal(batch.properties.delete.maxItems, 1000);
+});
