@@ -20,6 +20,8 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
     in: where,
     required: where === 'path' || required.has(name),
     schema: s,
+    // An object in the query string is written `name[key]=value` (`filter[brand]=a,b`, `filter[price][gte]=10`).
+    ...(s.type === 'object' ? { style: 'deepObject', explode: true } : {}),
     ...(s.description ? { description: s.description } : {}),
   }));
 }
@@ -75,7 +77,7 @@ function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
 export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const r of routes) {
-    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
+    const params = [...parameters(r.params, 'path'), ...parameters(r.docQuery ?? r.query, 'query')];
     if (r.idempotent)
       params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
     const responses: Record<string, JsonSchema> = {};

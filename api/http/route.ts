@@ -36,6 +36,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * the handler checks them item by item (itemFields): clients still need to see what an item is.
    */
   docBody?: z.ZodType;
+  /** The query as the OpenAPI document shows it, when the route reads some parameters by pattern (search's `filter[<name>]...`). */
+  docQuery?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Reshapes this route's error bodies for clients that read another format (the Algolia protocol reads a top-level `message`). */
   errorBody?: ErrorBodyShaper;

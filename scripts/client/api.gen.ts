@@ -7075,6 +7075,13 @@ export interface operations {
                 device?: "desktop" | "mobile" | "tablet" | "unknown";
                 /** @description comma-separated facet names */
                 facets?: string | null;
+                /** @description filters: filter[<name>]=v1,v2 (a value list; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range) */
+                filter?: {
+                    [key: string]: string | {
+                        gte?: number;
+                        lte?: number;
+                    };
+                };
                 lang?: string;
                 page?: number;
                 per_page?: number;

@@ -121,3 +121,15 @@ t.test('POST /v1/products/batch documents its items: ProductIn in upsert, produc
   t.equal(batch.properties.upsert.maxItems, 1000);
   t.equal(batch.properties.delete.maxItems, 1000);
 });
+
+t.test('GET /v1/search documents its filter[<name>] parameters', async (t) => {
+  // Spec 4.6: "plus filters", sent as filter[brand]=a,b and filter[price][gte]=10; the route reads them by pattern, not as named fields.
+  const params = doc.paths['/v1/search'].get.parameters as Array<{ name: string; in: string; style?: string; explode?: boolean; schema: any }>;
+  const filter = params.find((p) => p.name === 'filter');
+  t.match(filter, { in: 'query', style: 'deepObject', explode: true }, 'one deepObject parameter: filter[<name>]...');
+  t.equal(filter?.schema.type, 'object');
+  const value = JSON.stringify(filter?.schema.additionalProperties ?? {});
+  t.match(value, /gte/, 'a range takes gte');
+  t.match(value, /lte/, 'and lte');
+  t.match(value, /"string"/, 'a value list is a comma-separated string');
+});

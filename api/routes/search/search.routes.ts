@@ -5,7 +5,7 @@ import { AppError } from '../../../shared/platform/errors.js';
 import type { SearchInput } from '../../../shared/search/search-service.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
-import { SearchBody, SearchQuery, SearchResponse } from './search.schema.js';
+import { SearchBody, SearchQuery, SearchQueryDoc, SearchResponse } from './search.schema.js';
 
 const SEARCH = { scope: 'search' as const };
 const USAGE_HEADER_DOC =
@@ -41,6 +41,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       summary: 'Search products',
       auth: SEARCH,
       query: SearchQuery,
+      docQuery: SearchQueryDoc,
       responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
       async handle(ctx, { query }) {
         const extra = Object.fromEntries(Object.entries(query).filter(([k]) => !KNOWN_GET.has(k)));
