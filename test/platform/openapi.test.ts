@@ -133,3 +133,45 @@ t.test('GET /v1/search documents its filter[<name>] parameters', async (t) => {
   t.match(value, /lte/, 'and lte');
   t.match(value, /"string"/, 'a value list is a comma-separated string');
 });
+
+t.test("the error statuses the service answers are in each operation's documented responses", async (t) => {
+  // Asked of the running service, not of the code: a credential without the scope (403), an id no store has (404), a body too large (413) or not JSON (415).
+  const hs = await setup({ BODY_LIMIT_BYTES: '4096' });
+  t.teardown(() => hs.close());
+  const admin = await hs.tenant();
+  const narrow = (await hs.api.call('POST', '/v1/keys', { key: admin.key, body: { name: 'usage only', kind: 'secret', scopes: ['usage'] } })).body.key;
+  const documented = (r: { path: string; method: string }, status: number) => Object.keys(doc.paths[r.path][r.method].responses).includes(String(status));
+  for (const r of allRoutes(hs.api.deps)) {
+    const path = r.path.replace(/\{(\w+)\}/g, 'nothing_here');
+    const M = r.method.toUpperCase();
+    const withBody = ['post', 'put', 'patch'].includes(r.method);
+    const answers: Array<{ status: number; body: any }> = [];
+    if (r.auth && r.auth.scope !== 'usage' && !r.path.startsWith('/algolia'))
+      answers.push(await hs.api.call(M, path, { key: narrow, body: withBody ? {} : undefined }));
+    if (r.params && r.auth && !r.path.startsWith('/algolia')) answers.push(await hs.api.call(M, path, { key: admin.key, body: withBody ? {} : undefined }));
+    if (r.body && !r.path.startsWith('/algolia') && !r.path.startsWith('/v1/billing/webhooks')) {
+      answers.push(await hs.api.call(M, path, { key: admin.key, body: { pad: 'p'.repeat(8000) } }));
+      answers.push(await hs.api.call(M, path, { key: admin.key, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    }
+    for (const a of answers) {
+      if (a.status >= 400 && a.status !== 400) t.ok(documented(r, a.status), `${M} ${r.path}: ${a.status} ${a.body?.error?.code} documented`);
+    }
+  }
+});
+
+t.test('a request body is documented as required only when it has required fields (an absent body reads as {})', async (t) => {
+  const h2 = await setup();
+  t.teardown(() => h2.close());
+  const admin = await h2.tenant();
+  const reindex = await h2.api.call('POST', '/v1/reindex', { key: admin.key });
+  t.equal(reindex.status, 202, 'POST /v1/reindex without a body runs with the defaults');
+  t.equal(doc.paths['/v1/reindex'].post.requestBody.required, false);
+  t.equal(doc.paths['/v1/keys'].post.requestBody.required, true);
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { required: boolean; content: any } }>>)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (!op.requestBody) continue;
+      const schema = op.requestBody.content['application/json'].schema;
+      t.equal(op.requestBody.required, (schema.required?.length ?? 0) > 0, `${method.toUpperCase()} ${path}`);
+    }
+  }
+});
