@@ -44,7 +44,12 @@ const ERROR_SCHEMA = {
 };
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+const REQUEST_ID = { description: 'the request id (an error body repeats it as request_id)', schema: { type: 'string' } };
+const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+const retryAfter = { ...requestIdHeader, 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+const replayed = {
+  'Idempotent-Replayed': { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string' } },
+};
 
 /**
  * The error answers a route can give, by what it takes (input, a credential) and does: every
@@ -53,7 +58,7 @@ const retryAfter = { 'Retry-After': { description: 'seconds to wait before retry
  */
 function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  const error = (description: string, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: errorContent });
+  const error = (description: string, headers: JsonSchema = requestIdHeader) => ({ description, headers, content: errorContent });
   if (r.params || r.query || r.body || r.idempotent) {
     out['400'] = error(
       'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch)' +
@@ -115,9 +120,13 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     const responses: Record<string, JsonSchema> = {};
     for (const [status, res] of Object.entries(r.responses)) {
       if (Number(status) >= 400) continue;
-      responses[status] = res.schema
-        ? { description: res.description, content: { 'application/json': { schema: toSchema(res.schema, 'output') } } }
-        : { description: res.description };
+      const headers: JsonSchema = { ...requestIdHeader, ...(r.idempotent ? replayed : {}) };
+      for (const [name, description] of Object.entries(res.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
+      responses[status] = {
+        description: res.description,
+        headers,
+        ...(res.schema ? { content: { [res.contentType ?? 'application/json']: { schema: toSchema(res.schema, 'output') } } } : {}),
+      };
     }
     Object.assign(responses, errorResponses(r));
     responses.default = { description: 'error', content: errorContent };
@@ -148,6 +157,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA },
+      headers: { 'X-Request-Id': REQUEST_ID },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (pk_live_/sk_live_) or dashboard session token (ds_)' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

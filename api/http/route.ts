@@ -38,7 +38,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   docBody?: z.ZodType;
   /** The query as the OpenAPI document shows it, when the route reads some parameters by pattern (search's `filter[<name>]...`). */
   docQuery?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** By status; `contentType` when the body is not JSON (a file), `headers` the response headers the route sets (name -> description). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> }>;
   /** Reshapes this route's error bodies for clients that read another format (the Algolia protocol reads a top-level `message`). */
   errorBody?: ErrorBodyShaper;
   handle(ctx: Context, input: { params: P; query: Q; body: B }): Promise<void> | void;

@@ -175,3 +175,35 @@ t.test('a request body is documented as required only when it has required field
     }
   }
 });
+
+t.test('response headers and media types the service sends are documented', async (t) => {
+  const h3 = await setup();
+  t.teardown(() => h3.close());
+  const admin = await h3.tenant();
+  const headersOf = (path: string, method: string, status: number) =>
+    Object.keys(doc.paths[path][method].responses[String(status)].headers ?? {}).map((n) => n.toLowerCase());
+
+  const search = await h3.api.call('GET', '/v1/search?q=dress', { key: admin.key });
+  t.equal(search.status, 200);
+  for (const name of ['x-service-usage', 'x-search-cache', 'x-request-id']) {
+    t.ok(search.headers.get(name), `search answers ${name}`);
+    t.ok(headersOf('/v1/search', 'get', 200).includes(name), `GET /v1/search documents ${name}`);
+    t.ok(headersOf('/v1/search', 'post', 200).includes(name), `POST /v1/search documents ${name}`);
+  }
+  const mapping = await h3.api.call('PUT', '/v1/attributes/mapping', { key: admin.key, body: { items: [] } });
+  t.equal(mapping.status, 200);
+  t.ok(mapping.headers.get('x-job-id'), 'the mapping answers X-Job-Id');
+  t.ok(headersOf('/v1/attributes/mapping', 'put', 200).includes('x-job-id'), 'and documents it');
+
+  const body = { kind: 'equivalent', terms: ['sofa', 'couch'] };
+  const first = await h3.api.call('POST', '/v1/synonyms', { key: admin.key, body, headers: { 'idempotency-key': 'replay-doc-1' } });
+  const again = await h3.api.call('POST', '/v1/synonyms', { key: admin.key, body, headers: { 'idempotency-key': 'replay-doc-1' } });
+  t.equal(first.status, 201);
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.ok(headersOf('/v1/synonyms', 'post', 201).includes('idempotent-replayed'), 'a replay is documented on Idempotency-Key routes');
+
+  // The download is a gzip stream, not a JSON string; a lapsed link is 410.
+  const download = doc.paths['/v1/data/exports/{export_id}/download'].get.responses;
+  t.same(Object.keys(download['200'].content), ['application/gzip']);
+  t.ok(download['410'], '410 link_expired documented');
+});
