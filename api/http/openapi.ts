@@ -51,6 +51,12 @@ const replayed = {
   'Idempotent-Replayed': { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string' } },
 };
 
+/** True for a list's query: one with a `cursor` (or the approved feed's `since`). */
+function pagesByCursor(query: z.ZodType | undefined): boolean {
+  const props = query ? ((toSchema(query, 'input').properties ?? {}) as JsonSchema) : {};
+  return 'cursor' in props || 'since' in props;
+}
+
 /**
  * The error answers a route can give, by what it takes (input, a credential) and does: every
  * status the middleware can answer for it is listed, so a client generated from the document
@@ -63,7 +69,7 @@ function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
     out['400'] = error(
       'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch)' +
         (r.body ? ', `json_too_deep` (nesting over 64 levels), `malformed_json`' : '') +
-        (r.query ? ', `invalid_cursor`' : '') +
+        (pagesByCursor(r.query) ? ', `invalid_cursor`' : '') +
         (r.idempotent ? ', `invalid_idempotency_key`' : ''),
     );
   }

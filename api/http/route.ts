@@ -1,6 +1,6 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, type FieldError } from '../../shared/platform/errors.js';
 import { auth, type AuthRule } from './middleware/auth.js';
@@ -50,6 +50,13 @@ export function defineRoute<P = unknown, Q = unknown, B = unknown>(spec: RouteSp
   return spec as unknown as RouteSpec;
 }
 
+/**
+ * The query of a /v1 route that declares none: it takes no parameters, so an unknown one is 400
+ * `unknown_field` as on every route that declares some (`GET /v1/usage?period=...` answered this
+ * month's usage, `POST /v1/reindex?mode=settings_only` ran a full reindex).
+ */
+const NO_QUERY = z.strictObject({});
+
 /** Adds routes to a router: auth -> body -> validate -> idempotency -> handler. */
 export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): void {
   for (const route of routes) {
@@ -71,7 +78,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
       checkText(ctx, route.itemFields);
       ctx.state.input = {
         params: parse(route.params, ctx.params, 'path'),
-        query: parse(route.query, ctx.query, 'query'),
+        query: parse(route.query ?? (route.path.startsWith('/v1/') ? NO_QUERY : undefined), ctx.query, 'query'),
         body: parse(route.body, (ctx.request as { body?: unknown }).body, 'body'),
       };
       return next();
