@@ -3411,6 +3411,7 @@ export interface operations {
                         currency: string;
                         hosted_url?: string | null;
                         id: string;
+                        /** Format: date-time */
                         issued_at: string;
                         paid_at?: string | null;
                         pdf_url?: string | null;
@@ -12732,6 +12733,7 @@ export interface operations {
                         daily: {
                             assistant_conversations: number;
                             assistant_messages: number;
+                            /** Format: date */
                             day: string;
                             searches: number;
                             suggests_not_billed: number;
@@ -12746,7 +12748,9 @@ export interface operations {
                         }[];
                         notices?: ("80_percent" | "100_percent")[];
                         overage_estimate_cents: number;
+                        /** Format: date */
                         period_end: string;
+                        /** Format: date */
                         period_start: string;
                         plan_code: string;
                     };

@@ -207,3 +207,15 @@ t.test('response headers and media types the service sends are documented', asyn
   t.same(Object.keys(download['200'].content), ['application/gzip']);
   t.ok(download['410'], '410 link_expired documented');
 });
+
+t.test('billing and usage timestamps are documented as date-time, usage days as date (spec 2.5)', async (t) => {
+  const format = (s: any): string | undefined => s.format ?? s.anyOf?.find((x: any) => x.format)?.format;
+  const sub = doc.paths['/v1/billing/subscription'].get.responses['200'].content['application/json'].schema;
+  for (const f of ['trial_ends_at', 'current_period_start', 'current_period_end']) t.equal(format(sub.properties[f]), 'date-time', `SubscriptionOut.${f}`);
+  t.equal(format(sub.properties.addons.additionalProperties.properties.period_end), 'date-time', 'AddonBalance.period_end');
+  const invoice = doc.paths['/v1/billing/invoices'].get.responses['200'].content['application/json'].schema.items;
+  for (const f of ['issued_at', 'paid_at']) t.equal(format(invoice.properties[f]), 'date-time', `InvoiceOut.${f}`);
+  const usage = doc.paths['/v1/usage'].get.responses['200'].content['application/json'].schema;
+  for (const f of ['period_start', 'period_end']) t.equal(format(usage.properties[f]), 'date', `UsageOut.${f}`);
+  t.equal(format(usage.properties.daily.items.properties.day), 'date', 'UsageDay.day');
+});
