@@ -194,3 +194,16 @@ t.test('an unknown query parameter is refused on every /v1 route, as on the list
   }
   t.equal((await h.api.call('GET', '/v1/usage', { key: admin.key })).status, 200, 'without it the route answers');
 });
+
+t.test('OPTIONS without a CORS preflight answers which methods the path takes, and 405s list OPTIONS', async (t) => {
+  // RFC 9110 9.3.7: OPTIONS asks for a path's methods. It answered 405 method_not_allowed, with an Allow that left OPTIONS out though preflights are answered.
+  const options = await h.api.call('OPTIONS', '/v1/keys');
+  t.equal(options.status, 204);
+  t.same((options.headers.get('allow') ?? '').split(', ').sort(), ['GET', 'HEAD', 'OPTIONS', 'POST']);
+  const withId = await h.api.call('OPTIONS', '/v1/keys/key_x');
+  t.same((withId.headers.get('allow') ?? '').split(', ').sort(), ['DELETE', 'OPTIONS', 'PATCH']);
+  isError(t, await h.api.call('OPTIONS', '/v1/nothing'), 404, 'route_not_found');
+  const put = await h.api.call('PUT', '/v1/keys', { key: admin.key, body: {} });
+  isError(t, put, 405, 'method_not_allowed');
+  t.match(put.headers.get('allow') ?? '', /OPTIONS/);
+});
