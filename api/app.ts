@@ -65,7 +65,14 @@ export function createApp(deps: Deps): Koa {
     if (ctx.path === ALGOLIA_PREFIX || ctx.path.startsWith(`${ALGOLIA_PREFIX}/`)) ctx.state.errorBody = algoliaErrorBody;
     const layers = ((ctx as { matched?: Array<{ methods: string[] }> }).matched ?? []).flatMap((l) => l.methods);
     if (layers.length) {
-      throw new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`, undefined, { Allow: [...new Set(layers)].join(', ') });
+      const allow = [...new Set([...layers, 'OPTIONS'])].join(', ');
+      // OPTIONS asks which methods a path takes (RFC 9110 9.3.7); a CORS preflight was answered before this (cors.ts).
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', allow);
+        ctx.status = 204;
+        return;
+      }
+      throw new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`, undefined, { Allow: allow });
     }
     throw new AppError('route_not_found', 404, `no route for ${ctx.method} ${ctx.path}`);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteSpec } from './route.js';
-import { SCOPE_DOCS } from '../../shared/access/scopes.js';
+import { PUBLIC_SCOPES, SCOPE_DOCS } from '../../shared/access/scopes.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -20,6 +20,8 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
     in: where,
     required: where === 'path' || required.has(name),
     schema: s,
+    // An object in the query string is written `name[key]=value` (`filter[brand]=a,b`, `filter[price][gte]=10`).
+    ...(s.type === 'object' ? { style: 'deepObject', explode: true } : {}),
     ...(s.description ? { description: s.description } : {}),
   }));
 }
@@ -42,47 +44,95 @@ const ERROR_SCHEMA = {
 };
 
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+const REQUEST_ID = { description: 'the request id (an error body repeats it as request_id)', schema: { type: 'string' } };
+const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+const retryAfter = { ...requestIdHeader, 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } };
+const replayed = {
+  'Idempotent-Replayed': { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string' } },
+};
 
-/** The error answers a route can give, by what it takes (input, a credential) and does. */
+/** True for a list's query: one with a `cursor` (or the approved feed's `since`). */
+function pagesByCursor(query: z.ZodType | undefined): boolean {
+  const props = query ? ((toSchema(query, 'input').properties ?? {}) as JsonSchema) : {};
+  return 'cursor' in props || 'since' in props;
+}
+
+/**
+ * The error answers a route can give, by what it takes (input, a credential) and does: every
+ * status the middleware can answer for it is listed, so a client generated from the document
+ * knows them; a route adds its own (a 409 conflict, a 402) as 4xx entries of its `responses`.
+ */
 function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  if (r.params || r.query || r.body) {
-    out['400'] = {
-      description:
-        'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), ' +
-        '`json_too_deep` (nesting over 64 levels), `malformed_json`, `invalid_cursor`',
-      content: errorContent,
-    };
+  const error = (description: string, headers: JsonSchema = requestIdHeader) => ({ description, headers, content: errorContent });
+  if (r.params || r.query || r.body || r.idempotent) {
+    out['400'] = error(
+      'bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch)' +
+        (r.body ? ', `json_too_deep` (nesting over 64 levels), `malformed_json`' : '') +
+        (pagesByCursor(r.query) ? ', `invalid_cursor`' : '') +
+        (r.idempotent ? ', `invalid_idempotency_key`' : ''),
+    );
   }
   if (r.auth) {
-    out['401'] = { description: '`key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired`', content: errorContent };
-    out['429'] = {
-      description: '`rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix)',
-      headers: retryAfter,
-      content: errorContent,
-    };
+    out['401'] = error('`key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired`');
+    const publicKeys = r.auth.scope === null || PUBLIC_SCOPES.includes(r.auth.scope);
+    out['403'] = error(
+      '`scope_missing` (the credential lacks the scope in x-scope), `key_kind_not_allowed`' +
+        (publicKeys ? ', `origin_missing` or `origin_not_allowed` (a public key from a browser origin not in its allowed_origins)' : ''),
+    );
   }
-  out['503'] = {
-    description: "`query_timeout` (a statement passed the request path's time limit) or `not_ready`; retry after `Retry-After`",
-    headers: retryAfter,
-    content: errorContent,
-  };
+  if (r.params) out['404'] = error('`not_found`: no such resource in this store');
+  if (r.idempotent) {
+    out['409'] = error(
+      '`idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`)',
+      retryAfter,
+    );
+  }
+  if (r.body) {
+    out['413'] = error('`payload_too_large`: the body is over the size limit');
+    out['415'] = error('`unsupported_media_type`: a body must be application/json');
+  }
+  if (r.auth) {
+    out['429'] = error(
+      '`rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix)',
+      retryAfter,
+    );
+  }
+  out['503'] = error(
+    "`query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`",
+    retryAfter,
+  );
+  // The route's own error answers: their description joins the generic one of the same status.
+  for (const [status, res] of Object.entries(r.responses)) {
+    if (Number(status) < 400) continue;
+    const generic = out[status]?.description;
+    out[status] = error(generic ? `${res.description}; ${generic as string}` : res.description, (out[status]?.headers as JsonSchema | undefined) ?? undefined);
+  }
   return out;
+}
+
+/** A body is required only when it has required fields: an absent body reads as `{}` (route.ts parse), so every field then takes its default. */
+function requestBody(schema: JsonSchema): JsonSchema {
+  return { required: ((schema.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema } } };
 }
 
 /** OpenAPI 3.1 document built from the registered routes' own zod schemas. */
 export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const r of routes) {
-    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
+    const params = [...parameters(r.params, 'path'), ...parameters(r.docQuery ?? r.query, 'query')];
     if (r.idempotent)
       params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
     const responses: Record<string, JsonSchema> = {};
     for (const [status, res] of Object.entries(r.responses)) {
-      responses[status] = res.schema
-        ? { description: res.description, content: { 'application/json': { schema: toSchema(res.schema, 'output') } } }
-        : { description: res.description };
+      if (Number(status) >= 400) continue;
+      const headers: JsonSchema = { ...requestIdHeader, ...(r.idempotent ? replayed : {}) };
+      for (const [name, description] of Object.entries(res.headers ?? {})) headers[name] = { description, schema: { type: 'string' } };
+      responses[status] = {
+        description: res.description,
+        headers,
+        ...(res.schema ? { content: { [res.contentType ?? 'application/json']: { schema: toSchema(res.schema, 'output') } } } : {}),
+      };
     }
     Object.assign(responses, errorResponses(r));
     responses.default = { description: 'error', content: errorContent };
@@ -97,7 +147,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
         ? { security: [{ bearer: r.auth.scope ? [r.auth.scope] : [] }, { apiKeyHeader: r.auth.scope ? [r.auth.scope] : [] }], 'x-scope': r.auth.scope }
         : { security: [] }),
       ...(params.length ? { parameters: params } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } } } : {}),
+      ...(r.body ? { requestBody: requestBody(toSchema(r.docBody ?? r.body, 'input')) } : {}),
       responses,
     };
   }
@@ -113,6 +163,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA },
+      headers: { 'X-Request-Id': REQUEST_ID },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (pk_live_/sk_live_) or dashboard session token (ds_)' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -1,6 +1,6 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { Context } from 'koa';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, type FieldError } from '../../shared/platform/errors.js';
 import { auth, type AuthRule } from './middleware/auth.js';
@@ -31,7 +31,15 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * The body as the OpenAPI document shows it, when `body` takes some fields as unknown because
+   * the handler checks them item by item (itemFields): clients still need to see what an item is.
+   */
+  docBody?: z.ZodType;
+  /** The query as the OpenAPI document shows it, when the route reads some parameters by pattern (search's `filter[<name>]...`). */
+  docQuery?: z.ZodType;
+  /** By status; `contentType` when the body is not JSON (a file), `headers` the response headers the route sets (name -> description). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> }>;
   /** Reshapes this route's error bodies for clients that read another format (the Algolia protocol reads a top-level `message`). */
   errorBody?: ErrorBodyShaper;
   handle(ctx: Context, input: { params: P; query: Q; body: B }): Promise<void> | void;
@@ -41,6 +49,13 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
 export function defineRoute<P = unknown, Q = unknown, B = unknown>(spec: RouteSpec<P, Q, B>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
+
+/**
+ * The query of a /v1 route that declares none: it takes no parameters, so an unknown one is 400
+ * `unknown_field` as on every route that declares some (`GET /v1/usage?period=...` answered this
+ * month's usage, `POST /v1/reindex?mode=settings_only` ran a full reindex).
+ */
+const NO_QUERY = z.strictObject({});
 
 /** Adds routes to a router: auth -> body -> validate -> idempotency -> handler. */
 export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): void {
@@ -63,7 +78,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
       checkText(ctx, route.itemFields);
       ctx.state.input = {
         params: parse(route.params, ctx.params, 'path'),
-        query: parse(route.query, ctx.query, 'query'),
+        query: parse(route.query ?? (route.path.startsWith('/v1/') ? NO_QUERY : undefined), ctx.query, 'query'),
         body: parse(route.body, (ctx.request as { body?: unknown }).body, 'body'),
       };
       return next();

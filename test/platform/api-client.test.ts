@@ -33,6 +33,11 @@ t.test('the typed client against the running API, as the CLIs use it', async (t)
     listed.data.map((p) => p.id),
     ['p1'],
   );
+  // filter[...] as the document describes it (deepObject): the client's encoding is the one the route reads.
+  must('search', await api.GET('/v1/search', { params: { query: { q: 'dress', filter: { brand: 'Zara,Mango', in_stock: 'true' } } } }));
+  const unknown = await api.GET('/v1/search', { params: { query: { q: 'dress', filter: { fabric: 'silk' } } } });
+  t.equal(unknown.response.status, 400);
+  t.match(unknown.error, { error: { code: 'unknown_filter' } }, 'read as the filter fabric, not as an unknown parameter');
   const failed = await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id: 'job_nope' } } });
   t.equal(failed.response.status, 404);
   t.throws(() => must('job nope', failed), /job nope failed: 404 .*not_found/);

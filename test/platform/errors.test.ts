@@ -169,3 +169,41 @@ t.test('requests Node refuses before Koa (URL or headers over 16 KiB) still get 
   t.equal(res.body.error.request_id, res.headers.get('x-request-id'));
   t.equal((await h.api.call('GET', '/healthz')).status, 200);
 });
+
+t.test('an unknown query parameter is refused on every /v1 route, as on the lists and search', async (t) => {
+  // GET /v1/usage?period=2026-10 answered this month's usage, POST /v1/reindex?mode=settings_only ran a full reindex: routes without query parameters ignored any.
+  const { allRoutes } = await import('../../api/app.js');
+  const usage = await h.api.call('GET', '/v1/usage?period=2026-10', { key: admin.key });
+  isError(t, usage, 400, 'validation_failed');
+  t.match(usage.body.error.details, [{ in: 'query', field: 'period', code: 'unknown_field' }]);
+  const reindex = await h.api.call('POST', '/v1/reindex?mode=settings_only', { key: admin.key, body: {} });
+  isError(t, reindex, 400, 'validation_failed');
+  for (const r of allRoutes(h.api.deps)) {
+    if (!r.path.startsWith('/v1/') || r.path.startsWith('/v1/billing/webhooks/')) continue;
+    const path = r.path.replace(/\{(\w+)\}/g, 'nothing_here');
+    const res = await h.api.call(r.method.toUpperCase(), `${path}?unexpected_param=1`, {
+      key: admin.key,
+      body: ['post', 'put', 'patch'].includes(r.method) ? {} : undefined,
+    });
+    t.equal(res.status, 400, `${r.method.toUpperCase()} ${r.path}`);
+    if (res.status === 400)
+      t.ok(
+        res.body.error.details?.some((d: { field: string; code: string }) => d.field === 'unexpected_param' && d.code === 'unknown_field'),
+        `${r.method.toUpperCase()} ${r.path}: unknown_field`,
+      );
+  }
+  t.equal((await h.api.call('GET', '/v1/usage', { key: admin.key })).status, 200, 'without it the route answers');
+});
+
+t.test('OPTIONS without a CORS preflight answers which methods the path takes, and 405s list OPTIONS', async (t) => {
+  // RFC 9110 9.3.7: OPTIONS asks for a path's methods. It answered 405 method_not_allowed, with an Allow that left OPTIONS out though preflights are answered.
+  const options = await h.api.call('OPTIONS', '/v1/keys');
+  t.equal(options.status, 204);
+  t.same((options.headers.get('allow') ?? '').split(', ').sort(), ['GET', 'HEAD', 'OPTIONS', 'POST']);
+  const withId = await h.api.call('OPTIONS', '/v1/keys/key_x');
+  t.same((withId.headers.get('allow') ?? '').split(', ').sort(), ['DELETE', 'OPTIONS', 'PATCH']);
+  isError(t, await h.api.call('OPTIONS', '/v1/nothing'), 404, 'route_not_found');
+  const put = await h.api.call('PUT', '/v1/keys', { key: admin.key, body: {} });
+  isError(t, put, 405, 'method_not_allowed');
+  t.match(put.headers.get('allow') ?? '', /OPTIONS/);
+});

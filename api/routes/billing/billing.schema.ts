@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Timestamp } from '../../http/schemas.js';
 import { STATUSES, PROVIDERS } from '../../../shared/billing/index.js';
 
 export const PlanOut = z.object({
@@ -27,21 +28,21 @@ export const AddonBalance = z.object({
   units: z.number().int(),
   used: z.number().int(),
   remaining: z.number().int(),
-  period_end: z.string().nullable().optional(),
+  period_end: Timestamp.nullable().optional(),
 });
 export const PendingChange = z.object({
   plan_code: z.string(),
   interval: z.enum(['month', 'year']),
-  effective_at: z.string().nullable().describe('when it applies: the current period end'),
+  effective_at: Timestamp.nullable().describe('when it applies: the current period end'),
 });
 export const SubscriptionOut = z.object({
   plan_code: z.string(),
   interval: z.enum(['month', 'year']),
   status: z.enum(STATUSES),
   provider: z.enum(PROVIDERS),
-  trial_ends_at: z.string().nullable().optional(),
-  current_period_start: z.string().nullable().optional(),
-  current_period_end: z.string().nullable().optional(),
+  trial_ends_at: Timestamp.nullable().optional(),
+  current_period_start: Timestamp.nullable().optional(),
+  current_period_end: Timestamp.nullable().optional(),
   cancel_at_period_end: z.boolean().optional(),
   pending_change: PendingChange.nullable()
     .optional()
@@ -62,10 +63,10 @@ export const InvoiceOut = z.object({
   currency: z.string(),
   total_minor: z.number().int(),
   tax_minor: z.number().int(),
-  issued_at: z.string(),
+  issued_at: Timestamp,
   hosted_url: z.string().nullable().optional(),
   pdf_url: z.string().nullable().optional(),
-  paid_at: z.string().nullable().optional(),
+  paid_at: Timestamp.nullable().optional(),
 });
 export const ProviderParam = z.object({ provider: z.enum(['paddle', 'stripe', 'mock']) });
 export const WebhookAnswer = z.record(z.string(), z.boolean());

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
@@ -55,6 +56,8 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
       summary: 'Payment provider webhook (signature checked, no key)',
       auth: null,
       params: ProviderParam,
+      // The provider owns the URL it calls: a parameter it adds is not ours to refuse (the signature covers the body only).
+      query: z.looseObject({}),
       responses: { 200: { description: 'acknowledged', schema: WebhookAnswer } },
       async handle(ctx, { params }) {
         const provider = params.provider as Provider;

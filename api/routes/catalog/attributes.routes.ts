@@ -53,7 +53,9 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
       auth: WRITE,
       idempotent: true,
       body: AttributeMappingIn,
-      responses: { 200: { description: 'the new mapping', schema: AttributeMapping } },
+      responses: {
+        200: { description: 'the new mapping', schema: AttributeMapping, headers: { 'X-Job-Id': 'the id of the reindex job the change started (or joined)' } },
+      },
       async handle(ctx, { body }) {
         const dupes = body.items.map((i) => i.raw_name.toLowerCase()).filter((n, i, all) => all.indexOf(n) !== i);
         if (dupes.length) {

@@ -6,7 +6,7 @@ import type { ProductWithState } from '../../../shared/catalog/products.repo.js'
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, batchRequestText, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 import { Deleted, page } from '../../http/schemas.js';
-import { BatchBody, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
+import { BatchBody, BatchBodyDoc, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
 
 const READ = { scope: 'catalog:read' as const };
 const WRITE = { scope: 'catalog:write' as const };
@@ -38,6 +38,7 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       requestText: ({ body }) => batchRequestText(body),
       itemFields: ['upsert', 'delete'],
       body: BatchBody,
+      docBody: BatchBodyDoc,
       responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
       async handle(ctx, { body }) {
         const items = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Cursor, Limit, Timestamp } from '../../http/schemas.js';
+import { ProductIn } from '../../../shared/catalog/product.schema.js';
+import { MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 
 export { ProductIn, CategoryRef, type ProductInput } from '../../../shared/catalog/product.schema.js';
 
@@ -14,6 +16,15 @@ export const BatchBody = z.strictObject({
     .regex(/^[A-Za-z0-9_.:-]+$/)
     .nullish(),
   sync_complete: z.boolean().default(false),
+});
+
+/**
+ * BatchBody as documented: the route takes its items as unknown and checks each one alone (a bad
+ * item is an entry of `errors`, not a 400), so the document names what an item is here.
+ */
+export const BatchBodyDoc = BatchBody.extend({
+  upsert: z.array(ProductIn).max(MAX_BATCH_ITEMS).optional().describe(`upsert and delete together hold at most ${MAX_BATCH_ITEMS} items`),
+  delete: z.array(z.string().min(1).max(128)).max(MAX_BATCH_ITEMS).optional().describe('product ids'),
 });
 
 export const ItemError = z.object({ id: z.string().nullable(), index: z.number().int(), code: z.string(), message: z.string() });

@@ -18,7 +18,7 @@ export const UpdateReceiver = z.strictObject({
   description: z.string().max(500).optional(),
   enabled: z.boolean().optional().describe('true enables a receiver again (after it was disabled for failing) and clears its failure streak'),
 });
-export const DeliveriesQuery = z.object({ limit: Limit(50, 200), cursor: z.string().max(200).optional() });
+export const DeliveriesQuery = z.strictObject({ limit: Limit(50, 200), cursor: z.string().max(200).optional() });
 
 export const ReceiverOut = z.object({
   id: z.string(),

@@ -5,12 +5,16 @@ import { AppError } from '../../../shared/platform/errors.js';
 import type { SearchInput } from '../../../shared/search/search-service.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
-import { SearchBody, SearchQuery, SearchResponse } from './search.schema.js';
+import { SearchBody, SearchQuery, SearchQueryDoc, SearchResponse } from './search.schema.js';
 
 const SEARCH = { scope: 'search' as const };
 const USAGE_HEADER_DOC =
   'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. ' +
   "A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search).";
+const SEARCH_HEADERS = {
+  'X-Service-Usage': 'searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>',
+  'X-Search-Cache': '`hit` (answered from the result cache) or `miss`',
+};
 const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
 
 /** Shopper-facing search (spec 4.6); public keys allowed from their origins. */
@@ -41,7 +45,8 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       summary: 'Search products',
       auth: SEARCH,
       query: SearchQuery,
-      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
+      docQuery: SearchQueryDoc,
+      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse, headers: SEARCH_HEADERS } },
       async handle(ctx, { query }) {
         const extra = Object.fromEntries(Object.entries(query).filter(([k]) => !KNOWN_GET.has(k)));
         await run(ctx, {
@@ -72,7 +77,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       summary: 'Search products (JSON body)',
       auth: SEARCH,
       body: SearchBody,
-      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse } },
+      responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse, headers: SEARCH_HEADERS } },
       async handle(ctx, { body }) {
         await run(ctx, {
           q: body.q,

@@ -47,6 +47,14 @@ export const SearchQuery = z
   })
   .catchall(z.string().max(1000).describe('filter[<name>]=v1,v2 | filter[<name>][gte]=n | filter[<name>][lte]=n'));
 
+/** SearchQuery as documented: its catchall is the `filter` parameter, an object in the query string (`filter[brand]=a,b`, `filter[price][gte]=10`). */
+export const SearchQueryDoc = SearchQuery.extend({
+  filter: z
+    .record(z.string().max(100), z.union([z.string().max(1000), z.strictObject({ gte: z.number().optional(), lte: z.number().optional() })]))
+    .optional()
+    .describe('filters: filter[<name>]=v1,v2 (a value list; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range)'),
+}).strict();
+
 export const SearchBody = z.strictObject({
   q: z.string().max(256).default(''),
   lang: Lang,

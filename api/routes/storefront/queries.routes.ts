@@ -5,6 +5,10 @@ import { ALGOLIA_PREFIX, type QueryOutcome } from '../../../shared/storefront/in
 import { algoliaAuth, algoliaErrorBody, checkApplication } from './algolia.js';
 import { AlgoliaQuery, AlgoliaResult, IndexParam, QueriesBody, QueriesResponse, SingleQueryBody } from './queries.schema.js';
 
+const USAGE = {
+  'X-Service-Usage': 'as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM>',
+};
+
 /** The Algolia search protocol (algoliasearch lite, InstantSearch, Autocomplete) under ALGOLIA_PREFIX. */
 export function queryRoutes(deps: Deps): RouteSpec[] {
   /** Bills what billing.ts says (one billed search per shopper search) and reports it like /v1/search does. */
@@ -25,7 +29,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       errorBody: algoliaErrorBody,
       query: AlgoliaQuery,
       body: QueriesBody,
-      responses: { 200: { description: 'one result per request, in order', schema: QueriesResponse } },
+      responses: { 200: { description: 'one result per request, in order', schema: QueriesResponse, headers: USAGE } },
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);
         const outcomes = await deps.storefront.multi(tenantId, body.requests);
@@ -44,7 +48,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       params: IndexParam,
       query: AlgoliaQuery,
       body: SingleQueryBody,
-      responses: { 200: { description: 'the result', schema: AlgoliaResult } },
+      responses: { 200: { description: 'the result', schema: AlgoliaResult, headers: USAGE } },
       async handle(ctx, { params, body }) {
         const tenantId = checkApplication(ctx);
         const outcome = await deps.storefront.single(tenantId, params.index, body);

@@ -88,7 +88,10 @@ export function dataRoutes(deps: Deps): RouteSpec[] {
       auth: null,
       params: DownloadParams,
       query: DownloadQuery,
-      responses: { 200: { description: 'the archive (tar.gz of JSON lines)', schema: z.string() } },
+      responses: {
+        200: { description: 'the archive (tar.gz of JSON lines)', schema: z.string(), contentType: 'application/gzip' },
+        410: { description: '`link_expired`: the link has expired, export again' },
+      },
       async handle(ctx, { params, query }) {
         const row = await deps.repos.dataExports.byToken(params.export_id, query.token);
         if (!row) throw new AppError('not_found', 404, 'export not found');

@@ -10,4 +10,4 @@ export const DeleteBody = z.strictObject({
   confirm: z.string().max(64).describe("the store's tenant id, typed again: deletion cannot be undone"),
 });
 export const DownloadParams = z.object({ export_id: z.string().max(80) });
-export const DownloadQuery = z.object({ token: z.string().min(10).max(100) });
+export const DownloadQuery = z.strictObject({ token: z.string().min(10).max(100) });

@@ -7,7 +7,7 @@ export const UsageMetric = z.object({
   percent: z.number().nullable(),
 });
 export const UsageDay = z.object({
-  day: z.string(),
+  day: z.iso.date(),
   searches: z.number().int(),
   suggests_not_billed: z.number().int(),
   assistant_messages: z.number().int(),
@@ -15,8 +15,8 @@ export const UsageDay = z.object({
   translated_products: z.number().int(),
 });
 export const UsageOut = z.object({
-  period_start: z.string(),
-  period_end: z.string(),
+  period_start: z.iso.date(),
+  period_end: z.iso.date(),
   plan_code: z.string(),
   metrics: z.array(UsageMetric),
   overage_estimate_cents: z.number().int(),
