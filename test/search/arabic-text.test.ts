@@ -1,0 +1,47 @@
+import t from 'tap';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+
+// Arabic store text as merchants write it (the article, tashkeel, Arabic punctuation and digits) through search and suggest.
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
+const { id: tenantId, key } = await h.tenant();
+const cat = (id: string, en: string, ar: string) => [{ id, path: [{ en, ar }] }];
+const p = (id: string, name: Record<string, string>, extra: Record<string, unknown> = {}) => ({ id, name, price: 100, currency: 'SAR', ...extra });
+await loadProducts(h, key, tenantId, [
+  p('sh1', { ar: 'قميص قطن رجالي', en: 'Men cotton shirt' }, { categories: cat('shirts', 'Shirts', 'قمصان') }),
+  p('ac1', { ar: 'مكيّف سبليت ١٨٠٠٠ وحدة' }, { categories: cat('ac', 'Air conditioners', 'مكيفات') }),
+  p('ac2', { ar: 'مكيّف سبليت ٢٤٠٠٠ وحدة' }, { categories: cat('ac', 'Air conditioners', 'مكيفات') }),
+  p('ab1', { ar: 'عباية، سوداء مطرزة' }, { categories: cat('abayas', 'Abayas', 'عبايات') }),
+  p('ab2', { ar: 'عباية، كحلية' }, { categories: cat('abayas', 'Abayas', 'عبايات') }),
+  p('oil', { ar: 'زيت زيتون ٣٫٥ لتر', en: 'Extra virgin olive oil' }, { description: { en: 'Cold pressed from Jordan olives.' } }),
+  p('scr', { en: 'Mineral lotion SPF-50' }, { categories: cat('suncare', 'Tsunami Sunscreens', 'واقيات شمس') }),
+  p('ph1', { ar: 'هاتف نوكيا', en: 'Nokia phone' }),
+  p('ph2', { ar: 'جوال سامسونج', en: 'Samsung mobile' }),
+]);
+
+type Suggestion = { text: string; highlighted: string | null; kind: string };
+const suggest = async (q: string) => {
+  const res = await h.api.call('GET', `/v1/suggest?q=${encodeURIComponent(q)}`, { key });
+  if (res.status !== 200) throw new Error(`suggest ${q}: ${res.status}`);
+  return res.body as { suggestions: Suggestion[]; products: Array<{ id: string }> };
+};
+const search = async (q: string) => {
+  const res = await h.api.call('POST', '/v1/search', { key, body: { q } });
+  if (res.status !== 200) throw new Error(`search ${q}: ${res.status}`);
+  return res.body as { ids: string[]; hits: Array<{ id: string; highlights: Record<string, string> }> };
+};
+const find = (s: { suggestions: Suggestion[] }, text: string) => s.suggestions.find((x) => x.text === text);
+
+t.test('search-as-you-type: a last word typed with the article finds and marks the bare word the store writes', async (t) => {
+  const typed = await search('القمي');
+  t.same(typed.ids, ['sh1'], '"القمي" finds the shirt (قميص)');
+  t.equal(typed.hits[0].highlights.name, '<em>قميص</em> قطن رجالي', 'and marks the word it completes');
+});
+
+t.test('search highlights mark the words the engine matched: sentence ends, Arabic decimals, code parts', async (t) => {
+  const oil = await search('olives');
+  t.same(oil.ids, ['oil']);
+  t.equal(oil.hits[0].highlights.description, 'Cold pressed from Jordan <em>olives</em>.', 'the word before a full stop');
+  t.equal((await search('لتر 3.5')).hits[0].highlights.name, 'زيت زيتون <em>٣٫٥</em> <em>لتر</em>', '3.5 written ٣٫٥');
+  t.equal((await search('spf lotion')).hits[0]?.highlights.name, 'Mineral <em>lotion</em> <em>SPF-50</em>', 'a part of a code the engine matched');
+});
