@@ -45,3 +45,30 @@ t.test('search highlights mark the words the engine matched: sentence ends, Arab
   t.equal((await search('لتر 3.5')).hits[0].highlights.name, 'زيت زيتون <em>٣٫٥</em> <em>لتر</em>', '3.5 written ٣٫٥');
   t.equal((await search('spf lotion')).hits[0]?.highlights.name, 'Mineral <em>lotion</em> <em>SPF-50</em>', 'a part of a code the engine matched');
 });
+
+t.test('suggest: a last word typed with the article completes and previews as the bare word', async (t) => {
+  t.same(
+    (await suggest('القمي')).products.map((x) => x.id),
+    ['sh1'],
+    '"القمي" previews the shirt (قميص)',
+  );
+  const ac = await suggest('المكي');
+  t.equal(find(ac, 'مكيفات')?.highlighted, '<em>مكي</em>فات', `"المكي" completes the category مكيفات: ${JSON.stringify(ac.suggestions)}`);
+  t.same([...ac.products.map((x) => x.id)].sort(), ['ac1', 'ac2'], 'and previews its products');
+  t.ok(find(await suggest('والعباي'), 'عبايات'), '"والعباي" (and the abaya...) completes عبايات');
+  t.same((await suggest('الق')).products, [], 'one letter after the article is no prefix of its own');
+});
+
+t.test("suggest marks the typed part in the store's own writing: tashkeel kept, at a word's start", async (t) => {
+  const ac = await suggest('مكي');
+  t.equal(find(ac, 'مكيّف سبليت')?.highlighted, '<em>مكيّ</em>ف سبليت', 'the shadda stays inside the mark');
+  t.equal(find(ac, 'مكيفات')?.highlighted, '<em>مكي</em>فات');
+  const sun = await suggest('sun');
+  t.equal(find(sun, 'Tsunami Sunscreens')?.highlighted, 'Tsunami <em>Sun</em>screens', 'the word that matched, not "Tsunami"');
+});
+
+t.test('a name opening is shown without the Arabic comma that closes it', async (t) => {
+  const abaya = await suggest('عباي');
+  t.ok(find(abaya, 'عباية'), `عباية, not "عباية،": ${JSON.stringify(abaya.suggestions)}`);
+  t.notOk(abaya.suggestions.some((s) => s.text.includes('،')));
+});
