@@ -72,3 +72,10 @@ t.test('a name opening is shown without the Arabic comma that closes it', async 
   t.ok(find(abaya, 'عباية'), `عباية, not "عباية،": ${JSON.stringify(abaya.suggestions)}`);
   t.notOk(abaya.suggestions.some((s) => s.text.includes('،')));
 });
+
+t.test('a synonym rule fires for its word with the article written onto it, both ways', async (t) => {
+  const res = await h.api.call('POST', '/v1/synonyms', { key, body: { kind: 'equivalent', terms: ['هاتف', 'الجوال'] } });
+  t.equal(res.status, 201);
+  await eventually(async () => (await search('هاتف')).ids.length === 2, 10_000);
+  for (const q of ['الهاتف', 'والهاتف', 'جوال', 'بالجوال']) t.same([...(await search(q)).ids].sort(), ['ph1', 'ph2'], q);
+});
