@@ -140,6 +140,16 @@ export function normalizeText(input: string, opts?: NormalizeOptions): string {
   return last === SPACE && out.length > 0 ? out.slice(0, -1) : out;
 }
 
+const NON_ASCII_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u066b]/g;
+
+/** Arabic-Indic and Persian digits and the Arabic decimal separator as ASCII ("٥٢" -> "52", "٣٫٥" -> "3.5"); the rest unchanged. */
+export function asciiDigits(s: string): string {
+  return s.replace(NON_ASCII_DIGIT, (d) => {
+    const c = d.charCodeAt(0);
+    return c === 0x066b ? '.' : String(c >= 0x06f0 ? c - 0x06f0 : c - 0x0660);
+  });
+}
+
 function isArabicLetterCode(c: number): boolean {
   return (
     (c >= 0x0621 && c <= 0x063f) ||
