@@ -48,6 +48,10 @@ function buildFoldTable(): (string | undefined)[] {
   };
   latin(0xc0, 0x24f);
   latin(0x1e00, 0x1eff);
+  // Case folding, not lower-casing: "Straße" is written "STRASSE" and "strasse" (ß has no one-letter upper case), and a
+  // Turkish keyboard types dotless ı where the catalog has i ("ıstanbul"); İ already lower-cases to i plus a dropped dot.
+  t[0xdf] = 'ss';
+  t[0x131] = 'i';
   // Leftover combining marks (no precomposed form, or the i+dot from 'İ'.toLowerCase()).
   set(0x0300, 0x036f, '');
   set(0x1ab0, 0x1aff, '');

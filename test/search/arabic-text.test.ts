@@ -17,6 +17,8 @@ await loadProducts(h, key, tenantId, [
   p('scr', { en: 'Mineral lotion SPF-50' }, { categories: cat('suncare', 'Tsunami Sunscreens', 'واقيات شمس') }),
   p('ph1', { ar: 'هاتف نوكيا', en: 'Nokia phone' }),
   p('ph2', { ar: 'جوال سامسونج', en: 'Samsung mobile' }),
+  p('de1', { en: 'Straße sign enamel' }),
+  p('tr1', { en: 'İstanbul tulip mug' }),
 ]);
 
 type Suggestion = { text: string; highlighted: string | null; kind: string };
@@ -78,4 +80,12 @@ t.test('a synonym rule fires for its word with the article written onto it, both
   t.equal(res.status, 201);
   await eventually(async () => (await search('هاتف')).ids.length === 2, 10_000);
   for (const q of ['الهاتف', 'والهاتف', 'جوال', 'بالجوال']) t.same([...(await search(q)).ids].sort(), ['ph1', 'ph2'], q);
+});
+
+t.test('Latin case folding: German ß and Turkish dotless ı match as their capitals are typed', async (t) => {
+  for (const q of ['strasse', 'STRASSE', 'Straße']) t.same((await search(q)).ids, ['de1'], q);
+  const dotless = await h.api.call('GET', `/v1/search?q=${encodeURIComponent('ıstanbul')}`, { key });
+  t.same([dotless.body.ids, dotless.body.did_you_mean], [['tr1'], null], 'ıstanbul is istanbul, no correction');
+  const typo = await h.api.call('GET', '/v1/search?q=istanbol', { key });
+  t.same([typo.body.ids, typo.body.did_you_mean], [['tr1'], 'istanbul'], 'did-you-mean without the dot İ lower-cases to');
 });
