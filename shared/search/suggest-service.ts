@@ -2,6 +2,7 @@ import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { isCodeLike, normalizeText, tokenize } from '../text/normalize.js';
+import { withoutArticle } from '../text/stem.js';
 import { boundWords } from './query-bounds.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
@@ -89,7 +90,10 @@ export class SuggestService {
       // Words below the typo budget's 4 characters get no correction (TypoIndex.prefixCorrection): too many spellings are that close.
       const vocab = last && !isCodeLike(last) ? await contexts.vocabularies.get(tenantId) : null;
       // Kept with the dictionary's answers: a word typed again is not looked up again.
-      const fix = vocab ? dictionary.memo(`\u0001${last}`, () => vocab.typos.prefixCorrection(last) ?? '') : '';
+      // A word typed with the Arabic article is corrected as the bare word the vocabulary holds ("القميض": قميص).
+      const bare = withoutArticle(last);
+      const correct = () => vocab!.typos.prefixCorrection(last) ?? (bare ? vocab!.typos.prefixCorrection(bare) : null) ?? '';
+      const fix = vocab ? dictionary.memo(`\u0001${last}`, correct) : '';
       if (fix) {
         const fixed = [...tokens.slice(0, -1), fix];
         const text = fixed.join(' ');

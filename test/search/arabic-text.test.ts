@@ -75,6 +75,18 @@ t.test('a name opening is shown without the Arabic comma that closes it', async 
   t.notOk(abaya.suggestions.some((s) => s.text.includes('،')));
 });
 
+t.test('a typo in a word typed with the article is corrected as the bare word the catalog holds', async (t) => {
+  for (const q of ['القميض', 'والقميض']) {
+    const res = await h.api.call('GET', `/v1/search?q=${encodeURIComponent(q)}`, { key });
+    t.same([res.body.ids, res.body.did_you_mean], [['sh1'], 'قميص'], `${q} finds the shirt, as قميض does`);
+  }
+  t.same(
+    (await suggest('القميض')).products.map((x) => x.id),
+    ['sh1'],
+    'suggest previews it too',
+  );
+});
+
 t.test('a synonym rule fires for its word with the article written onto it, both ways', async (t) => {
   const res = await h.api.call('POST', '/v1/synonyms', { key, body: { kind: 'equivalent', terms: ['هاتف', 'الجوال'] } });
   t.equal(res.status, 201);
