@@ -2,7 +2,7 @@ import type { QueryTerm } from '../engines/lexical/port.js';
 import { normalizeText } from '../text/normalize.js';
 import { withoutArticle } from '../text/stem.js';
 import { escapeHtml } from './highlight.js';
-import type { SuggestDictionary } from './suggest-dictionary.js';
+import { articleEnd, type SuggestDictionary } from './suggest-dictionary.js';
 
 // What suggest makes of the typed text: the prefixes it completes, the terms it previews, and each completion's marks.
 
@@ -49,12 +49,24 @@ export function completions(dictionary: SuggestDictionary, normalized: string, l
  * (tashkeel, tatweel and ligatures included: "مكيّف"), or there is none when they cannot be lined up.
  */
 function markPrefix(display: string, norm: string, typed: string): string | null {
-  const at = norm.startsWith(typed) ? 0 : norm.indexOf(` ${typed}`) + 1 || -1;
+  const at = matchedAt(norm, typed);
   if (at < 0) return null;
   const span = displaySpan(display, norm, at, at + typed.length);
   if (!span) return null;
   const [from, to] = span;
   return `${escapeHtml(display.slice(0, from))}<em>${escapeHtml(display.slice(from, to))}</em>${escapeHtml(display.slice(to))}`;
+}
+
+/** Where the dictionary matched `typed` in `norm`: its start, a later word's, or a word's after the Arabic article; -1 for none. */
+function matchedAt(norm: string, typed: string): number {
+  if (norm.startsWith(typed)) return 0;
+  const later = norm.indexOf(` ${typed}`);
+  if (later >= 0) return later + 1;
+  for (let at = 0; at >= 0; at = norm.indexOf(' ', at) + 1 || -1) {
+    const bare = articleEnd(norm, at);
+    if (bare > at && norm.startsWith(typed, bare)) return bare;
+  }
+  return -1;
 }
 
 /** Marks, format characters and tatweel: the characters normalization drops inside a word. */

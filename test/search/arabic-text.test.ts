@@ -17,6 +17,7 @@ await loadProducts(h, key, tenantId, [
   p('scr', { en: 'Mineral lotion SPF-50' }, { categories: cat('suncare', 'Tsunami Sunscreens', 'واقيات شمس') }),
   p('ph1', { ar: 'هاتف نوكيا', en: 'Nokia phone' }),
   p('ph2', { ar: 'جوال سامسونج', en: 'Samsung mobile' }),
+  p('ket', { ar: 'غلاية ماء كهربائية' }, { brand: 'الأناقة', categories: cat('home', 'Home appliances', 'الأجهزة المنزلية') }),
   p('de1', { en: 'Straße sign enamel' }),
   p('tr1', { en: 'İstanbul tulip mug' }),
 ]);
@@ -59,6 +60,14 @@ t.test('suggest: a last word typed with the article completes and previews as th
   t.same([...ac.products.map((x) => x.id)].sort(), ['ac1', 'ac2'], 'and previews its products');
   t.ok(find(await suggest('والعباي'), 'عبايات'), '"والعباي" (and the abaya...) completes عبايات');
   t.same((await suggest('الق')).products, [], 'one letter after the article is no prefix of its own');
+});
+
+t.test('suggest completes a brand or category whose words carry the article from the bare word typed', async (t) => {
+  const home = await suggest('منزلي');
+  t.equal(find(home, 'الأجهزة المنزلية')?.highlighted, 'الأجهزة ال<em>منزلي</em>ة', `a later word: ${JSON.stringify(home.suggestions)}`);
+  const brand = await suggest('أناق');
+  t.equal(find(brand, 'الأناقة')?.highlighted, 'ال<em>أناق</em>ة', `the first word: ${JSON.stringify(brand.suggestions)}`);
+  t.ok(find(await suggest('اجهز'), 'الأجهزة المنزلية'));
 });
 
 t.test("suggest marks the typed part in the store's own writing: tashkeel kept, at a word's start", async (t) => {
