@@ -1,8 +1,12 @@
-import { normalizeText } from '../text/normalize.js';
-import { stem } from '../text/stem.js';
+import { normalizeText, splitCompound } from '../text/normalize.js';
+import { stem, withoutArticle } from '../text/stem.js';
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}._-]*/gu;
+// A word as tokenize() reads one: letters, digits and marks, joined by single '-' or '.' between them (the Arabic
+// decimal separator too: "٣٫٥" is 3.5), so "dress." at a sentence's end is "dress"; with the invisible format
+// characters normalization drops (ZWNJ, bidi marks), which must not cut a word the index holds whole.
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}\p{Cf}]*(?:[-.\u066b][\p{L}\p{N}\p{M}\p{Cf}]+)*/gu;
 const SPECIAL = /[&<>"]/;
+const JOINED = /[-.]/;
 
 /**
  * A function that marks the words of a text matching the query (same normalized form, same stem,
@@ -20,6 +24,9 @@ export function highlighter(queryTokens: string[], prefix: string | null): (text
     wanted.add(stem(t));
   }
   const byPrefix = prefix !== null && prefix.length >= 2 ? prefix : null;
+  // "القمي" marks "قميص" too: the article typed onto a word the text writes bare (as search matches it).
+  const bare = byPrefix !== null ? withoutArticle(byPrefix, 2) : null;
+  const matches = (norm: string) => wanted.has(norm) || wanted.has(stem(norm));
   return (text) => {
     if (!text || !wanted.size) return null;
     let out = '';
@@ -28,7 +35,9 @@ export function highlighter(queryTokens: string[], prefix: string | null): (text
     for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
       const word = m[0];
       const norm = plainAscii(word) ? word.toLowerCase() : normalizeText(word);
-      if (!(wanted.has(norm) || wanted.has(stem(norm)) || (byPrefix !== null && norm.startsWith(byPrefix)))) continue;
+      const prefixed = byPrefix !== null && (norm.startsWith(byPrefix) || (bare !== null && norm.startsWith(bare)));
+      // A code's parts match as the index's do: "jbl" marks "JBL-T450".
+      if (!(matches(norm) || prefixed || (JOINED.test(norm) && splitCompound(norm).some(matches)))) continue;
       out += `${escapeHtml(text.slice(from, m.index))}<em>${word}</em>`;
       from = m.index + word.length;
     }

@@ -1,6 +1,6 @@
 import type { QueryTerm } from '../engines/lexical/port.js';
 import { isCodeLike } from '../text/normalize.js';
-import { stem } from '../text/stem.js';
+import { stem, withoutArticle } from '../text/stem.js';
 import { isIntentWord } from '../text/intent-words.js';
 import { equivalentMeasures, gluedMeasure, isMeasurePair } from '../text/measure.js';
 import { isUnitName } from '../text/product-head.js';
@@ -121,7 +121,7 @@ export function planQuery(input: PlanInput): QueryPlan {
       // writes with hyphens is no typo ("tshirt" is "t-shirt", not "shirt"), nor is a unit name the
       // store does not use ("1 litre" is a measure, not "1 lite").
       if (input.typoTolerance && !hyphenated && !singular && !isUnitName(t)) {
-        const to = input.correct(t);
+        const to = input.correct(t) ?? bareCorrection(t, input);
         if (to) {
           term.alternatives.push([to]);
           corrections.push({ from: t, to });
@@ -200,6 +200,15 @@ export function possessive(token: string, terms: Map<string, number>): string[] 
   const owner = token.slice(0, -1);
   // "womens" already meets "women's" by its stem (women): only a word the plural rule keeps whole needs the phrase.
   return terms.has(owner) && stem(token) !== owner ? [owner, 's'] : null;
+}
+
+/**
+ * An unknown word typed with the Arabic article is corrected as the bare word ("القميض": قميص), since the catalog's
+ * vocabulary holds its words as the names write them, mostly without the article; the correction is the bare word.
+ */
+function bareCorrection(token: string, input: PlanInput): string | null {
+  const bare = withoutArticle(token);
+  return bare ? input.correct(bare) : null;
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */

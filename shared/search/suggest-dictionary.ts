@@ -1,5 +1,6 @@
 import type { SuggestRow } from './vocabulary.repo.js';
 import { labelLang } from '../text/normalize.js';
+import { withoutArticle } from '../text/stem.js';
 
 const KINDS: SuggestRow['kind'][] = ['query', 'brand', 'category'];
 /** Answers kept per dictionary (the most recently used): typing repeats the same short prefixes. */
@@ -168,9 +169,16 @@ export class SuggestDictionary {
     return [bound(false), bound(true)];
   }
 
-  /** Calls `fn` with the first 3 characters and offset of each later word of `norm` that has 3. */
+  /**
+   * Calls `fn` with the first 3 characters and offset of each later word of `norm` that has 3, and of each word's
+   * bare start after the Arabic article ("الاجهزه المنزليه" is found by "اجه" and "منز", as shoppers type it).
+   */
   private eachWordStart(norm: string, fn: (key: string, at: number) => void): void {
-    for (let at = norm.indexOf(' ') + 1; at > 0 && at + 3 <= norm.length && at < 0x10000; at = norm.indexOf(' ', at) + 1) fn(norm.slice(at, at + 3), at);
+    for (let at = 0; at >= 0 && at < 0x10000; at = norm.indexOf(' ', at) + 1 || -1) {
+      const bare = articleEnd(norm, at);
+      if (bare > at && bare + 3 <= norm.length && bare < 0x10000) fn(norm.slice(bare, bare + 3), bare);
+      if (at > 0 && at + 3 <= norm.length) fn(norm.slice(at, at + 3), at);
+    }
   }
 }
 
@@ -181,4 +189,12 @@ function comparePrefix(s: string, prefix: string): number {
     if (d !== 0) return d;
   }
   return 0;
+}
+
+/** Where the word of `norm` starting at `at` begins without the Arabic article it opens with (`at` when it has none). */
+export function articleEnd(norm: string, at: number): number {
+  const end = norm.indexOf(' ', at);
+  const word = norm.slice(at, end < 0 ? norm.length : end);
+  const bare = withoutArticle(word);
+  return bare ? at + word.length - bare.length : at;
 }

@@ -3,11 +3,12 @@ import { AppError } from '../platform/errors.js';
 import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine, ProductCard } from '../engines/lexical/port.js';
 import { isCodeLike, normalizeText, tokenize } from '../text/normalize.js';
+import { withoutArticle } from '../text/stem.js';
 import { boundWords } from './query-bounds.js';
 import type { TenantContexts, TenantSearchContext } from './tenant-context.js';
 import type { SuggestDictionary } from './suggest-dictionary.js';
+import { completions, prefixTerms } from './suggest-completions.js';
 import { jsonBytes, RefreshingCache } from './refreshing-cache.js';
-import { escapeHtml } from './highlight.js';
 import { resolveRules, type Candidate } from '../merchandising/index.js';
 import { detectLang } from '../text/language.js';
 import { resolveRanking } from './ranking-config.js';
@@ -91,7 +92,10 @@ export class SuggestService {
       // Words below the typo budget's 4 characters get no correction (TypoIndex.prefixCorrection): too many spellings are that close.
       const vocab = last && !isCodeLike(last) ? await contexts.vocabularies.get(tenantId) : null;
       // Kept with the dictionary's answers: a word typed again is not looked up again.
-      const fix = vocab ? dictionary.memo(`\u0001${last}`, () => vocab.typos.prefixCorrection(last) ?? '') : '';
+      // A word typed with the Arabic article is corrected as the bare word the vocabulary holds ("القميض": قميص).
+      const bare = withoutArticle(last);
+      const correct = () => vocab!.typos.prefixCorrection(last) ?? (bare ? vocab!.typos.prefixCorrection(bare) : null) ?? '';
+      const fix = vocab ? dictionary.memo(`\u0001${last}`, correct) : '';
       if (fix) {
         const fixed = [...tokens.slice(0, -1), fix];
         const text = fixed.join(' ');
@@ -115,6 +119,7 @@ export class SuggestService {
         await this.deps.engine.search({
           tenantId,
           tokens,
+          terms: prefixTerms(tokens),
           prefixLast: true,
           noTextRank: true,
           offset: 0,
@@ -191,32 +196,4 @@ function cardsJson(cards: object[]): string {
   let json = previewJson.get(cards);
   if (json === undefined) previewJson.set(cards, (json = JSON.stringify(cards)));
   return json;
-}
-
-/** Suggestions (deduplicated, at most `limit`) and category buckets for a normalized prefix. */
-function completions(dictionary: SuggestDictionary, normalized: string, limit: number) {
-  const rows = dictionary.complete(normalized, limit);
-  const seen = new Set<string>();
-  // A query that says what a brand or category suggestion says ("Samsung" and the brand Samsung) is shown once, as the brand or category.
-  const named = new Set(rows.filter((r) => r.kind !== 'query').map((r) => r.norm));
-  const suggestions = [];
-  for (const r of rows) {
-    const key = `${r.kind}:${r.norm}`;
-    if (seen.has(key) || (r.kind === 'query' && named.has(r.norm))) continue;
-    seen.add(key);
-    suggestions.push({ text: r.display, highlighted: markPrefix(r.display, r.norm, normalized), kind: r.kind, target: r.target });
-    if (suggestions.length >= limit) break;
-  }
-  // Category buckets: the categories whose names start with what was typed, counted by their products.
-  const categories = dictionary.categoryBuckets(rows, 5);
-  return { suggestions, categories };
-}
-
-/** Wraps the typed part in <em> when the display text holds it (same length after normalization); the store's text is escaped: only the marks are markup. */
-function markPrefix(display: string, norm: string, typed: string): string | null {
-  const at = norm.indexOf(typed);
-  if (at < 0) return null;
-  // Normalization keeps lengths for plain text; when it did not, fall back to no highlight.
-  if (normalizeText(display) !== norm || display.length !== norm.length) return null;
-  return `${escapeHtml(display.slice(0, at))}<em>${escapeHtml(display.slice(at, at + typed.length))}</em>${escapeHtml(display.slice(at + typed.length))}`;
 }

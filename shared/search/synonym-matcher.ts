@@ -1,4 +1,12 @@
 import { tokenize } from '../text/normalize.js';
+import { withoutArticle } from '../text/stem.js';
+
+/**
+ * The form a word is compared in: without the Arabic article written onto it, so a rule on "هاتف" fires for
+ * "الهاتف" and "والهاتف" (and one written "الجوال" for "جوال"), as the engine's stems match both. Other words as they are.
+ */
+const key = (token: string) => withoutArticle(token) ?? token;
+const keys = (text: string) => tokenize(text).map(key);
 
 /** A synonym rule as the search path uses it: every text already normalized. */
 export interface CompiledRuleInput {
@@ -43,15 +51,15 @@ export class SynonymMatcher {
     for (const r of rules) {
       const phrases = r.kind === 'equivalent' ? r.terms : r.input ? [r.input] : [];
       for (const phrase of phrases) {
-        const tokens = tokenize(phrase);
+        const tokens = keys(phrase);
         if (!tokens.length) continue;
         const others = r.kind === 'equivalent' ? r.terms.filter((t) => t !== phrase) : r.outputs;
         const entry: Entry = {
           phrase: tokens,
           expansions: others.map((o) => tokenize(o)).filter((o) => o.length),
           ruleId: r.id,
-          unless: (r.conditions?.unless_terms ?? []).map((c) => tokenize(c)),
-          require: (r.conditions?.require_terms ?? []).map((c) => tokenize(c)),
+          unless: (r.conditions?.unless_terms ?? []).map(keys),
+          require: (r.conditions?.require_terms ?? []).map(keys),
           setKey: r.setKey,
           global: r.global,
         };
@@ -68,10 +76,11 @@ export class SynonymMatcher {
   /** Splits tokens into segments; `sets` are the tenant sets that are on, `global` whether platform rules apply. */
   apply(tokens: string[], opts: { sets: ReadonlySet<string>; global: boolean }): Segment[] {
     const out: Segment[] = [];
-    const text = ` ${tokens.join(' ')} `;
+    const keyed = tokens.map(key);
+    const text = ` ${keyed.join(' ')} `;
     for (let i = 0; i < tokens.length;) {
-      const matches = (this.byFirst.get(tokens[i]) ?? []).filter(
-        (e) => (e.global ? opts.global : opts.sets.has(e.setKey)) && startsAt(tokens, i, e.phrase) && conditionsHold(e, text),
+      const matches = (this.byFirst.get(keyed[i]) ?? []).filter(
+        (e) => (e.global ? opts.global : opts.sets.has(e.setKey)) && startsAt(keyed, i, e.phrase) && conditionsHold(e, text),
       );
       if (!matches.length) {
         out.push({ tokens: [tokens[i]], expansions: [], ruleIds: [] });

@@ -76,7 +76,8 @@ export class VocabularyBuilder {
       for (let n = 1; n <= Math.min(3, words.length); n++) {
         const phrase = words.slice(0, n).join(' ');
         if (n === 1 && isCodeLike(normalizeText(phrase))) continue;
-        this.suggest('query', phrase.replace(/[,;:()]+$/, ''), null);
+        // Punctuation closing the opening is the sentence's, not the name's: "عباية،" is shown "عباية".
+        this.suggest('query', phrase.replace(/[,;:()،؛]+$/, ''), null);
       }
     }
   }

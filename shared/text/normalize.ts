@@ -48,6 +48,10 @@ function buildFoldTable(): (string | undefined)[] {
   };
   latin(0xc0, 0x24f);
   latin(0x1e00, 0x1eff);
+  // Case folding, not lower-casing: "Straße" is written "STRASSE" and "strasse" (ß has no one-letter upper case), and a
+  // Turkish keyboard types dotless ı where the catalog has i ("ıstanbul"); İ already lower-cases to i plus a dropped dot.
+  t[0xdf] = 'ss';
+  t[0x131] = 'i';
   // Leftover combining marks (no precomposed form, or the i+dot from 'İ'.toLowerCase()).
   set(0x0300, 0x036f, '');
   set(0x1ab0, 0x1aff, '');
@@ -138,6 +142,16 @@ export function normalizeText(input: string, opts?: NormalizeOptions): string {
   }
   out += s.slice(runStart);
   return last === SPACE && out.length > 0 ? out.slice(0, -1) : out;
+}
+
+const NON_ASCII_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u066b]/g;
+
+/** Arabic-Indic and Persian digits and the Arabic decimal separator as ASCII ("٥٢" -> "52", "٣٫٥" -> "3.5"); the rest unchanged. */
+export function asciiDigits(s: string): string {
+  return s.replace(NON_ASCII_DIGIT, (d) => {
+    const c = d.charCodeAt(0);
+    return c === 0x066b ? '.' : String(c >= 0x06f0 ? c - 0x06f0 : c - 0x0660);
+  });
 }
 
 function isArabicLetterCode(c: number): boolean {

@@ -48,6 +48,18 @@ export function stemArabic(token: string): string {
   return hadArticle ? word : stripClitic(word);
 }
 
+/**
+ * The token without the Arabic article it opens with (ال, or ال after و ب ك ف, or لل), when at
+ * least `min` letters remain; null without one. "القمي" typed for "القميص" is "قمي": the article is
+ * written onto the word, so a prefix or a synonym of the bare word must also be one of it.
+ */
+export function withoutArticle(token: string, min = MIN_ARABIC_STEM): string | null {
+  for (const prefix of ARABIC_ARTICLES) {
+    if (token.length - prefix.length >= min && token.startsWith(prefix)) return token.slice(prefix.length);
+  }
+  return null;
+}
+
 function stripClitic(word: string): string {
   if (word.length - 1 >= MIN_ARABIC_STEM && word.startsWith(CONJUNCTION_WAW)) return word.slice(1);
   for (const clitic of OTHER_CLITICS) {

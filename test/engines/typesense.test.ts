@@ -417,16 +417,18 @@ t.test('attributes as stores send them: numbers and text mixed, ranges over the 
       doc('s1', { facets: { ram: ['8GB'], size: ['42'], weight: 9 } }),
       doc('s2', { facets: { ram: ['16GB'], size: ['44', '45'], weight: 9.5 } }),
       doc('s3', { facets: { size: ['XL'], weight: 12 } }),
+      doc('s4', { facets: { size: ['٥٢'], weight: ['٣٫٥'] } }),
     ],
     settings,
   );
   const ids = async (filters: EngineQuery['filters']) => (await engine.search(query('t9', { filters }))).hits.map((h) => h.id).sort();
   t.same(await ids({ ram: { gte: 8 } }), [], 'a range over text values: no error, nothing in it');
-  t.same(await ids({ size: { gte: 43 } }), ['s2']);
-  t.same(await ids({ weight: { lte: 9.5 } }), ['s1', 's2']);
+  t.same(await ids({ size: { gte: 43 } }), ['s2', 's4'], '"٥٢" (Arabic-Indic digits) is 52');
+  t.same(await ids({ size: { gte: 50 } }), ['s4']);
+  t.same(await ids({ weight: { lte: 9.5 } }), ['s1', 's2', 's4'], '"٣٫٥" is 3.5');
   t.same(await ids({ weight: ['9', '12'] }), ['s1', 's3'], 'a number filters by its text');
   const counts = (await engine.search(query('t9', { facets: ['weight'] }))).facets.weight as Array<{ value: string }>;
-  t.same(counts.map((b) => b.value).sort(), ['12', '9', '9.5']);
+  t.same(counts.map((b) => b.value).sort(), ['12', '9', '9.5', '٣٫٥']);
 });
 
 t.test('a tenant never indexed searches empty; dropTenant removes alias and collections', async (t) => {

@@ -38,6 +38,20 @@ t.test('a numeric attribute filters by the value its facet bucket shows', async 
   t.same(ids(await get('filter[size]=44')), ['s2'], 'text values as before');
 });
 
+t.test('a range reads numbers written in Arabic-Indic or Persian digits ("٥٢" is 52)', async (t) => {
+  const store = await h.tenant('arabic digits');
+  await h.api.call('PUT', '/v1/attributes/mapping', { key: store.key, body: { items: mapping } });
+  await loadProducts(h, store.key, store.id, [p('a1', { Size: '٥٢', Weight: '٣٫٥' }), p('a2', { Size: '۴۰' }), p('a3', { Size: '54' })]);
+  const range = async (qs: string) => ids(await h.api.call('GET', `/v1/search?q=shoe&${qs}`, { key: store.key }));
+  t.same(await range('filter[size][gte]=50&filter[size][lte]=53'), ['a1']);
+  t.same(await range('filter[size][lte]=45'), ['a2'], 'Persian digits');
+  t.same(await range('filter[size][gte]=50'), ['a1', 'a3']);
+  t.same(await range('filter[weight][gte]=3.5&filter[weight][lte]=3.5'), ['a1'], 'the Arabic decimal separator');
+  const facet = await h.api.call('GET', '/v1/search?q=shoe&facets=size', { key: store.key });
+  const values = facet.body.facets[0].buckets.map((b: { value: string }) => b.value).sort();
+  t.same(values, ['54', '٥٢', '۴۰'], "the buckets show the store's own writing");
+});
+
 t.test('a built-in filter of the wrong shape is a 400 naming it', async (t) => {
   for (const [qs, field] of [
     ['filter[in_stock]=maybe', 'filter[in_stock]'],

@@ -76,6 +76,9 @@ t.test('Latin: lower-case and diacritics stripped', async (t) => {
     ['Ñandú Über', 'nandu uber'],
     ['e\u0301te\u0301', 'ete'], // decomposed input
     ['İstanbul', 'istanbul'],
+    ['ıstanbul ISPARTA', 'istanbul isparta'], // Turkish dotless i, typed on Turkish keyboards for "i"
+    ['Straße STRASSE Fußball', 'strasse strasse fussball'], // German sharp s, which upper-cases to SS
+    ['GROẞ', 'gross'],
     ['iPhone 15 Pro Max', 'iphone 15 pro max'],
     ['JBL-T450', 'jbl-t450'],
   ]);

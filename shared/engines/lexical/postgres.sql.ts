@@ -56,6 +56,8 @@ export interface SqlPart {
 
 /** `x` (text) as a number when it is one, else null: a CASE, so the cast never sees other text (no question mark: knex reads it as a binding). */
 const NUMERIC_TEXT = `(CASE WHEN x ~ '^\\s*-{0,1}[0-9]+(\\.[0-9]+){0,1}\\s*$' THEN x::numeric END)`;
+/** `x` with Arabic-Indic and Persian digits and the Arabic decimal separator as ASCII (asciiDigits): "٥٢" is the number 52. */
+const ASCII_DIGITS = `translate(x, '٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫', '01234567890123456789.')`;
 
 /** WHERE clauses for the engine's filter names: brand, category, price, in_stock, and facet attributes. */
 export function filterSql(filters: Record<string, FilterValue> | undefined, skip?: string): SqlPart {
@@ -81,7 +83,9 @@ export function filterSql(filters: Record<string, FilterValue> | undefined, skip
         // The value is a number, or text that is one ("42"; in a list, any of them): a text value ("8GB") never matches, never fails.
         // Each of the product's values as text, as the facet counts read them (facetValues).
         const values = facetValues(name, (c) => c);
-        sql.push(`EXISTS (SELECT 1 FROM ${values.value} v(x) WHERE ${bounds.map((b) => `${NUMERIC_TEXT} ${b}`).join(' AND ')})`);
+        sql.push(
+          `EXISTS (SELECT 1 FROM (SELECT ${ASCII_DIGITS} AS x FROM ${values.value} v(x)) v WHERE ${bounds.map((b) => `${NUMERIC_TEXT} ${b}`).join(' AND ')})`,
+        );
         bindings.push(...values.bindings.slice(0, 3), ...[value.gte, value.lte].filter((b) => b != null));
       }
     } else if (typeof value === 'boolean') {

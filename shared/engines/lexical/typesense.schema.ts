@@ -1,5 +1,6 @@
 import type { CollectionFieldSchema } from 'typesense';
 import { categoryLabels, categoryLevelKey, type IndexSettings, type SearchDoc } from './port.js';
+import { asciiDigits } from '../../text/normalize.js';
 
 /** The collection as `POST /collections` takes it (CollectionSchema of the v30 spec). */
 export interface TypesenseCollectionSchema {
@@ -100,7 +101,10 @@ export function toTypesenseDoc(d: SearchDoc): Record<string, unknown> {
   for (const [name, value] of Object.entries(d.facets)) {
     const values = Array.isArray(value) ? value : [value];
     doc[facetFieldName(name)] = values.map((v) => toFilterKey(String(v)));
-    const numbers = values.flatMap((v) => (typeof v === 'number' ? [v] : typeof v === 'string' && NUMERIC_TEXT.test(v) ? [Number(v)] : []));
+    // A number as text in any digits the stores write: "٥٢" (Arabic-Indic) is 52.
+    const numbers = values.flatMap((v) =>
+      typeof v === 'number' ? [v] : typeof v === 'string' && NUMERIC_TEXT.test(asciiDigits(v)) ? [Number(asciiDigits(v))] : [],
+    );
     if (numbers.length) doc[numericFieldName(name)] = numbers;
   }
   return doc;

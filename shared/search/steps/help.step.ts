@@ -26,6 +26,8 @@ export const help: SearchStep = {
   trace: (s) => ({ did_you_mean: s.didYouMean, zero_result_help: s.zeroResultHelp !== null }),
 };
 
+const DOTTED_I = /i\u0307/g;
+
 /** Letters and digits at a word's ends: what a name's word is without its punctuation. */
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 
@@ -46,7 +48,8 @@ function writings(words: Set<string>, hits: SearchHitOut[]): Map<string, string>
         const norm = normalizeText(word);
         if (!words.has(norm)) continue;
         const forms = seen.get(norm) ?? new Map<string, number>();
-        const form = word.toLowerCase();
+        // Lower case as the shopper types it: "İstanbul" is "istanbul", not toLowerCase's i with a combining dot.
+        const form = word.toLowerCase().replace(DOTTED_I, 'i');
         forms.set(form, (forms.get(form) ?? 0) + 1);
         seen.set(norm, forms);
       }

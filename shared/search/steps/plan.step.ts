@@ -4,6 +4,8 @@ import { narrowIntent, typicalWords } from '../category-profile.js';
 import { markPrepositions, markQualifier } from '../vocabulary.js';
 import { queryAudience } from '../../text/audience.js';
 import type { SearchStep } from './state.js';
+import type { QueryTerm } from '../../engines/lexical/port.js';
+import { withoutArticle } from '../../text/stem.js';
 
 /**
  * The engine query: terms with compounds and typo corrections as alternatives, the categories
@@ -62,6 +64,7 @@ export const plan: SearchStep = {
         audience: queryAudience(words) ?? undefined,
       },
     };
+    if (s.query.prefixLast) s.query.terms = withBareLast(s.query.terms!, tokens[tokens.length - 1]);
   },
   trace: (s) => ({
     weights: s.plan.terms.map((t) => t.weight),
@@ -75,3 +78,15 @@ export const plan: SearchStep = {
     typical: s.query.boost?.typical,
   }),
 };
+
+/**
+ * A last word typed with the Arabic article ("القمي" of "القميص") is also a prefix without it: the store writes the bare
+ * word, and the article never is a prefix of it. Only when the word is its own term (not a phrase, a code or a synonym's).
+ */
+function withBareLast(terms: QueryTerm[], last: string): QueryTerm[] {
+  const term = terms[terms.length - 1];
+  const bare = withoutArticle(last, 2);
+  if (!bare || !term || term.exact || term.alternatives[0]?.length !== 1 || term.alternatives[0][0] !== last) return terms;
+  if (term.alternatives.some((a) => a.length === 1 && a[0] === bare)) return terms;
+  return [...terms.slice(0, -1), { ...term, alternatives: [...term.alternatives, [bare]] }];
+}
