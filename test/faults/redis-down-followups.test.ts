@@ -1,0 +1,65 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+import { startPrivateRedis } from '../helpers/redis-server.js';
+import { spawnApi, spawnWorker } from '../helpers/processes.js';
+import { indexReport, complete } from '../helpers/indexed.js';
+import { waitFor } from '../helpers/wait.js';
+
+// Redis down (the test's own redis-server stopped) while a write whose follow-up is a queued job
+// is acknowledged: the write is committed in Postgres, the answer says so (never a 503 for a write
+// that happened, whose retry would then be refused), and the follow-up runs once Redis is back,
+// with no process restarted. Bound: each follow-up within 60 s of Redis answering (the sweep runs
+// every 10 s here).
+const FOLLOW_UP_BOUND_MS = 60_000;
+
+const redis = await startPrivateRedis();
+const env = { SWEEP_EVERY_MS: '10000', TRANSLATION_PROVIDER: 'none' };
+const h = await setup({ REDIS_URL: redis.url, ...env });
+// The harness clears its Redis prefix on close, so Redis must be up then; it stops last.
+t.teardown(async () => {
+  if (!redis.running()) await redis.start();
+  await h.close();
+  await redis.close();
+});
+
+t.test('a translation decision during a Redis outage is acknowledged and reaches search once Redis is back', async (t) => {
+  const { id: tenantId, key } = await h.tenant();
+  const worker = spawnWorker(t, h.config, env);
+  const batch = await h.api.call('POST', '/v1/products/batch', {
+    key,
+    body: { upsert: [{ id: 'p1', name: { en: 'Kitchen chair' }, price: 1, currency: 'USD' }] },
+  });
+  t.equal(batch.status, 200);
+  await waitFor(async () => complete(await indexReport(h.api.deps.db, tenantId)), 30_000, 'the product indexed');
+  const started = await h.api.call('POST', '/v1/translate/backfill', { key, body: { target_locale: 'ar', fields: ['name'] } });
+  t.equal(started.status, 202);
+  const item = await waitFor(
+    async () => (await h.api.call('GET', '/v1/translate/review?status=pending', { key })).body.data?.[0],
+    30_000,
+    () => `a pending item (${worker.log().slice(-1000)})`,
+  );
+
+  // A machine translation waiting for a person, not yet in the index (as the pipeline leaves it before index-translations).
+  await h.api.deps.db('translation_items').where({ tenant_id: tenantId, id: item.id }).update({ status: 'machine', translated_text: 'كرسي مطبخ' });
+  // The decision is made on an API process that is gone (a deploy, a crash) before Redis is back.
+  const doomed = await spawnApi(t, h.config, env);
+
+  await redis.stop();
+  const approved = await doomed.call('POST', `/v1/translate/review/${item.id}`, { key, body: { action: 'approve' } });
+  t.equal(approved.status, 200, `the committed decision is acknowledged (${approved.body?.error?.code ?? approved.status})`);
+  t.equal(approved.body.status, 'approved');
+  const stored = await h.api.deps.db('translation_items').where({ tenant_id: tenantId, id: item.id }).first();
+  t.equal(stored.status, 'approved', 'and stored');
+  await doomed.kill('SIGKILL');
+
+  await redis.start();
+  const back = Date.now();
+  await waitFor(
+    async () => (await h.api.call('GET', `/v1/search?q=${encodeURIComponent('كرسي')}`, { key })).body.ids?.includes('p1'),
+    FOLLOW_UP_BOUND_MS,
+    () => `the approved text searchable (${worker.log().slice(-1500)})`,
+    250,
+  );
+  t.comment(`the decision reached search ${Date.now() - back} ms after Redis came back`);
+  t.equal(await h.api.deps.repos.products.countUnindexed(tenantId), 0, 'nothing left unindexed');
+});
