@@ -4,6 +4,7 @@ import { startPrivateRedis } from '../helpers/redis-server.js';
 import { spawnApi, spawnWorker } from '../helpers/processes.js';
 import { indexReport, complete } from '../helpers/indexed.js';
 import { waitFor } from '../helpers/wait.js';
+import { startReceiver } from '../notifications/receiver.js';
 
 // Redis down (the test's own redis-server stopped) while a write whose follow-up is a queued job
 // is acknowledged: the write is committed in Postgres, the answer says so (never a 503 for a write
@@ -13,7 +14,7 @@ import { waitFor } from '../helpers/wait.js';
 const FOLLOW_UP_BOUND_MS = 60_000;
 
 const redis = await startPrivateRedis();
-const env = { SWEEP_EVERY_MS: '10000', TRANSLATION_PROVIDER: 'none' };
+const env = { SWEEP_EVERY_MS: '10000', TRANSLATION_PROVIDER: 'none', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_MAX_ATTEMPTS: '3' };
 const h = await setup({ REDIS_URL: redis.url, ...env });
 // The harness clears its Redis prefix on close, so Redis must be up then; it stops last.
 t.teardown(async () => {
@@ -62,4 +63,56 @@ t.test('a translation decision during a Redis outage is acknowledged and reaches
   );
   t.comment(`the decision reached search ${Date.now() - back} ms after Redis came back`);
   t.equal(await h.api.deps.repos.products.countUnindexed(tenantId), 0, 'nothing left unindexed');
+});
+
+t.test('a notification whose attempt Redis lost is still delivered, without a restart', async (t) => {
+  const { id: tenantId, key } = await h.tenant();
+  const rx = await startReceiver();
+  t.teardown(() => rx.close());
+  const worker = spawnWorker(t, h.config, env);
+  await waitFor(
+    async () => (await h.api.deps.queues.get('notifications').getWorkersCount()) >= 1,
+    60_000,
+    () => `the worker (${worker.log()})`,
+  );
+  const made = await h.api.call('POST', '/v1/webhooks', { key, body: { url: `${rx.url}/hooks`, kinds: ['job.failed'] } });
+  t.equal(made.status, 201);
+  rx.state.secret = made.body.secret;
+  const delivery = (id: string) => h.api.deps.db('webhook_deliveries').where({ tenant_id: tenantId, id }).first();
+
+  // A retry waiting in Redis (delayed job) when Redis restarts empty.
+  rx.state.answer = (n) => ({ status: n === 1 ? 500 : 204 });
+  const first = await h.api.call('POST', `/v1/webhooks/${made.body.id}/test`, { key });
+  t.equal(first.status, 202);
+  await waitFor(
+    async () => (await delivery(first.body.id))?.attempts === 1,
+    30_000,
+    () => `the first attempt made (${worker.log().slice(-1000)})`,
+  );
+  await waitFor(async () => (await h.api.deps.queues.get('notifications').getDelayedCount()) === 1, 10_000, 'the retry waiting in Redis');
+  await redis.restart();
+  await waitFor(
+    async () => (await delivery(first.body.id))?.status === 'delivered',
+    FOLLOW_UP_BOUND_MS,
+    () => `the retry delivered (${worker.log().slice(-1500)})`,
+    250,
+  );
+  t.pass('the retry lost with Redis was delivered');
+
+  // A test notification asked for while Redis is down: recorded, so answered as queued, and sent once Redis is back.
+  await redis.stop();
+  const during = await h.api.call('POST', `/v1/webhooks/${made.body.id}/test`, { key });
+  t.equal(during.status, 202, `the recorded delivery is acknowledged (${during.body?.error?.code ?? during.status})`);
+  await redis.start();
+  if (during.status === 202) {
+    await waitFor(
+      async () => (await delivery(during.body.id))?.status === 'delivered',
+      FOLLOW_UP_BOUND_MS,
+      () => `the outage delivery sent (${worker.log().slice(-1500)})`,
+      250,
+    );
+    t.equal(rx.received.filter((r) => r.headers['webhook-id'] === during.body.id).length, 1, 'sent once');
+  }
+  const stuck = await h.api.deps.db('webhook_deliveries').where({ tenant_id: tenantId, status: 'pending' });
+  t.same(stuck, [], 'no delivery left pending');
 });
