@@ -1,4 +1,5 @@
 import t from 'tap';
+import { createHmac } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { spawnApi, spawnWorker } from '../helpers/processes.js';
@@ -14,7 +15,17 @@ import { startReceiver } from '../notifications/receiver.js';
 const FOLLOW_UP_BOUND_MS = 60_000;
 
 const redis = await startPrivateRedis();
-const env = { SWEEP_EVERY_MS: '10000', TRANSLATION_PROVIDER: 'none', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_MAX_ATTEMPTS: '3' };
+const MOCK_SECRET = 'mock_whsec_followups_0123';
+const env = {
+  SWEEP_EVERY_MS: '10000',
+  TRANSLATION_PROVIDER: 'none',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_BASE_MS: '5000',
+  WEBHOOK_MAX_ATTEMPTS: '3',
+  MOCK_WEBHOOK_SECRET: MOCK_SECRET,
+  // The daily provider reconcile never runs during the test (it also re-queues unapplied events).
+  BILLING_RECONCILE_CRON: '0 0 1 1 *',
+};
 const h = await setup({ REDIS_URL: redis.url, ...env });
 // The harness clears its Redis prefix on close, so Redis must be up then; it stops last.
 t.teardown(async () => {
@@ -115,4 +126,55 @@ t.test('a notification whose attempt Redis lost is still delivered, without a re
   }
   const stuck = await h.api.deps.db('webhook_deliveries').where({ tenant_id: tenantId, status: 'pending' });
   t.same(stuck, [], 'no delivery left pending');
+});
+
+t.test('a billing webhook stored while Redis is down is applied once Redis is back, though its API process is gone', async (t) => {
+  const { id: tenantId } = await h.tenant();
+  const worker = spawnWorker(t, h.config, env);
+  await waitFor(
+    async () => (await h.api.deps.queues.get('billing').getWorkersCount()) >= 1,
+    60_000,
+    () => `the worker (${worker.log()})`,
+  );
+  const now = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    id: 'mev_outage',
+    type: 'subscription.created',
+    created: now,
+    data: {
+      tenant_id: tenantId,
+      subscription: {
+        id: 'msub_outage',
+        customer: 'mcus_outage',
+        plan_code: 'growth',
+        interval: 'month',
+        status: 'active',
+        current_period_start: now,
+        current_period_end: now + 30 * 86400,
+        trial_end: null,
+        cancel_at_period_end: false,
+      },
+    },
+  });
+  const doomed = await spawnApi(t, h.config, env);
+
+  await redis.stop();
+  const sig = createHmac('sha256', MOCK_SECRET).update(`${now}.${body}`).digest('hex');
+  const res = await doomed.call('POST', '/v1/billing/webhooks/mock', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'mock-signature': `t=${now},v1=${sig}` },
+  });
+  t.equal(res.status, 200, 'stored and acknowledged');
+  await doomed.kill('SIGKILL');
+  await redis.start();
+  const event = () => h.api.deps.db('billing_events').where({ provider: 'mock', event_id: 'mev_outage' }).first();
+  await waitFor(
+    async () => (await event())?.applied_at,
+    FOLLOW_UP_BOUND_MS,
+    () => `the event applied (${worker.log().slice(-1500)})`,
+    250,
+  );
+  t.equal((await event()).outcome, 'applied');
+  const sub = await h.api.deps.db('billing_subscriptions').where({ tenant_id: tenantId }).first();
+  t.equal(sub?.plan_code, 'growth', 'the subscription follows the event');
 });
