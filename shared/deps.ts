@@ -317,10 +317,29 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     meter,
     billingNotifications,
     productsLimit,
+    /**
+     * Subscribes to invalidations and notices and starts the background writers. Search needs no
+     * Redis, so a process started while Redis is down must not wait for it: the subscriptions wait
+     * for Redis however long it takes (maxRetriesPerRequest: null) and the process starts at once;
+     * meanwhile credentials are re-read every second (Authenticator), as during any outage.
+     */
     async start() {
-      sub = new Redis(config.redisUrl, { lazyConnect: true });
-      await auth.start(sub);
-      await notices.listen(sub);
+      sub = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+      const link = sub;
+      const subscribed = Promise.all([auth.start(link), notices.listen(link)]);
+      subscribed.catch((err) => logger.warn('notice subscriptions failed', { err }));
+      let unavailable: (err: Error) => void = () => undefined;
+      const failing = new Promise<void>((resolve) => {
+        unavailable = (err) => {
+          logger.warn('Redis unavailable at start; subscribing when it answers', { err });
+          resolve();
+        };
+      });
+      link.once('error', unavailable);
+      // Later errors are the reconnects' (ioredis retries on its own; watchRedis follows the link).
+      link.on('error', () => undefined);
+      await Promise.race([subscribed, failing]);
+      link.off('error', unavailable);
       for (const b of background) b.start();
     },
     async close() {

@@ -14,15 +14,18 @@ async function main() {
   const workers = startWorkers(deps, STAGES);
   // Schedules live in Redis: kept in place (re-created after a Redis restart) for as long as the workers run.
   const kept = keepSchedules(deps.queues, schedules(config), { checkEveryMs: Math.min(60_000, config.sweepEveryMs), logger: deps.logger });
-  await kept.started;
-  deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
-  const metrics = config.ops.workerMetricsPort !== undefined ? await serveMetrics(config.ops.workerMetricsPort, config.ops.metricsHost) : null;
+  let metrics: Awaited<ReturnType<typeof serveMetrics>> | null = null;
+  // Registered as soon as the workers take jobs: a SIGTERM while the schedules are still being
+  // written (seconds at start) must finish the jobs held, not kill them mid-stage.
   onShutdown(async () => {
     metrics?.close();
     kept.stop();
     await workers.close();
     await deps.close();
   });
+  await kept.started;
+  deps.logger.info('workers started', { queues: workers.workers.map((w) => w.name) });
+  metrics = config.ops.workerMetricsPort !== undefined ? await serveMetrics(config.ops.workerMetricsPort, config.ops.metricsHost) : null;
 }
 
 main().catch((err) => {

@@ -61,7 +61,7 @@ export class Authenticator {
    * Subscribes to invalidations on `sub` (a connection used only for that) and starts last-used
    * flushing. Invalidations sent while this process's subscription was down are lost to it, so
    * when it comes back every cached credential is dropped, and while it is down cached
-   * credentials are re-read every UNWATCHED_TTL_MS.
+   * credentials are re-read every UNWATCHED_TTL_MS. Resolves once subscribed, which waits for Redis.
    */
   async start(sub: Redis, flushEveryMs = 2000): Promise<void> {
     this.link = watchRedis(sub, () => this.forgetAll());
@@ -76,9 +76,11 @@ export class Authenticator {
         this.unknown.delete(hash);
       }
     });
-    await sub.subscribe(this.channel);
     this.flushTimer = setInterval(() => void this.flush().catch((err) => this.logger.warn('last_used flush failed', { err })), flushEveryMs);
     this.flushTimer.unref();
+    await sub.subscribe(this.channel);
+    // Subscribed late (Redis was down at start): what was cached before could have missed an invalidation.
+    this.forgetAll();
   }
 
   async stop(): Promise<void> {

@@ -38,10 +38,11 @@ export function billingEventsRepo(db: Knex) {
     async markOutcome(provider: string, eventId: string, outcome: string): Promise<void> {
       await db('billing_events').where({ provider, event_id: eventId }).whereNull('applied_at').update({ outcome });
     },
-    /** Stored but not applied after `olderThanMs` (their queueing was lost). */
-    async unapplied(olderThanMs: number, limit = 500): Promise<EventRow[]> {
+    /** Events not applied after `olderThanMs`; `untried`: only those never tried (their enqueue was lost), not those left for later (plan_unknown). */
+    async unapplied(olderThanMs: number, limit = 500, untried = false): Promise<EventRow[]> {
       return db<EventRow>('billing_events')
         .whereNull('applied_at')
+        .modify((q) => (untried ? q.whereNull('outcome') : q))
         .andWhere('received_at', '<', new Date(Date.now() - olderThanMs))
         .orderBy('received_at')
         .limit(limit);

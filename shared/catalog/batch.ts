@@ -167,14 +167,17 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
   const refused = errors.filter((e) => e.id !== null && e.index < offset).map((e) => e.id as string);
   const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete, refused } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
-  if (outcome.deletedIds.length) {
-    await deps.engine.remove(tenantId, outcome.deletedIds);
+  // Every id the batch deletes leaves search, stored or not: the retry of a batch cut off after its
+  // commit (its removal from search failed, 503) finds the rows gone, and must still remove their documents.
+  const gone = [...new Set([...outcome.deletedIds, ...deletes])];
+  if (gone.length) {
+    await deps.engine.remove(tenantId, gone);
     await deps.notices.publish('index', tenantId);
   }
   const toIndex = [...outcome.changedIds, ...outcome.staleIds];
   let queued = true;
-  if (toIndex.length || outcome.deletedIds.length) {
-    queued = await queueIndexing(deps, tenantId, toIndex, outcome.deletedIds);
+  if (toIndex.length || gone.length) {
+    queued = await queueIndexing(deps, tenantId, toIndex, gone);
   }
   return {
     upserted: outcome.changedIds.length,

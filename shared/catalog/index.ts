@@ -10,6 +10,7 @@ export function catalogRepos(db: Knex) {
 export * from './batch.js';
 export * from './canonical.js';
 export * from './catalog.jobs.js';
+export * from './index-state.js';
 export * from './indexer.js';
 export * from './mapping.js';
 export * from './product.schema.js';

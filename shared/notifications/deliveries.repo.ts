@@ -34,6 +34,19 @@ export function deliveriesRepo(db: Knex) {
       if (before) q.andWhereRaw(`(date_trunc('milliseconds', created_at), id) < (?::timestamptz, ?)`, [before.at, before.id]);
       return q.orderByRaw(`date_trunc('milliseconds', created_at) DESC, id DESC`).limit(limit);
     },
+    /**
+     * Pending deliveries whose next attempt is over `graceMs` late (its first attempt never made, or
+     * a retry past its time): the attempt's job was lost (Redis down or restarted empty), oldest first.
+     */
+    async overdue(graceMs: number, limit: number): Promise<Array<Pick<DeliveryRow, 'id' | 'attempts'>>> {
+      const before = db.raw(`now() - ? * interval '1 millisecond'`, [graceMs]);
+      return rows()
+        .select('id', 'attempts')
+        .where({ status: 'pending' })
+        .andWhere((w) => w.where('next_attempt_at', '<', before).orWhere((f) => f.whereNull('next_attempt_at').andWhere('created_at', '<', before)))
+        .orderBy('created_at')
+        .limit(limit);
+    },
     /** Records attempt `attempt` once (a re-run of the same attempt changes nothing). */
     async attempted(
       id: string,

@@ -45,10 +45,16 @@ export class Notifier {
     return ids;
   }
 
-  /** One delivery to one receiver (also the test delivery, whatever its kinds). */
+  /**
+   * One delivery to one receiver (also the test delivery, whatever its kinds). Recorded first: an
+   * attempt that cannot be queued (Redis down) is queued by requeue-deliveries once Redis answers,
+   * so the recorded delivery is answered as queued, never left pending behind a 503.
+   */
   async deliverTo(receiver: ReceiverRow, kind: string, payload: Record<string, unknown>): Promise<DeliveryRow> {
     const delivery = await this.deps.deliveries.create(receiver.tenant_id, receiver.id, kind, payload);
-    await this.deps.queues.enqueue(deliverJob, { deliveryId: delivery.id, attempt: 1 });
+    await this.deps.queues
+      .enqueue(deliverJob, { deliveryId: delivery.id, attempt: 1 })
+      .catch((err) => this.deps.logger.warn('notification not queued; requeue-deliveries will send it', { err, deliveryId: delivery.id }));
     return delivery;
   }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { notFound } from '../platform/errors.js';
+import { markUnindexed } from '../catalog/index.js';
 import { lockFeed, NEXT_SEQ, type ItemRow } from './items.repo.js';
 import { invalidTransition, reviewTarget, type ReviewAction } from './state-machine.js';
 import type { QualityNotes } from './quality-checks.js';
@@ -55,6 +56,7 @@ export function reviewRepo(db: Knex) {
           .where({ tenant_id: tenantId, id })
           .update(patchFor(trx, action, edit))
           .returning('*');
+        await markUnindexed(trx, tenantId, [row.product_id]);
         return row as ItemRow;
       });
     },
@@ -68,6 +70,11 @@ export function reviewRepo(db: Knex) {
         const updated = ok.length
           ? ((await trx('translation_items').where({ tenant_id: tenantId }).whereIn('id', ok).update(patchFor(trx, action)).returning('*')) as ItemRow[])
           : [];
+        await markUnindexed(
+          trx,
+          tenantId,
+          updated.map((r) => r.product_id),
+        );
         return { updated, skipped: [...new Set(ids)].filter((id) => !okSet.has(id)) };
       });
     },

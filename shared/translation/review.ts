@@ -1,6 +1,7 @@
 import { AppError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { Queues } from '../platform/queue/queues.js';
+import type { Logger } from '../platform/logger.js';
 import type { ProductSource } from './fields.js';
 import type { GlossaryRow } from './glossary.repo.js';
 import type { ItemRow } from './items.repo.js';
@@ -11,6 +12,7 @@ import type { ReviewAction } from './state-machine.js';
 
 export interface ReviewDeps {
   queues: Pick<Queues, 'enqueue'>;
+  logger: Pick<Logger, 'warn'>;
   review: ReviewRepo;
   items: { find(tenantId: string, id: string): Promise<ItemRow | undefined> };
   glossary: { forPair(tenantId: string, source: string, target: string): Promise<GlossaryRow[]> };
@@ -19,9 +21,15 @@ export interface ReviewDeps {
 
 /**
  * Review decisions (spec 4.3, README "Translation states"): approve, reject and edit one item, or
- * approve/reject many. What search serves may change, so the products are re-indexed.
+ * approve/reject many. What search serves may change, so the products are re-indexed: the decision's
+ * transaction marks them unindexed, so an index job that cannot be queued (Redis down) is queued by
+ * the sweep instead, and the committed decision is answered 200, never 503 (its retry would be a 409).
  */
 export function reviewService(deps: ReviewDeps) {
+  const reindex = (tenantId: string, productIds: string[]) =>
+    reindexProducts(deps.queues, tenantId, productIds, newId('rv')).catch((err) =>
+      deps.logger.warn('translation decision not queued for indexing; the sweep will index it', { err, tenantId, products: productIds.length }),
+    );
   return {
     async decide(tenantId: string, id: string, action: ReviewAction, text: string | null | undefined): Promise<ItemRow> {
       if (action === 'edit' && (text == null || !text.trim())) {
@@ -48,17 +56,15 @@ export function reviewService(deps: ReviewDeps) {
         }
       }
       const row = await deps.review.decide(tenantId, id, action, edit);
-      await reindexProducts(deps.queues, tenantId, [row.product_id], newId('rv'));
+      await reindex(tenantId, [row.product_id]);
       return row;
     },
     async bulk(tenantId: string, ids: string[], action: 'approve' | 'reject') {
       const { updated, skipped } = await deps.review.bulk(tenantId, ids, action);
       if (updated.length)
-        await reindexProducts(
-          deps.queues,
+        await reindex(
           tenantId,
           updated.map((r) => r.product_id),
-          newId('rv'),
         );
       return { updated: updated.length, skipped: skipped.length, skipped_ids: skipped };
     },

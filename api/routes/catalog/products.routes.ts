@@ -103,9 +103,12 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'deleted', schema: Deleted } },
       async handle(ctx, { params }) {
         const tenantId = ctx.state.principal.tenantId;
-        if (!(await products.remove(tenantId, params.product_id))) throw notFound('product');
+        const removed = await products.remove(tenantId, params.product_id);
+        // Removed from search even when the row is already gone: the retry of a delete cut off
+        // after its commit (503) must not leave the product searchable for ever.
         await deps.engine.remove(tenantId, [params.product_id]);
         await deps.vectors.remove(tenantId, [params.product_id]);
+        if (!removed) throw notFound('product');
         await deps.notices.publish('index', tenantId);
         await deps.notices.publish('vectors', tenantId);
         ctx.body = { deleted: true, id: params.product_id };

@@ -16,6 +16,7 @@ export function reviewRoutes(deps: Deps): RouteSpec[] {
   const repo = deps.repos.translationReview;
   const service = reviewService({
     queues: deps.queues,
+    logger: deps.logger,
     review: repo,
     items: deps.repos.translationItems,
     glossary: deps.repos.glossary,

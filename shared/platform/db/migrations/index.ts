@@ -23,6 +23,7 @@ import * as m023 from './023-browse-order.js';
 import * as m024 from './024-name-openings.js';
 import * as m025 from './025-spelling-variants.js';
 import * as m026 from './026-search-cards.js';
+import * as m027 from './027-pending-deliveries.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['024-name-openings', m024],
   ['025-spelling-variants', m025],
   ['026-search-cards', m026],
+  ['027-pending-deliveries', m027],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
