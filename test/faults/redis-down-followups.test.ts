@@ -13,6 +13,8 @@ import { startReceiver } from '../notifications/receiver.js';
 // with no process restarted. Bound: each follow-up within 60 s of Redis answering (the sweep runs
 // every 10 s here).
 const FOLLOW_UP_BOUND_MS = 60_000;
+// Three outages, each with processes started and stopped: more than tap's default 120 s on a loaded machine.
+t.setTimeout(300_000);
 
 const redis = await startPrivateRedis();
 const MOCK_SECRET = 'mock_whsec_followups_0123';
