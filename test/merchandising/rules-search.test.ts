@@ -48,7 +48,7 @@ t.test('each condition: is, starts_with, contains, Arabic, filter context, enabl
   await rule({ conditions: { patterns: [{ match: 'contains', text: 'فستان', lang: 'ar' }] }, consequences: { banners: [{ html: 'ar' }] } });
   await rule({ conditions: { filters: { category: ['laptops'] } }, consequences: { banners: [{ html: 'laptops page' }] } });
   await rule({ enabled: false, conditions: is('laptop'), consequences: { banners: [{ html: 'disabled' }] } });
-  const soon = new Date(Date.now() + 1500).toISOString();
+  const soon = new Date(Date.now() + 6000).toISOString();
   await rule({ conditions: { ...is('headset'), active_from: soon }, consequences: { banners: [{ html: 'from soon' }] } });
   await rule({ conditions: { ...is('headset'), active_until: new Date(Date.now() - 1000).toISOString() }, consequences: { banners: [{ html: 'over' }] } });
   const html = async (body: Record<string, unknown>) => (await search(body)).banners.map((b) => b.html);
