@@ -14,8 +14,11 @@ export interface IndexReport {
 
 /** Compares the stored catalog of a tenant with its serving search documents and index state. */
 export async function indexReport(db: Knex, tenantId: string): Promise<IndexReport> {
-  const { rows } = await db.raw(
-    `WITH docs AS (
+  // A check, not a request: the service's statement timeout is for requests, and a loaded machine passed it here.
+  const { rows } = await db.transaction(async (trx): Promise<{ rows: unknown[] }> => {
+    await trx.raw(`SET LOCAL statement_timeout = '120s'`);
+    return await trx.raw(
+      `WITH docs AS (
        SELECT d.product_id, count(*) AS n FROM search_docs d
          JOIN search_generations g ON g.tenant_id = d.tenant_id AND g.active = d.generation
          JOIN search_cards c ON c.tenant_id = d.tenant_id AND c.generation = d.generation AND c.product_id = d.product_id
@@ -25,8 +28,9 @@ export async function indexReport(db: Knex, tenantId: string): Promise<IndexRepo
        FROM (SELECT id FROM products WHERE tenant_id = ?) p
        FULL JOIN docs ON docs.product_id = p.id
        LEFT JOIN product_index_state s ON s.tenant_id = ? AND s.product_id = p.id`,
-    [tenantId, tenantId, tenantId],
-  );
+      [tenantId, tenantId, tenantId],
+    );
+  });
   const report: IndexReport = { missing: [], duplicated: [], unindexed: 0, strays: 0 };
   for (const r of rows as Array<{ id: string; stored: boolean; docs: number; stale: boolean | null }>) {
     if (!r.stored) report.strays++;
