@@ -22,10 +22,16 @@ export function resolveOrigins(kind: KeyKind, origins: string[] | null | undefin
   return [...new Set(origins)];
 }
 
+/**
+ * A future instant within year 9999 UTC. A time written in 9999 with a negative offset is year
+ * 10000 in UTC: Postgres stores it, but its ISO form ("+010000-...") is no RFC 3339 time, and
+ * every answer naming the key (the key list included) failed.
+ */
 export function checkExpiry(expiresAt: string | null | undefined): Date | null {
   if (!expiresAt) return null;
   const at = new Date(expiresAt);
   if (at.getTime() <= Date.now()) throw invalid('expires_at', 'in_past', 'expires_at must be in the future');
+  if (at.getUTCFullYear() > 9999) throw invalid('expires_at', 'too_large', 'expires_at must be at most 9999-12-31T23:59:59Z');
   return at;
 }
 

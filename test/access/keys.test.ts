@@ -67,6 +67,18 @@ t.test('create-time rules', async (t) => {
   );
 });
 
+t.test('an expires_at past year 9999 (UTC) is a 400, and the key list keeps answering', async (t) => {
+  // Year 9999 in its own offset, year 10000 in UTC: Postgres stored it and every answer naming it failed.
+  for (const at of ['9999-12-31T23:59:59-23:59', '9999-12-31T23:30:00-01:00']) {
+    const res = await create({ name: 'far', kind: 'secret', expires_at: at });
+    t.equal(res.status, 400, at);
+    t.equal(res.body.error.code, 'validation_failed');
+    t.match(res.body.error.details, [{ field: 'expires_at' }]);
+  }
+  t.equal((await create({ name: 'far', kind: 'secret', expires_at: '9999-12-31T23:59:59Z' })).status, 201, 'the last instant of 9999 is taken');
+  t.equal((await h.api.call('GET', '/v1/keys', { key: admin.key })).status, 200);
+});
+
 t.test('list never includes the key', async (t) => {
   const res = await h.api.call('GET', '/v1/keys', { key: admin.key });
   t.equal(res.status, 200);

@@ -117,6 +117,18 @@ t.test('a request refused by auth stores nothing', async (t) => {
   t.equal(await db('idempotency_keys').where({ tenant_id: a.id, key: 'create-key-0010' }).first(), undefined, 'not stored');
 });
 
+t.test('a replay carries the headers the first answer set (X-Job-Id of a mapping change)', async (t) => {
+  const put = () => h.api.call('PUT', '/v1/attributes/mapping', { key: a.key, body: { items: [] }, headers: { 'idempotency-key': 'mapping-0001' } });
+  const first = await put();
+  t.equal(first.status, 200);
+  t.match(first.headers.get('x-job-id'), /\S/, 'the first answer names its reindex job');
+  const again = await put();
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.equal(again.status, first.status);
+  t.same(again.body, first.body);
+  t.equal(again.headers.get('x-job-id'), first.headers.get('x-job-id'), 'the replay names the same job');
+});
+
 t.test('stored answers are kept for at least 24 hours', async (t) => {
   const rows = await db('idempotency_keys').where({ tenant_id: a.id });
   t.ok(rows.length >= 5);

@@ -9,12 +9,13 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
 
 /**
  * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
- * for the retention period; a retry with the same body replays it, a different body or a
- * concurrent duplicate gets 409. A 5xx, 429, 402 or validation_failed frees the key so the
+ * for the retention period; a retry with the same body replays it (status, body and the headers
+ * the route documents, such as X-Job-Id), a different body or a
+ * concurrent duplicate gets 409. A 5xx, 429, 402 or any 400 frees the key so the
  * retry runs again. The claim is a short lease renewed while the request runs, so the key of a
  * request whose process died, or whose release could not reach the database, frees itself.
  */
-export function idempotency(deps: Deps, requestText?: (input: never) => string) {
+export function idempotency(deps: Deps, requestText?: (input: never) => string, replayHeaders: readonly string[] = []) {
   return async (ctx: Context, next: Next) => {
     // An empty header was sent (a client meant a key and has none): refused like any other malformed key.
     if (ctx.headers['idempotency-key'] === undefined) return next();
@@ -37,8 +38,10 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string) 
       if (existing.state === 'in_flight') {
         throw new AppError('idempotency_in_progress', 409, 'a request with this Idempotency-Key is still in progress', undefined, { 'Retry-After': '1' });
       }
+      const kept = repo.replay(existing);
       ctx.status = existing.status_code ?? 200;
-      ctx.body = repo.replayBody(existing);
+      ctx.body = kept.body;
+      ctx.set(kept.headers);
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
@@ -62,6 +65,16 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string) 
     }
     clearInterval(renewal);
     if (ctx.status >= 500) await release();
-    else await repo.complete(tenantId, key, ctx.status, ctx.body ?? null);
+    else await repo.complete(tenantId, key, ctx.status, ctx.body ?? null, setHeaders(ctx, replayHeaders));
   };
+}
+
+/** The headers among `names` that the answer carries: what a replay must answer again besides the body. */
+function setHeaders(ctx: Context, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = ctx.response.get(name);
+    if (value) out[name] = value;
+  }
+  return out;
 }

@@ -49,9 +49,14 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
       const row = await table().where({ tenant_id: tenantId, key }).first();
       return row ?? null;
     },
-    /** Keeps the answer for the retention period. Idempotent, so retried when its connection broke. */
-    async complete(tenantId: string, key: string, statusCode: number, body: unknown): Promise<void> {
-      const sealed = JSON.stringify(sealer.seal(body ?? null));
+    /**
+     * Keeps the answer for the retention period, with the headers the route set (`headers`, such
+     * as X-Job-Id) beside the sealed body, so a replay answers them too. Idempotent, so retried
+     * when its connection broke.
+     */
+    async complete(tenantId: string, key: string, statusCode: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+      const sealedBody = sealer.seal(body ?? null);
+      const sealed = JSON.stringify(Object.keys(headers).length ? { body: sealedBody, headers } : sealedBody);
       await retryOnBrokenConnection(() =>
         table()
           .where({ tenant_id: tenantId, key })
@@ -63,7 +68,13 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
           }),
       );
     },
-    /** The kept answer of a done row; 409 when it was sealed under a server key no longer configured. */
+    /** The kept answer of a done row, body and headers; 409 when it was sealed under a server key no longer configured. */
+    replay(row: IdempotencyRow): { body: unknown; headers: Record<string, string> } {
+      const kept = row.response_body as { body?: unknown; headers?: Record<string, string> } | null;
+      if (kept && Sealer.isSealed(kept.body) && kept.headers) return { body: this.replayBody({ ...row, response_body: kept.body }), headers: kept.headers };
+      return { body: this.replayBody(row), headers: {} };
+    },
+    /** The kept body of a done row (stored without headers); 409 when it was sealed under a server key no longer configured. */
     replayBody(row: IdempotencyRow): unknown {
       if (!Sealer.isSealed(row.response_body)) return row.response_body;
       try {
