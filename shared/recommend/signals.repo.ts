@@ -21,6 +21,12 @@ export const MIN_EXAMINATIONS = 10;
  */
 const BULK_JOINS = 'SET LOCAL enable_nestloop = off; SET LOCAL jit = off';
 const DECAY = `exp(-extract(epoch FROM now() - e.occurred_at) / 86400.0 * ln(2) / ${HALF_LIFE_DAYS})`;
+/**
+ * Events name products as the browser sends them (not checked when received): only the store's
+ * own products count, so ids it never had (or deleted) take no place among its 20 co-views per
+ * product or its top trends, where their cards would be missing and push real products out.
+ */
+const IN_CATALOG = 'EXISTS (SELECT 1 FROM products p WHERE p.tenant_id = e.tenant_id AND p.id = e.product_id)';
 
 export interface ClickStat {
   query: string;
@@ -52,7 +58,7 @@ export function signalsRepo(db: Knex) {
              SELECT e.session, e.product_id, max(${DECAY}) AS w
                FROM events e
               WHERE e.tenant_id = ? AND e.type IN ('view', 'search_click', 'add_to_cart') AND e.product_id IS NOT NULL
-                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days' AND ${IN_CATALOG}
               GROUP BY e.session, e.product_id),
            n AS (SELECT product_id, sum(w) AS w FROM v GROUP BY product_id),
            pairs AS (
@@ -89,6 +95,7 @@ export function signalsRepo(db: Knex) {
                      FROM (SELECT e.session, e.product_id, e.type, max(${DECAY}) AS w
                              FROM events e
                             WHERE e.tenant_id = ? AND e.product_id IS NOT NULL AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+                              AND ${IN_CATALOG}
                             GROUP BY e.session, e.product_id, e.type) e
                     GROUP BY e.product_id) t
              LEFT JOIN search_generations g ON g.tenant_id = ?

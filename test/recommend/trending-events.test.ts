@@ -31,3 +31,30 @@ t.test('one session sending the same view again and again counts once in trendin
   t.same(res.body.ids.slice(0, 2), ['loved', 'flooded'], 'five shoppers outweigh one session');
   t.equal(res.body.source, 'popularity');
 });
+
+t.test('events naming products not in the catalog take no place in trending or also_viewed', async (t) => {
+  // Five ids the store never had, each viewed by ten sessions: more than `loved` and `flooded` got.
+  const ghosts = Array.from({ length: 5 }, (_, g) =>
+    Array.from({ length: 10 }, (_, i) => ({ type: 'view', session: `ghost-${g}-${i}`, product_id: `ghost-${g}` })),
+  );
+  await send(ghosts.flat());
+  // One session views `loved` with `flooded`; another views `loved` with twenty unknown ids.
+  await send([
+    { type: 'view', session: 'pair', product_id: 'loved' },
+    { type: 'view', session: 'pair', product_id: 'flooded' },
+  ]);
+  await send([
+    { type: 'view', session: 'phantoms', product_id: 'loved' },
+    ...Array.from({ length: 20 }, (_, i) => ({ type: 'view', session: 'phantoms', product_id: `phantom-${i}` })),
+  ]);
+  await deps.events.flush();
+  await deps.repos.signals.recomputeTrends(tenantId);
+  await deps.repos.signals.recomputeCoViews(tenantId);
+  await deps.notices.publish('signals', tenantId);
+  const trending = await h.api.call('GET', '/v1/recommend?type=trending&limit=2', { key });
+  t.same(trending.body.ids, ['loved', 'flooded'], 'the trending products of the catalog, not its best sellers');
+  const also = await h.api.call('GET', '/v1/recommend?type=also_viewed&product_id=loved&limit=1', { key });
+  t.same(also.body, { ...also.body, source: 'co_views', ids: ['flooded'] }, 'the co-viewed product kept among the 20');
+  const kept = await deps.db('co_views').where({ tenant_id: tenantId }).whereLike('other_id', 'phantom-%').count({ n: '*' });
+  t.equal(Number(kept[0].n), 0, 'no co-view rows for unknown products');
+});
