@@ -21,6 +21,12 @@ export const MIN_EXAMINATIONS = 10;
  */
 const BULK_JOINS = 'SET LOCAL enable_nestloop = off; SET LOCAL jit = off';
 const DECAY = `exp(-extract(epoch FROM now() - e.occurred_at) / 86400.0 * ln(2) / ${HALF_LIFE_DAYS})`;
+/**
+ * Events name products as the browser sends them (not checked when received): only the store's
+ * own products count, so ids it never had (or deleted) take no place among its 20 co-views per
+ * product or its top trends, where their cards would be missing and push real products out.
+ */
+const IN_CATALOG = 'EXISTS (SELECT 1 FROM products p WHERE p.tenant_id = e.tenant_id AND p.id = e.product_id)';
 
 export interface ClickStat {
   query: string;
@@ -52,7 +58,7 @@ export function signalsRepo(db: Knex) {
              SELECT e.session, e.product_id, max(${DECAY}) AS w
                FROM events e
               WHERE e.tenant_id = ? AND e.type IN ('view', 'search_click', 'add_to_cart') AND e.product_id IS NOT NULL
-                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days' AND ${IN_CATALOG}
               GROUP BY e.session, e.product_id),
            n AS (SELECT product_id, sum(w) AS w FROM v GROUP BY product_id),
            pairs AS (
@@ -70,7 +76,12 @@ export function signalsRepo(db: Knex) {
         return rowCount ?? 0;
       });
     },
-    /** Trends: decayed, weighted views, clicks, carts and purchases per product, with its categories. */
+    /**
+     * Trends: decayed, weighted views, clicks, carts and purchases per product, with its categories.
+     * Each session counts once per product and event type (its newest event), as in co-views: events
+     * come from browsers with a public key, and one session replaying a view (a reload loop, a script)
+     * must not outweigh many shoppers.
+     */
     async recomputeTrends(tenantId: string): Promise<number> {
       const weight = `CASE e.type ${Object.entries(TREND_WEIGHTS)
         .map(([t, w]) => `WHEN '${t}' THEN ${w}`)
@@ -80,9 +91,12 @@ export function signalsRepo(db: Knex) {
         const { rowCount } = await trx.raw(
           `INSERT INTO product_trends (tenant_id, product_id, score, category_ids)
            SELECT ?, t.product_id, t.score, coalesce(d.category_ids, '{}')
-             FROM (SELECT e.product_id, sum(${weight} * ${DECAY}) AS score
-                     FROM events e
-                    WHERE e.tenant_id = ? AND e.product_id IS NOT NULL AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+             FROM (SELECT e.product_id, sum(${weight} * e.w) AS score
+                     FROM (SELECT e.session, e.product_id, e.type, max(${DECAY}) AS w
+                             FROM events e
+                            WHERE e.tenant_id = ? AND e.product_id IS NOT NULL AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
+                              AND ${IN_CATALOG}
+                            GROUP BY e.session, e.product_id, e.type) e
                     GROUP BY e.product_id) t
              LEFT JOIN search_generations g ON g.tenant_id = ?
              LEFT JOIN search_docs d ON d.tenant_id = ? AND d.generation = g.active AND d.product_id = t.product_id`,

@@ -62,3 +62,17 @@ t.test('a session whose views are all hidden or deleted falls back to popularity
   t.equal(res.ids.length, 2, 'never empty while the catalog has visible products');
   t.notOk(res.ids.includes('p2'), 'never the hidden product');
 });
+
+t.test('a resent or late event does not push an older view above newer ones', async (t) => {
+  const at = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+  const events = [
+    { type: 'view', session: 'resend', product_id: 'p1', timestamp: at(30), event_id: 'v-1' },
+    { type: 'view', session: 'resend', product_id: 'p3', timestamp: at(20), event_id: 'v-2' },
+  ];
+  const first = await h.api.call('POST', '/v1/events', { key, body: { events } });
+  const later = await h.api.call('POST', '/v1/events', { key, body: { events: [{ type: 'view', session: 'resend', product_id: 'p11', timestamp: at(10) }] } });
+  // The first call's answer was lost: the client sends it again, as the README says is safe with event ids.
+  const again = await h.api.call('POST', '/v1/events', { key, body: { events } });
+  t.same([first.status, later.status, again.status], [202, 202, 202]);
+  t.same((await rec('session=resend&limit=3')).ids, ['p11', 'p3', 'p1'], 'newest view first, by when it happened');
+});
