@@ -4,7 +4,7 @@ import type { ProductSource } from './fields.js';
 import type { ItemsRepo } from './items.repo.js';
 import { selectFields } from './collect.js';
 import type { TranslationSettings } from './settings.repo.js';
-import { overlay, staleChanges } from './sources.js';
+import { goneFields, overlay, staleChanges } from './sources.js';
 import { collectJob } from './translation.jobs.js';
 import { FIELDS } from './translation.schema.js';
 
@@ -22,8 +22,8 @@ interface Row<P> {
 
 /**
  * What the catalog's index stage calls for every stored batch: translations whose source text
- * changed go stale (their old text stays served until replaced), items of deleted products go,
- * and with watch mode on, new and changed fields are queued for translation.
+ * changed go stale (their old text stays served until replaced), items of deleted products and of
+ * fields the store dropped or now translates itself go, and with watch mode on, new and changed fields are queued for translation.
  */
 export async function productsChanged(
   deps: HookDeps,
@@ -33,7 +33,7 @@ export async function productsChanged(
 ): Promise<{ stale: number; watched: number }> {
   if (goneIds.length) await deps.items.removeProducts(tenantId, goneIds);
   if (!rows.length) return { stale: 0, watched: 0 };
-  const [items, watched, tenant] = await Promise.all([
+  const [stored, watched, tenant] = await Promise.all([
     deps.items.forProducts(
       tenantId,
       rows.map((r) => r.id),
@@ -41,8 +41,11 @@ export async function productsChanged(
     deps.settings.watched(tenantId),
     deps.tenants.find(tenantId),
   ]);
-  if (!tenant || (!items.length && !watched.length)) return { stale: 0, watched: 0 };
+  if (!tenant || (!stored.length && !watched.length)) return { stale: 0, watched: 0 };
   const products = rows.map((r) => r.data);
+  const gone = new Set(goneFields(stored, products, tenant.default_locale));
+  if (gone.size) await deps.items.removeItems(tenantId, [...gone]);
+  const items = stored.filter((i) => !gone.has(i.id));
   const changes = staleChanges(items, products, tenant.default_locale);
   await deps.items.markStale(tenantId, changes);
   const changed = new Map(changes.map((c) => [c.id, c]));

@@ -23,6 +23,22 @@ export const MAX_GLOSSARY_TERMS = 5000;
 const duplicate = () => conflict('glossary_duplicate', 'the glossary already has this source term for this locale pair');
 const isUnique = (err: unknown) => (err as { code?: string }).code === '23505';
 
+/**
+ * Whether another term of the pair already matches this one's source term. A case-insensitive term
+ * matches every casing, so "Zara" beside "zara" would leave two rules for one token (which one wins
+ * was down to sort order); only two case-sensitive terms may differ in case alone.
+ */
+async function clashes(db: Knex, tenantId: string, input: GlossaryTermInput, exceptId?: string): Promise<boolean> {
+  const q = db('translation_glossary')
+    .where({ tenant_id: tenantId, source_locale: input.source_locale, target_locale: input.target_locale })
+    .andWhereRaw('lower(source_term) = lower(?)', [input.source_term]);
+  if (exceptId) q.whereNot({ id: exceptId });
+  if (input.case_sensitive) q.andWhere((b) => b.where({ source_term: input.source_term }).orWhere({ case_sensitive: false }));
+  return !!(await q.first('id'));
+}
+
+const lockTenant = (trx: Knex, tenantId: string) => trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('translation-glossary:' || ?, 0))`, [tenantId]);
+
 function values(input: GlossaryTermInput) {
   return {
     source_locale: input.source_locale,
@@ -53,10 +69,11 @@ export function glossaryRepo(db: Knex) {
     },
     async create(tenantId: string, input: GlossaryTermInput): Promise<GlossaryRow> {
       return db.transaction(async (trx) => {
-        // One creator at a time per tenant, so the cap holds under concurrent requests.
-        await trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('translation-glossary:' || ?, 0))`, [tenantId]);
+        // One writer at a time per tenant, so the cap and the case-insensitive duplicate check hold under concurrent requests.
+        await lockTenant(trx, tenantId);
         const [{ n }] = await trx('translation_glossary').where({ tenant_id: tenantId }).count({ n: '*' });
         if (Number(n) >= MAX_GLOSSARY_TERMS) throw conflict('glossary_full', `a glossary holds at most ${MAX_GLOSSARY_TERMS} terms`);
+        if (await clashes(trx, tenantId, input)) throw duplicate();
         try {
           const [row] = await trx('translation_glossary')
             .insert({ tenant_id: tenantId, id: newId('gt'), ...values(input) })
@@ -68,15 +85,21 @@ export function glossaryRepo(db: Knex) {
       });
     },
     async replace(tenantId: string, id: string, input: GlossaryTermInput): Promise<GlossaryRow | undefined> {
-      try {
-        const [row] = await db('translation_glossary')
-          .where({ tenant_id: tenantId, id })
-          .update({ ...values(input), updated_at: db.fn.now() })
-          .returning('*');
-        return row as GlossaryRow | undefined;
-      } catch (err) {
-        throw isUnique(err) ? duplicate() : err;
-      }
+      return db.transaction(async (trx) => {
+        await lockTenant(trx, tenantId);
+        // Another tenant's or an unknown id is a 404 whatever the body says, before any duplicate check.
+        if (!(await trx('translation_glossary').where({ tenant_id: tenantId, id }).first('id'))) return undefined;
+        if (await clashes(trx, tenantId, input, id)) throw duplicate();
+        try {
+          const [row] = await trx('translation_glossary')
+            .where({ tenant_id: tenantId, id })
+            .update({ ...values(input), updated_at: trx.fn.now() })
+            .returning('*');
+          return row as GlossaryRow | undefined;
+        } catch (err) {
+          throw isUnique(err) ? duplicate() : err;
+        }
+      });
     },
     async remove(tenantId: string, id: string): Promise<boolean> {
       return (await db('translation_glossary').where({ tenant_id: tenantId, id }).delete()) > 0;

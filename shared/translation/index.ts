@@ -42,7 +42,7 @@ export { routeTranslation } from './routing.js';
 export { translateItems } from './translate-batches.js';
 export { reindexProducts } from './reindex.js';
 export { toCsv, toJson, toWriteItem, EXPORT_FORMATS, type ExportFormat } from './exports.js';
-export { toOpenCartSql } from './opencart-export.js';
+export { productsMissingColumns, toOpenCartSql } from './opencart-export.js';
 export { reviewTarget, SCOPE_STATUSES } from './state-machine.js';
 export { defaultSettings, type TranslationSettings } from './settings.repo.js';
 export { MAX_GLOSSARY_TERMS, type GlossaryRow } from './glossary.repo.js';

@@ -141,6 +141,10 @@ export function itemsRepo(db: Knex) {
     async removeProducts(tenantId: string, productIds: string[]): Promise<number> {
       return db('translation_items').where({ tenant_id: tenantId }).whereIn('product_id', productIds).delete();
     },
+    /** Items whose field the product dropped or now carries in the target language. */
+    async removeItems(tenantId: string, ids: string[]): Promise<number> {
+      return db('translation_items').where({ tenant_id: tenantId }).whereIn('id', ids).delete();
+    },
     /** The backfill's review_top_n: products by search clicks in the last 30 days, then popularity. */
     async topProducts(tenantId: string, n: number): Promise<string[]> {
       if (n <= 0) return [];

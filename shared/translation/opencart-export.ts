@@ -10,6 +10,21 @@ export interface OpenCartOptions {
   locale: string;
   /** DB_PREFIX of the OpenCart install (`oc_` by default). */
   tablePrefix: string;
+  /** The stored products' own texts (see productsMissingColumns), for a new row's column with no approved translation. */
+  products?: Map<string, OwnTexts>;
+}
+
+/** A product's own name and description per language, as the catalog stores them. */
+export interface OwnTexts {
+  name?: Record<string, string>;
+  description?: Record<string, string>;
+}
+
+/** Products whose export row lacks a name or a description translation: their own text fills that column of a new row. */
+export function productsMissingColumns(rows: ItemRow[]): string[] {
+  const fields = new Map<string, Set<string>>();
+  for (const r of rows) if (r.field === 'name' || r.field === 'description') fields.set(r.product_id, (fields.get(r.product_id) ?? new Set()).add(r.field));
+  return [...fields].filter(([, f]) => f.size < 2).map(([id]) => id);
 }
 
 /** A MySQL/MariaDB string literal (default sql_mode: backslash escapes). */
@@ -55,8 +70,15 @@ export function toOpenCartSql(rows: ItemRow[], opts: OpenCartOptions): string {
   for (const id of [...new Set(skipped)]) out.push(`-- skipped ${id}: OpenCart ids are integers`);
   const pd = `\`${opts.tablePrefix}product_description\``;
   for (const [id, f] of products) {
-    const name = clip(f.name?.translated_text ?? f.name?.source_text ?? '');
-    const description = f.description?.translated_text ?? f.description?.source_text ?? '';
+    // A column with no approved translation takes the store's own text (in the target language if it has
+    // one, else the language translated from), so a new row is never a blank-named product.
+    const from = (f.name ?? f.description)!.source_locale;
+    const own = (column: keyof OwnTexts) => {
+      const texts = opts.products?.get(id)?.[column];
+      return texts?.[opts.locale] ?? texts?.[from] ?? '';
+    };
+    const name = clip(f.name?.translated_text ?? f.name?.source_text ?? own('name'));
+    const description = f.description?.translated_text ?? f.description?.source_text ?? own('description');
     const updates = [f.name ? 'name = VALUES(name), meta_title = VALUES(meta_title)' : '', f.description ? 'description = VALUES(description)' : '']
       .filter(Boolean)
       .join(', ');

@@ -11,28 +11,49 @@ export interface StaleChange {
   stale_from: Status | null;
 }
 
-/**
- * Items whose source text no longer matches the product (its hash moved): they go stale (or,
- * pending, just take the new source). Items whose field is gone from the product are left as they are.
- */
-export function staleChanges(items: ItemRow[], products: ProductSource[], preferred: string): StaleChange[] {
+/** The current source fields of each product per target locale, built once per product and locale. */
+function currentSources(products: ProductSource[], preferred: string) {
   const byProduct = new Map(products.map((p) => [p.id, p]));
   const current = new Map<string, Map<string, { text: string; hash: string }>>();
-  const sources = (p: ProductSource, target: string) => {
-    const key = `${p.id}\u0000${target}`;
+  return (item: ItemRow): { product: ProductSource | undefined; now: { text: string; hash: string } | undefined } => {
+    const product = byProduct.get(item.product_id);
+    if (!product) return { product, now: undefined };
+    const key = `${product.id}\u0000${item.target_locale}`;
     let map = current.get(key);
-    if (!map) current.set(key, (map = new Map(sourceFields(p, target, preferred, FIELDS).map((f) => [fieldId(f), f]))));
-    return map;
+    if (!map) current.set(key, (map = new Map(sourceFields(product, item.target_locale, preferred, FIELDS).map((f) => [fieldId(f), f]))));
+    return { product, now: map.get(fieldId({ productId: item.product_id, field: item.field, fieldKey: item.field_key })) };
   };
+}
+
+/**
+ * Items whose source text no longer matches the product (its hash moved): they go stale (or,
+ * pending, just take the new source). Items whose field is gone are goneFields' business.
+ */
+export function staleChanges(items: ItemRow[], products: ProductSource[], preferred: string): StaleChange[] {
+  const lookup = currentSources(products, preferred);
   const out: StaleChange[] = [];
   for (const item of items) {
-    const product = byProduct.get(item.product_id);
-    if (!product) continue;
-    const now = sources(product, item.target_locale).get(fieldId({ productId: item.product_id, field: item.field, fieldKey: item.field_key }));
+    const { now } = lookup(item);
     if (!now || now.hash === item.source_hash) continue;
     out.push({ id: item.id, source_text: now.text, source_hash: now.hash, ...staleTarget(item) });
   }
   return out;
+}
+
+/**
+ * Items of the given products whose field no longer needs translating: the product dropped it, or
+ * now carries it in the target language (the store's own translation, which always wins). Left in
+ * place, the approved feed and the exports would hand a store module our text to write over the
+ * store's own.
+ */
+export function goneFields(items: ItemRow[], products: ProductSource[], preferred: string): string[] {
+  const lookup = currentSources(products, preferred);
+  return items
+    .filter((item) => {
+      const { product, now } = lookup(item);
+      return !!product && !now;
+    })
+    .map((item) => item.id);
 }
 
 type LangMap = Record<string, string>;

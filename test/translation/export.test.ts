@@ -216,3 +216,26 @@ t.test("sql_opencart with only the spec's parameters takes the language_id of th
   // An explicit language_id still wins (an install whose Arabic language has another code).
   t.match((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=7')).body, /VALUES \(42, 7,/);
 });
+
+t.test('sql_opencart: a new row takes the source text of a field with no approved translation', async (t) => {
+  const database = openCartDatabase(t);
+  if (!database) return;
+  const stored = await call('POST', '/v1/products/batch', {
+    upsert: [{ id: '47', name: { en: 'Desk lamp' }, description: { en: 'A lamp for the desk' }, price: 1, currency: 'USD' }],
+  });
+  t.equal(stored.status, 200);
+  // Only the description is approved; the name is still waiting for review.
+  await db('translation_items').insert([
+    item('tr_10', '47', 'description', 'مصباح للمكتب', { source_text: 'A lamp for the desk' }),
+    item('tr_11', '47', 'name', 'مصباح مكتب', { status: 'review', source_text: 'Desk lamp' }),
+  ]);
+  t.teardown(() => db('translation_items').where({ tenant_id: shop.id }).whereIn('id', ['tr_10', 'tr_11']).delete());
+  maria((await call('GET', '/v1/translate/export?format=sql_opencart&language_id=2')).body as string, database);
+  const [row] = JSON.parse(
+    maria(
+      `SELECT JSON_ARRAYAGG(JSON_OBJECT('name', name, 'description', description, 'meta_title', meta_title)) FROM oc_product_description WHERE product_id = 47`,
+      database,
+    ),
+  );
+  t.same(row, { name: 'Desk lamp', description: 'مصباح للمكتب', meta_title: 'Desk lamp' }, 'the new row is named, not blank');
+});

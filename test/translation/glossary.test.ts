@@ -41,6 +41,30 @@ t.test('duplicates answer 409 glossary_duplicate', async (t) => {
   t.equal(res.body.error.code, 'glossary_duplicate');
 });
 
+t.test('a term differing only in case is a duplicate unless both are case-sensitive', async (t) => {
+  // A case-insensitive term matches every casing, so "Water Resistant" beside "water resistant" would leave two targets for one token.
+  const upper = await call('POST', '/v1/translate/glossary', term({ source_term: 'Water Resistant', target_term: 'ضد الماء' }));
+  t.equal(upper.status, 409);
+  t.equal(upper.body.error?.code, 'glossary_duplicate');
+  const strict = await call('POST', '/v1/translate/glossary', term({ source_term: 'WATER RESISTANT', case_sensitive: true }));
+  t.equal(strict.status, 409, 'the existing case-insensitive term already matches this casing');
+  const apple = await call('POST', '/v1/translate/glossary', term({ source_term: 'Apple', target_term: null, do_not_translate: true, case_sensitive: true }));
+  t.equal(apple.status, 201);
+  const fruit = await call('POST', '/v1/translate/glossary', term({ source_term: 'apple', target_term: 'تفاح', case_sensitive: true }));
+  t.equal(fruit.status, 201, 'two case-sensitive terms may differ in case');
+  const loose = await call('POST', '/v1/translate/glossary', term({ source_term: 'APPLE', target_term: 'تفاح' }));
+  t.equal(loose.status, 409, 'a case-insensitive term clashes with any casing');
+  const put = await call('PUT', `/v1/translate/glossary/${fruit.body.id}`, term({ source_term: 'apple', target_term: 'تفاح' }));
+  t.equal(put.status, 409, 'a replace that would clash is refused too');
+  t.equal(
+    (await call('PUT', `/v1/translate/glossary/${fruit.body.id}`, term({ source_term: 'apple', target_term: 'تفاحة', case_sensitive: true }))).status,
+    200,
+    'a term never clashes with itself',
+  );
+  await call('DELETE', `/v1/translate/glossary/${apple.body.id}`);
+  await call('DELETE', `/v1/translate/glossary/${fruit.body.id}`);
+});
+
 t.test('limits of section 8 and the term rules', async (t) => {
   const field = async (body: Record<string, unknown>) => (await call('POST', '/v1/translate/glossary', body)).body.error?.details?.[0];
   t.match(await field(term({ source_term: 'x'.repeat(301) })), { field: 'source_term', code: 'too_long' });

@@ -3,7 +3,7 @@ import type { Deps } from '../../../shared/deps.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import { z } from 'zod';
 import { cursorCodec } from '../../../shared/platform/cursor.js';
-import { toCsv, toJson, toOpenCartSql, toWriteItem } from '../../../shared/translation/index.js';
+import { productsMissingColumns, toCsv, toJson, toOpenCartSql, toWriteItem } from '../../../shared/translation/index.js';
 import { AckBody, AckResult, ApprovedPage, ApprovedQuery, ExportContent, ExportQuery } from './translation.schema.js';
 
 const READ = { scope: 'translations:read' as const };
@@ -70,13 +70,17 @@ export function feedRoutes(deps: Deps): RouteSpec[] {
       query: ExportQuery,
       responses: { 200: { description: 'the file content as a JSON string', schema: ExportContent } },
       async handle(ctx, { query }) {
-        const rows = await repo.approved(ctx.state.principal.tenantId, query.target_locale);
-        const content =
-          query.format === 'csv'
-            ? toCsv(rows)
-            : query.format === 'json'
-              ? toJson(rows)
-              : toOpenCartSql(rows, { languageId: query.language_id, locale: query.target_locale, tablePrefix: query.table_prefix });
+        const tenantId = ctx.state.principal.tenantId;
+        const rows = await repo.approved(tenantId, query.target_locale);
+        let content: string;
+        if (query.format === 'csv') content = toCsv(rows);
+        else if (query.format === 'json') content = toJson(rows);
+        else {
+          // A new OpenCart row needs every column: the products' own text fills those not translated.
+          const own = await deps.repos.products.findMany(tenantId, productsMissingColumns(rows));
+          const products = new Map(own.map((p) => [p.id, { name: p.data.name, description: p.data.description as Record<string, string> | undefined }]));
+          content = toOpenCartSql(rows, { languageId: query.language_id, locale: query.target_locale, tablePrefix: query.table_prefix, products });
+        }
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(content);
       },
