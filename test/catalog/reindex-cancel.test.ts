@@ -25,8 +25,11 @@ t.test('the swap of a canceled reindex drops the built generation: the job says 
   // Where the build stage leaves a reindex: a generation built beside the serving one, the swap queued next.
   const { job } = await deps.repos.jobs.create(tenantId, 'reindex', { mode: 'full' }, 'reindex');
   await deps.repos.jobs.markRunning(job.id);
-  const generation = await deps.engine.beginGeneration(tenantId, (await indexContext(deps, tenantId)).settings);
-  await deps.engine.writeGeneration(tenantId, generation, (await indexContext(deps, tenantId)).toDocs(await deps.repos.products.page(tenantId, null, 100)));
+  const ctx = await indexContext(deps, tenantId);
+  const generation = await deps.engine.beginGeneration(tenantId, ctx.settings);
+  // The build's work for this store: its 20 products are one page.
+  const stored = await deps.repos.products.page(tenantId, null, products.length);
+  await deps.engine.writeGeneration(tenantId, generation, ctx.toDocs(stored));
   t.equal(await docs(generation), 20, 'the generation was built');
   // The cancel comes after the build's last check.
   t.equal((await h.api.call('POST', `/v1/jobs/${job.id}/cancel`, { key })).status, 200);
