@@ -18,8 +18,7 @@ export const reconcileBilling = defineStage({
     let requeued = 0;
     for (const e of await deps.repos.billingEvents.unapplied(data.unappliedAfterMs)) {
       if (e.provider === 'manual') continue;
-      await deps.queues.enqueue(applyBillingEventJob, { provider: e.provider, eventId: e.event_id });
-      requeued++;
+      if ((await deps.queues.requeue(applyBillingEventJob, { provider: e.provider, eventId: e.event_id })) !== 'held') requeued++;
     }
     let corrected = 0;
     const provider = deps.payments;

@@ -21,8 +21,7 @@ export const requeueBillingEvents = defineStage({
     let requeued = 0;
     for (const e of await deps.repos.billingEvents.unapplied(data.unappliedAfterMs, 500, true)) {
       if (e.provider === 'manual') continue;
-      await deps.queues.enqueue(applyBillingEventJob, { provider: e.provider, eventId: e.event_id });
-      requeued++;
+      if ((await deps.queues.requeue(applyBillingEventJob, { provider: e.provider, eventId: e.event_id })) !== 'held') requeued++;
     }
     if (requeued) deps.logger.warn('billing events re-queued', { requeued });
     return { requeued };

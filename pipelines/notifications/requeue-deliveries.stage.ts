@@ -22,15 +22,9 @@ export const requeueDeliveries = defineStage({
   jobId: (d) => `requeue-deliveries-${d.run ?? newId('run')}`,
   attempts: 2,
   async run({ data, deps }) {
-    const queue = deps.queues.get(deliverJob.queue);
     let requeued = 0;
     for (const d of await deps.repos.webhookDeliveries.overdue(data.graceMs, data.limit)) {
-      const next = { deliveryId: d.id, attempt: d.attempts + 1 };
-      const held = await queue.getJob(deliverJob.jobId(next));
-      if (held && (await held.isFailed())) await held.retry('failed');
-      else if (!held) await deps.queues.enqueue(deliverJob, next);
-      else continue;
-      requeued++;
+      if ((await deps.queues.requeue(deliverJob, { deliveryId: d.id, attempt: d.attempts + 1 })) !== 'held') requeued++;
     }
     if (requeued) deps.logger.warn('notification deliveries re-queued', { requeued });
     return { requeued };

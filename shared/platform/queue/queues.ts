@@ -72,6 +72,25 @@ export class Queues {
     return jobId;
   }
 
+  /**
+   * Queues `data` again for a sweep that finds work whose job was lost: adds it when no job holds its id, and
+   * retries the job (with its attempts counted afresh) when it failed for good, since BullMQ keeps a failed job
+   * for a week and silently ignores an add under its id. A job still waiting, delayed, running or completed is
+   * left alone ('held'): the stage it runs decides whether there is still work.
+   */
+  async requeue<T>(stage: JobSpec<T>, data: T): Promise<'added' | 'retried' | 'held'> {
+    const parsed = stage.schema.safeParse(data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid data for ${stage.name}: ${parsed.error.message}`);
+    const held = await this.get(stage.queue).getJob(stage.jobId(parsed.data));
+    if (!held) {
+      await this.enqueue(stage, data);
+      return 'added';
+    }
+    if (!(await held.isFailed())) return 'held';
+    await held.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return 'retried';
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.queues.values()].map((q) => q.close()));
