@@ -9123,7 +9123,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description session token */
+            /** @description session token; the session holds the scopes of the key at the root of its lineage as that key holds them now (every scope for a CLI session), and ends with that key's revocation */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
