@@ -116,6 +116,9 @@ function requestBody(schema: JsonSchema): JsonSchema {
   return { required: ((schema.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema } } };
 }
 
+/** How every string limit of the document counts (zod's limits count the same way; spec 8 is in characters). */
+const LENGTHS = 'String lengths (minLength, maxLength) count Unicode code points: an emoji is one character.';
+
 /** OpenAPI 3.1 document built from the registered routes' own zod schemas. */
 export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -156,7 +159,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
     info: {
       title: 'Product search service',
       version: '1.0.0',
-      description: `Send a key as "Authorization: Bearer <key>" (or "X-API-Key: <key>"). Scopes:\n${Object.entries(SCOPE_DOCS)
+      description: `Send a key as "Authorization: Bearer <key>" (or "X-API-Key: <key>"). ${LENGTHS} Scopes:\n${Object.entries(SCOPE_DOCS)
         .map(([s, d]) => `- ${s}: ${d}`)
         .join('\n')}`,
     },

@@ -5788,6 +5788,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description browser origins the key may be used from: at least one required for a public key; a secret key takes none */
                     allowed_origins?: string[];
                     expires_at?: string | null;
                     /** @enum {string} */
@@ -6034,6 +6035,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description replaces the list: at least one origin for a public key (an empty list is 400); a secret key takes none; null or absent keeps it */
                     allowed_origins?: string[] | null;
                     name?: string | null;
                     scopes?: ("search" | "events" | "catalog:read" | "catalog:write" | "synonyms:read" | "synonyms:write" | "translations:read" | "translations:write" | "rules:read" | "rules:write" | "experiments:read" | "experiments:write" | "billing" | "usage" | "jobs" | "admin")[] | null;
@@ -9123,7 +9125,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description session token */
+            /** @description session token; the session holds the scopes of the key at the root of its lineage as that key holds them now (every scope for a CLI session), and ends with that key's revocation */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

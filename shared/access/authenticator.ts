@@ -3,7 +3,7 @@ import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
 import { hashKey, looksLikeCredential } from './key-format.js';
 import type { ApiKeyRow } from './keys.repo.js';
-import type { SessionRow } from './sessions.repo.js';
+import type { SessionAuthRow } from './sessions.repo.js';
 import { fromKey, fromSession, type Principal } from './principal.js';
 import { watchRedis, type RedisLink } from '../platform/redis-link.js';
 import type { AuthThrottle } from './auth-throttle.js';
@@ -12,7 +12,7 @@ export type { Principal, PrincipalKind } from './principal.js';
 
 interface Lookup {
   keyByHash(hash: string): Promise<ApiKeyRow | undefined>;
-  sessionByHash(hash: string): Promise<SessionRow | undefined>;
+  sessionByHash(hash: string): Promise<SessionAuthRow | undefined>;
   touchLastUsed(times: Map<string, number>): Promise<void>;
 }
 

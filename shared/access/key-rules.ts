@@ -15,10 +15,18 @@ export function resolveScopes(kind: KeyKind, asked: Scope[] | null | undefined):
   return [...new Set(asked)];
 }
 
-/** allowed_origins only mean something for public keys. */
+/**
+ * allowed_origins only mean something for public keys, and a public key needs at least one: it is
+ * refused from every origin not listed (spec 5.3), so a key with none could never be used.
+ */
 export function resolveOrigins(kind: KeyKind, origins: string[] | null | undefined): string[] {
-  if (!origins || origins.length === 0) return [];
-  if (kind === 'secret') throw invalid('allowed_origins', 'not_applicable', 'allowed_origins applies to public keys only');
+  if (kind === 'secret') {
+    if (origins?.length) throw invalid('allowed_origins', 'not_applicable', 'allowed_origins applies to public keys only');
+    return [];
+  }
+  if (!origins) throw invalid('allowed_origins', 'required', 'a public key needs at least one allowed origin (browsers from any other origin are refused)');
+  if (origins.length === 0)
+    throw invalid('allowed_origins', 'too_short', 'a public key needs at least one allowed origin (browsers from any other origin are refused)');
   return [...new Set(origins)];
 }
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { newId } from '../platform/ids.js';
 import { AppError } from '../platform/errors.js';
 import { mintKey, type KeyKind } from './key-format.js';
-import { endSessionsMintedBy } from './sessions.repo.js';
+import { endSessionsMintedBy, sessionsMintedBy } from './sessions.repo.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -62,9 +62,21 @@ export function keysRepo(db: Knex) {
     async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
       return keys().where({ hash }).first();
     },
-    async update(tenantId: string, id: string, patch: Partial<Pick<ApiKeyRow, 'name' | 'scopes' | 'allowed_origins'>>) {
-      const [row] = await keys().where({ tenant_id: tenantId, id }).whereNull('revoked_at').update(patch).returning('*');
-      return row as ApiKeyRow | undefined;
+    /**
+     * Applies a patch to a live key. Its sessions hold its scopes as they are now, so a scope change
+     * also answers the token hashes of the live sessions in its lineage, for the auth caches to drop
+     * (read after the update, in its transaction: a session minted meanwhile waited on the key's row).
+     */
+    async update(
+      tenantId: string,
+      id: string,
+      patch: Partial<Pick<ApiKeyRow, 'name' | 'scopes' | 'allowed_origins'>>,
+    ): Promise<{ row: ApiKeyRow; sessionHashes: string[] } | undefined> {
+      return db.transaction(async (trx) => {
+        const [row] = await keys(trx).where({ tenant_id: tenantId, id }).whereNull('revoked_at').update(patch).returning('*');
+        if (!row) return undefined;
+        return { row: row as ApiKeyRow, sessionHashes: patch.scopes ? await sessionsMintedBy(trx, { keyId: id }) : [] };
+      });
     },
     /** Revokes a key and, in the same transaction, every session it minted (and theirs); returns the hashes the auth caches must drop. */
     async revoke(tenantId: string, id: string): Promise<{ row: ApiKeyRow; hashes: string[] } | undefined> {

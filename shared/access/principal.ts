@@ -1,5 +1,5 @@
 import type { ApiKeyRow } from './keys.repo.js';
-import type { SessionRow } from './sessions.repo.js';
+import type { SessionAuthRow } from './sessions.repo.js';
 import { SCOPES } from './scopes.js';
 
 export type PrincipalKind = 'public' | 'secret' | 'session';
@@ -32,16 +32,21 @@ export function fromKey(row: ApiKeyRow | undefined): Principal | null {
   };
 }
 
-/** A dashboard session as a principal: every scope, no origins. */
-export function fromSession(row: SessionRow | undefined): Principal | null {
+/**
+ * A dashboard session as a principal: every scope its root key holds now (every scope for a
+ * session the CLI started), no origins; revoked when anything in its lineage is, and never
+ * valid past its root key's expiry.
+ */
+export function fromSession(row: SessionAuthRow | undefined): Principal | null {
   if (!row) return null;
+  const keyExpiry = row.key_expires_at ? row.key_expires_at.getTime() : Infinity;
   return {
     tenantId: row.tenant_id,
     kind: 'session',
     id: row.id,
-    scopes: ALL_SCOPES,
+    scopes: row.key_scopes ? new Set(row.key_scopes.filter((s) => ALL_SCOPES.has(s))) : ALL_SCOPES,
     allowedOrigins: [],
-    expiresAt: row.expires_at.getTime(),
-    revokedAt: row.revoked_at ? row.revoked_at.getTime() : null,
+    expiresAt: Math.min(row.expires_at.getTime(), keyExpiry),
+    revokedAt: row.lineage_revoked_at ? row.lineage_revoked_at.getTime() : null,
   };
 }

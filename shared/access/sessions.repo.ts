@@ -17,6 +17,19 @@ export interface SessionRow {
   revoked_at: Date | null;
 }
 
+/**
+ * A session as authentication reads it: with the authority of the key at the root of its lineage
+ * (the key that minted it, or minted the session that minted it...), as that key is now.
+ */
+export interface SessionAuthRow extends SessionRow {
+  /** The root key's current scopes; null for a lineage the operator's CLI started (no key: every scope). */
+  key_scopes: string[] | null;
+  /** The earliest revocation along the lineage, this session's and the root key's included. */
+  lineage_revoked_at: Date | null;
+  /** The root key's expiry (null: none, or no key). */
+  key_expires_at: Date | null;
+}
+
 /** Who mints a session: a key, a session, or the operator's CLI (no parent). */
 export type SessionParent = { keyId: string } | { sessionId: string } | null;
 
@@ -30,18 +43,53 @@ export async function endSessionsMintedBy(
   parent: { keyId: string } | { sessionId: string },
   end: { revoke: true } | { notAfter: Knex.Raw | Date },
 ): Promise<string[]> {
-  const [column, id] = 'keyId' in parent ? ['parent_key_id', parent.keyId] : ['parent_session_id', parent.sessionId];
   const set = 'revoke' in end ? trx.raw('revoked_at = now()') : trx.raw('expires_at = least(expires_at, ?)', [end.notAfter]);
-  const res = await trx.raw(
-    `WITH RECURSIVE minted AS (
-       SELECT id FROM dashboard_sessions WHERE ${column} = ?
-       UNION SELECT s.id FROM dashboard_sessions s JOIN minted m ON s.parent_session_id = m.id
-     )
-     UPDATE dashboard_sessions SET ? WHERE id IN (SELECT id FROM minted) AND revoked_at IS NULL RETURNING hash`,
-    [id, set],
-  );
+  const res = await trx.raw(`${minted(parent)} UPDATE dashboard_sessions SET ? WHERE id IN (SELECT id FROM minted) AND revoked_at IS NULL RETURNING hash`, [
+    parentId(parent),
+    set,
+  ]);
   return (res.rows as Array<{ hash: string }>).map((r) => r.hash);
 }
+
+/** The token hashes of the live sessions a key minted, and of those they minted: what the auth caches drop when the key's scopes change. */
+export async function sessionsMintedBy(db: Knex, parent: { keyId: string }): Promise<string[]> {
+  const res = await db.raw(`${minted(parent)} SELECT hash FROM dashboard_sessions WHERE id IN (SELECT id FROM minted) AND revoked_at IS NULL`, [
+    parentId(parent),
+  ]);
+  return (res.rows as Array<{ hash: string }>).map((r) => r.hash);
+}
+
+/** A CTE `minted`: the ids of the sessions `parent` minted, and of the sessions those minted (one binding: the parent's id). */
+function minted(parent: { keyId: string } | { sessionId: string }): string {
+  const column = 'keyId' in parent ? 'parent_key_id' : 'parent_session_id';
+  return `WITH RECURSIVE minted AS (
+       SELECT id FROM dashboard_sessions WHERE ${column} = ?
+       UNION SELECT s.id FROM dashboard_sessions s JOIN minted m ON s.parent_session_id = m.id
+     )`;
+}
+
+const parentId = (parent: { keyId: string } | { sessionId: string }) => ('keyId' in parent ? parent.keyId : parent.sessionId);
+
+/**
+ * One statement: the session with this hash, walked up its lineage (parent sessions) to the key at
+ * its root, with that key's scopes, revocation and expiry as they are now. A session never holds
+ * more than its root key does today; a lineage without a key (CLI) holds every scope.
+ */
+const SESSION_WITH_AUTHORITY = `
+  WITH RECURSIVE lineage AS (
+    SELECT id, tenant_id, parent_key_id, parent_session_id, revoked_at, 0 AS depth FROM dashboard_sessions WHERE hash = ?
+    UNION ALL
+    SELECT p.id, p.tenant_id, p.parent_key_id, p.parent_session_id, p.revoked_at, l.depth + 1
+      FROM dashboard_sessions p JOIN lineage l ON p.id = l.parent_session_id AND p.tenant_id = l.tenant_id
+     WHERE l.depth < 100
+  ), root AS (SELECT * FROM lineage ORDER BY depth DESC LIMIT 1)
+  SELECT s.*, k.scopes AS key_scopes, k.expires_at AS key_expires_at,
+         least((SELECT min(revoked_at) FROM lineage), k.revoked_at,
+               CASE WHEN root.parent_key_id IS NOT NULL AND k.id IS NULL THEN now() END) AS lineage_revoked_at
+    FROM dashboard_sessions s
+    JOIN root ON true
+    LEFT JOIN api_keys k ON k.id = root.parent_key_id AND k.tenant_id = root.tenant_id
+   WHERE s.hash = ?`;
 
 export function sessionsRepo(db: Knex) {
   return {
@@ -78,8 +126,10 @@ export function sessionsRepo(db: Knex) {
         return { row: row as SessionRow, token };
       });
     },
-    async findByHash(hash: string): Promise<SessionRow | undefined> {
-      return db<SessionRow>('dashboard_sessions').where({ hash }).first();
+    /** The session for authentication, with its root key's current authority (SESSION_WITH_AUTHORITY). */
+    async findByHash(hash: string): Promise<SessionAuthRow | undefined> {
+      const res = await db.raw(SESSION_WITH_AUTHORITY, [hash, hash]);
+      return res.rows[0] as SessionAuthRow | undefined;
     },
     /** Revokes a session and every session minted from it; returns the revoked session (or undefined) and the hashes to drop. */
     async revoke(tenantId: string, id: string): Promise<{ row: SessionRow; hashes: string[] } | undefined> {

@@ -6,7 +6,7 @@ import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { productsRepo } from './products.repo.js';
 import { ProductIn } from './product.schema.js';
 import { canonicalJson, newId } from '../platform/ids.js';
-import { invalidText, textProblem } from '../text/valid-text.js';
+import { charLength, invalidText, textProblem } from '../text/valid-text.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { wellFormedProduct } from './well-formed.js';
 import { indexProductsJob } from './catalog.jobs.js';
@@ -104,7 +104,7 @@ export function validateItems(body: BatchRequest) {
   const offset = body.upsert?.length ?? 0;
   (body.delete ?? []).forEach((raw, i) => {
     const index = offset + i;
-    if (typeof raw !== 'string' || raw.length < 1 || raw.length > 128) {
+    if (typeof raw !== 'string' || raw.length < 1 || (raw.length > 128 && charLength(raw) > 128)) {
       errors.push({ id: null, index, code: 'invalid_id', message: 'a product id is a string of 1 to 128 characters' });
     } else if (textProblem(raw)) {
       errors.push({ id: null, index, code: 'invalid_text', message: `the id ${textProblem(raw)}` });

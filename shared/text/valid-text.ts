@@ -18,6 +18,26 @@ export interface InvalidText {
   message: string;
 }
 
+/**
+ * `s`'s length in characters as the spec's limits count them: Unicode code points, so an emoji
+ * (two UTF-16 units) is one, like an Arabic letter or mark. zod's string limits count the same
+ * way; `s.length` refused a text at its limit. A lone surrogate counts one (textProblem refuses it).
+ */
+export function charLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** Why `s` cannot be stored, or null when it can. */
 export function textProblem(s: string): string | null {
   if (!s.isWellFormed()) return 'holds a lone UTF-16 surrogate (e.g. \\ud800), which is not a character';

@@ -127,3 +127,38 @@ t.test('normal and error responses carry CORS headers and expose X-Request-Id', 
   const noOrigin = await h.api.call('GET', '/v1/keys', { key: admin.key });
   t.equal(noOrigin.headers.get('access-control-allow-origin'), null, 'no CORS headers without an Origin');
 });
+
+// A public key is refused from every origin not in its list, so one created (or patched) with none
+// could never be used: creating or patching it so is a 400 on allowed_origins, and nothing changes.
+t.test('a public key needs at least one allowed origin, at creation and by patch', async (t) => {
+  const count = async () => Number((await h.api.deps.db('api_keys').where({ tenant_id: admin.id, name: 'no-origin' }).count({ n: '*' }))[0].n);
+  for (const [body, code] of [
+    [{ name: 'no-origin', kind: 'public' }, 'required'],
+    [{ name: 'no-origin', kind: 'public', allowed_origins: [] }, 'too_short'],
+    [{ name: 'no-origin', kind: 'public', scopes: ['search'] }, 'required'],
+  ] as const) {
+    const res = await h.api.call('POST', '/v1/keys', { key: admin.key, body });
+    t.equal(res.status, 400, JSON.stringify(body));
+    t.equal(res.body.error?.code, 'validation_failed');
+    t.match(res.body.error?.details, [{ in: 'body', field: 'allowed_origins', code }]);
+    t.match(res.body.error?.message, /allowed_origins/);
+  }
+  t.equal(await count(), 0, 'no key was stored');
+
+  const key = (await h.api.call('POST', '/v1/keys', { key: admin.key, body: { name: 'one-origin', kind: 'public', allowed_origins: ['https://a.example'] } }))
+    .body;
+  t.equal((await search(key.key, 'https://a.example')).status, 200);
+  const emptied = await h.api.call('PATCH', `/v1/keys/${key.id}`, { key: admin.key, body: { name: 'renamed', allowed_origins: [] } });
+  t.equal(emptied.status, 400);
+  t.match(emptied.body.error?.details, [{ in: 'body', field: 'allowed_origins', code: 'too_short' }]);
+  const row = await h.api.deps.db('api_keys').where({ id: key.id }).first();
+  t.same([row.name, row.allowed_origins], ['one-origin', ['https://a.example']], 'nothing of the refused patch was written');
+  t.equal((await search(key.key, 'https://a.example')).status, 200, 'the key still works from its origin');
+  const kept = await h.api.call('PATCH', `/v1/keys/${key.id}`, { key: admin.key, body: { name: 'renamed', allowed_origins: null } });
+  t.equal(kept.status, 200, 'null keeps the list');
+  t.same(kept.body.allowed_origins, ['https://a.example']);
+
+  const secret = await h.api.call('POST', '/v1/keys', { key: admin.key, body: { name: 'server', kind: 'secret', allowed_origins: [] } });
+  t.equal(secret.status, 201, 'a secret key still takes none');
+  t.same(secret.body.allowed_origins, []);
+});

@@ -85,10 +85,10 @@ t.test('a request refused as invalid does not use up the key', async (t) => {
   t.equal(fixed.headers.get('idempotent-replayed'), null);
 
   // Rules checked by the handler (public keys may not hold catalog scopes) count as invalid too.
-  const ruleBad = await post(a.key, 'create-key-0007', { name: 'web', kind: 'public', scopes: ['catalog:write'] });
+  const ruleBad = await post(a.key, 'create-key-0007', { name: 'web', kind: 'public', scopes: ['catalog:write'], allowed_origins: ['https://shop.example'] });
   t.equal(ruleBad.status, 400);
   t.equal(ruleBad.body.error.code, 'validation_failed');
-  const ruleFixed = await post(a.key, 'create-key-0007', { name: 'web', kind: 'public', scopes: ['search'] });
+  const ruleFixed = await post(a.key, 'create-key-0007', { name: 'web', kind: 'public', scopes: ['search'], allowed_origins: ['https://shop.example'] });
   t.equal(ruleFixed.status, 201, 'retry with the fixed body runs');
   t.same(ruleFixed.body.scopes, ['search']);
 

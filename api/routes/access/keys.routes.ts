@@ -62,7 +62,7 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         ctx.body = { ...toKeyOut(row), key };
       },
     }),
-    /** Changes name, scopes or origins; every API process drops its cached copy at once. */
+    /** Changes name, scopes or origins; every API process drops its cached copy, and its sessions' (they hold its scopes), at once. */
     defineRoute({
       method: 'patch',
       path: '/v1/keys/{key_id}',
@@ -80,9 +80,10 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         if (body.name != null) patch.name = body.name;
         if (body.scopes != null) patch.scopes = resolveScopes(row.kind, body.scopes);
         if (body.allowed_origins != null) patch.allowed_origins = resolveOrigins(row.kind, body.allowed_origins);
-        const updated = Object.keys(patch).length ? await keys.update(tenantId, row.id, patch) : row;
-        await deps.auth.invalidate(row.hash);
-        ctx.body = toKeyOut(updated ?? row);
+        const updated = Object.keys(patch).length ? await keys.update(tenantId, row.id, patch) : undefined;
+        // The key's sessions hold its current scopes: a scope change drops them from every cache too.
+        await Promise.all([row.hash, ...(updated?.sessionHashes ?? [])].map((hash) => deps.auth.invalidate(hash)));
+        ctx.body = toKeyOut(updated?.row ?? row);
       },
     }),
     /** Revokes a key now, on every API process, with every dashboard session it minted (and theirs); revoking twice answers the same. */

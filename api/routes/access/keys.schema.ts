@@ -13,14 +13,22 @@ export const CreateKey = z.strictObject({
   name: z.string().min(1).max(100),
   kind: z.enum(['public', 'secret']),
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).nullish(),
-  allowed_origins: z.array(Origin).max(100).optional(),
+  allowed_origins: z
+    .array(Origin)
+    .max(100)
+    .optional()
+    .describe('browser origins the key may be used from: at least one required for a public key; a secret key takes none'),
   expires_at: Timestamp.nullish(),
 });
 
 export const PatchKey = z.strictObject({
   name: z.string().min(1).max(100).nullish(),
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).nullish(),
-  allowed_origins: z.array(Origin).max(100).nullish(),
+  allowed_origins: z
+    .array(Origin)
+    .max(100)
+    .nullish()
+    .describe('replaces the list: at least one origin for a public key (an empty list is 400); a secret key takes none; null or absent keeps it'),
 });
 
 export const RotateKey = z.strictObject({

@@ -53,7 +53,13 @@ export function sessionRoutes(deps: Deps): RouteSpec[] {
       summary: 'Create a dashboard session',
       auth: ADMIN,
       body: CreateSession,
-      responses: { 201: { description: 'session token', schema: SessionOut } },
+      responses: {
+        201: {
+          description:
+            "session token; the session holds the scopes of the key at the root of its lineage as that key holds them now (every scope for a CLI session), and ends with that key's revocation",
+          schema: SessionOut,
+        },
+      },
       async handle(ctx, { body }) {
         const ttl = body.ttl_hours ?? deps.config.sessionTtlHours;
         const p = ctx.state.principal;
