@@ -1426,7 +1426,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped. */
+                    /** @description Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped. Every event is stored as sent (no id, no dedupe); click learning counts a userToken's clicks on an object for a query once per 24 hours. */
                     events: ({
                         eventType: string;
                     } & {
@@ -4140,7 +4140,7 @@ export interface operations {
                         quantity?: number | null;
                         /** @description search_id of the search response the event follows; required for search_click */
                         search_id?: string | null;
-                        /** @description opaque shopper session id (the one sent with searches); no personal data */
+                        /** @description opaque shopper session id (the one sent with searches); no personal data. Click learning counts a session's search_clicks on a product for a query once per 24 hours */
                         session: string;
                         /** @description when it happened; default now; at most 5 minutes ahead and 7 days back */
                         timestamp?: string | null;
@@ -4161,7 +4161,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description events taken for storage; duplicates by event_id are dropped when written */
+                        /** @description events taken for storage; duplicates by event_id are dropped when written; repeats without one are stored, and learning counts a session's repeats once */
                         accepted: number;
                     };
                 };

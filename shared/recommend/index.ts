@@ -12,4 +12,5 @@ export * from './signals-cache.js';
 export * from './recent-views.js';
 export * from './click-learning.js';
 export * from './click-feedback.js';
-export { MIN_SEARCHES, MIN_EXAMINATIONS, HALF_LIFE_DAYS, WINDOW_DAYS, type ClickStat, type SignalsRepo } from './signals.repo.js';
+export { MIN_SEARCHES, MIN_EXAMINATIONS, REPEAT_HOURS } from './click-stats.sql.js';
+export { HALF_LIFE_DAYS, WINDOW_DAYS, type ClickStat, type SignalsRepo } from './signals.repo.js';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { clickStatsSql } from './click-stats.sql.js';
 
 /** Half-life of an event's weight in co-views, trends and click statistics. */
 export const HALF_LIFE_DAYS = 7;
@@ -6,10 +7,6 @@ export const HALF_LIFE_DAYS = 7;
 export const WINDOW_DAYS = 60;
 /** Weights of the event types in trends. */
 const TREND_WEIGHTS = { view: 1, search_click: 2, add_to_cart: 4, purchase: 8 };
-/** A query needs this many searches before its clicks move a ranking. */
-export const MIN_SEARCHES = 10;
-/** A product shown and never clicked is kept in the click statistics from this many examinations on. */
-export const MIN_EXAMINATIONS = 10;
 /**
  * Set in the transaction of each whole-store aggregation over events: their joins (sessions with
  * themselves, clicks with their searches) are bulk joins that a hash join answers in one pass. A
@@ -116,52 +113,15 @@ export function signalsRepo(db: Knex) {
      * part (searches from before pages were logged) gets both figures, each over its own
      * searches, weighed by their number: a few logged pages that did not show a click do not
      * set the product of thirty clicked unlogged ones to 0. Queries with fewer than MIN_SEARCHES
-     * searches are left out.
+     * searches are left out. A shopper counts once: a session's clicks on a product for a query
+     * (and its searches of the query) within REPEAT_HOURS of its previous one are repeats, so one
+     * session clicking again and again cannot lift a product alone (click-stats.sql.ts).
      */
     async recomputeClicks(tenantId: string): Promise<number> {
       return db.transaction(async (trx) => {
         await trx('click_stats').where({ tenant_id: tenantId }).delete();
         await trx.raw(BULK_JOINS);
-        // Examinations: over the first pages logged with what they showed (search_log.shown), the
-        // position-bias model's expected looks at each product, sum of examination(p) = 1/p.
-        const { rowCount } = await trx.raw(
-          `WITH q AS (
-             SELECT s.normalized AS query, count(*) AS searches, count(*) FILTER (WHERE s.shown IS NOT NULL) AS logged
-               FROM search_log s
-              WHERE s.tenant_id = ? AND s.page = 1 AND s.normalized <> '' AND s.created_at > now() - interval '${WINDOW_DAYS} days'
-              GROUP BY s.normalized HAVING count(*) >= ${MIN_SEARCHES}),
-           imp AS (
-             SELECT s.normalized AS query, x.product_id, sum(1.0 / least(x.pos, 20)::float8) AS exam
-               FROM search_log s CROSS JOIN LATERAL unnest(s.shown) WITH ORDINALITY AS x(product_id, pos)
-              WHERE s.tenant_id = ? AND s.page = 1 AND s.shown IS NOT NULL AND s.created_at > now() - interval '${WINDOW_DAYS} days'
-                AND s.normalized IN (SELECT query FROM q)
-              GROUP BY s.normalized, x.product_id),
-           c AS (
-             SELECT s.normalized AS query, e.product_id, count(*) AS clicks, sum(least(e.position, 20)::float8) AS weight,
-                    coalesce(sum(least(e.position, 20)::float8) FILTER (WHERE NOT (s.page = 1 AND s.shown IS NOT NULL)), 0) AS ipw,
-                    count(*) FILTER (WHERE s.page = 1 AND s.shown IS NOT NULL) AS logged
-               FROM events e JOIN search_log s ON s.id = e.search_id AND s.tenant_id = e.tenant_id
-              WHERE e.tenant_id = ? AND e.type = 'search_click' AND e.product_id IS NOT NULL AND e.position IS NOT NULL
-                AND e.occurred_at > now() - interval '${WINDOW_DAYS} days'
-              GROUP BY s.normalized, e.product_id),
-           ranked AS (
-             SELECT c.query, c.product_id, c.clicks, q.searches,
-                    (q.logged * least(1.0, c.logged / greatest(coalesce(i.exam, 0), ${MIN_EXAMINATIONS}))
-                     + (q.searches - q.logged) * least(1.0, c.ipw / greatest(q.searches - q.logged, 1))) / q.searches AS a,
-                    coalesce(i.exam, 0) AS exam,
-                    row_number() OVER (PARTITION BY c.query ORDER BY c.weight DESC, c.product_id) AS r
-               FROM c JOIN q ON q.query = c.query LEFT JOIN imp i ON i.query = c.query AND i.product_id = c.product_id),
-           skipped AS (
-             SELECT i.query, i.product_id, 0 AS clicks, q.searches, 0.0::float8 AS a, i.exam,
-                    row_number() OVER (PARTITION BY i.query ORDER BY i.exam DESC, i.product_id) AS r
-               FROM imp i JOIN q ON q.query = i.query
-              WHERE i.exam >= ${MIN_EXAMINATIONS} AND NOT EXISTS (SELECT 1 FROM c WHERE c.query = i.query AND c.product_id = i.product_id))
-           INSERT INTO click_stats (tenant_id, query, product_id, clicks, searches, attractiveness, examinations)
-           SELECT ?, query, product_id, clicks, searches, a, exam FROM ranked WHERE r <= 30
-           UNION ALL
-           SELECT ?, query, product_id, clicks, searches, a, exam FROM skipped WHERE r <= 30`,
-          [tenantId, tenantId, tenantId, tenantId, tenantId],
-        );
+        const { rowCount } = await trx.raw(clickStatsSql(WINDOW_DAYS), [tenantId, tenantId, tenantId, tenantId]);
         return rowCount ?? 0;
       });
     },

@@ -71,7 +71,8 @@ export const InsightsBody = z
       .describe(
         'Algolia Insights events. click, conversion and view are checked and stored: eventType, eventSubtype (addToCart|purchase), eventName (1-64), index, userToken (1-129), ' +
           'authenticatedUserToken, timestamp (ms), queryID (the search_id), objectIDs (1-20), positions (1-based, one per objectID; required on a click with queryID), ' +
-          'filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped.',
+          'filters, objectData [{queryID, price, quantity, discount}], value, currency. Other event types are accepted and dropped. ' +
+          "Every event is stored as sent (no id, no dedupe); click learning counts a userToken's clicks on an object for a query once per 24 hours.",
       ),
   })
   .transform((body, ctx) => {

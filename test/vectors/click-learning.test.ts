@@ -20,19 +20,23 @@ await deps
 const search = async (key: string, q: string, perPage = 10) =>
   (await h.api.call('POST', '/v1/search', { key, body: { q, per_page: perPage, debug: true } })).body;
 
+let crowd = 0;
 /**
  * `n` first-page searches of `q` (as the search log stores them, with the page `shown` when
- * given), each followed by clicks at the given positions.
+ * given), each followed by clicks at the given positions, by `n` shoppers no other call uses (a
+ * session's repeats count once).
  */
 async function shoppers(tenantId: string, q: string, n: number, clicks: (i: number) => Array<[string, number]>, shown?: string[]) {
   const searches = [];
   const events = [];
+  crowd++;
   for (let i = 0; i < n; i++) {
     const id = newId('srch');
+    const session = `c${crowd}-s${i}`;
     searches.push({
       id,
       tenant_id: tenantId,
-      session: `s${i}`,
+      session,
       query: q,
       normalized: q,
       lang: 'en',
@@ -51,7 +55,7 @@ async function shoppers(tenantId: string, q: string, n: number, clicks: (i: numb
         tenant_id: tenantId,
         client_event_id: null,
         type: 'search_click' as const,
-        session: `s${i}`,
+        session,
         search_id: id,
         product_id: product,
         position,

@@ -19,7 +19,9 @@ const REQUIRED: Record<(typeof EVENT_TYPES)[number], Array<'search_id' | 'produc
 export const EventIn = z
   .strictObject({
     type: z.enum(EVENT_TYPES),
-    session: Id(64).describe('opaque shopper session id (the one sent with searches); no personal data'),
+    session: Id(64).describe(
+      "opaque shopper session id (the one sent with searches); no personal data. Click learning counts a session's search_clicks on a product for a query once per 24 hours",
+    ),
     event_id: Id(64).nullish().describe('client id of this event; a resent event with the same id is stored once'),
     search_id: Id(64).nullish().describe('search_id of the search response the event follows; required for search_click'),
     product_id: Id(128).nullish().describe('required for search_click, view and add_to_cart'),
@@ -80,5 +82,10 @@ export const EventsBody = z.strictObject({
 });
 
 export const EventsAccepted = z.object({
-  accepted: z.number().int().describe('events taken for storage; duplicates by event_id are dropped when written'),
+  accepted: z
+    .number()
+    .int()
+    .describe(
+      "events taken for storage; duplicates by event_id are dropped when written; repeats without one are stored, and learning counts a session's repeats once",
+    ),
 });

@@ -13,7 +13,8 @@ export function insightsRoutes(deps: Deps): RouteSpec[] {
     /**
      * Validates every event (one bad event: 400, nothing stored), maps each to event rows
      * (storefront/insights.ts) and buffers them for the events writer. 200, as search-insights
-     * counts only 200 as sent. No dedupe: Insights events carry no id.
+     * counts only 200 as sent. Stored as sent (Insights events carry no id); click learning counts a
+     * userToken's repeated clicks once (shared/recommend/click-stats.sql.ts).
      */
     defineRoute({
       method: 'post',
