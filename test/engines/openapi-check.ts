@@ -25,7 +25,9 @@ export interface RecordedRequest {
 export interface Allowance {
   operationId: string;
   /** A request Content-Type accepted for that operation although the document lists another. */
-  contentType: string;
+  contentType?: string;
+  /** A body property accepted anywhere in that operation's body although its schema does not declare it. */
+  property?: string;
   reason: string;
 }
 
@@ -185,7 +187,7 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
       .split(';')[0]
       .trim()
       .toLowerCase();
-    const allowance = options.allow?.find((a) => a.operationId === op.operationId && a.contentType === contentType);
+    const allowance = options.allow?.find((a) => a.operationId === op.operationId && a.contentType !== undefined && a.contentType === contentType);
     const media = rb.content?.[contentType] ?? (allowance ? Object.values(rb.content ?? {})[0] : undefined);
     if (!media) {
       out.push(`${at}: Content-Type ${contentType || '(none)'} is not one of ${Object.keys(rb.content ?? {}).join(', ')}`);
@@ -200,6 +202,8 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
         return out;
       }
       check(media.schema ?? {}, parsed, 'body', out);
+      const allowed = options.allow?.filter((a) => a.operationId === op.operationId && a.property).map((a) => `: unknown property ${a.property}`) ?? [];
+      if (allowed.length) out.splice(0, out.length, ...out.filter((p) => !allowed.some((a) => p.endsWith(a))));
     } else {
       check(media.schema ?? {}, req.body, 'body', out);
     }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest } from './openapi-check.js';
+import { textMatches, type FakeSynonymItem } from './typesense-fake-text.js';
 
 interface Field {
   name: string;
@@ -112,8 +113,8 @@ function docProblem(col: Collection, doc: Record<string, unknown>): string | nul
 /**
  * A local HTTP server that answers like Typesense 30 for the calls the adapter makes: collections,
  * aliases, JSONL imports (with per-line results), delete by filter or id, search and multi_search
- * (filters evaluated with Typesense's own tokenizing rules, facet counts and numeric stats).
- * It records every request.
+ * (filters evaluated with Typesense's own tokenizing rules, facet counts and numeric stats) and
+ * synonym sets. `q` is ignored unless `matchText` is set (typesense-fake-text.ts). It records every request.
  */
 export class FakeTypesense {
   readonly requests: RecordedRequest[] = [];
@@ -121,10 +122,14 @@ export class FakeTypesense {
   readonly aliases = new Map<string, string>();
   /** Documents whose import line fails, as a real server does for a document it rejects. */
   readonly failIds = new Set<string>();
+  readonly synonymSets = new Map<string, FakeSynonymItem[]>();
   private server: Server = createServer((req, res) => void this.receive(req, res));
   url = '';
 
-  constructor(readonly apiKey: string) {}
+  constructor(
+    readonly apiKey: string,
+    readonly options: { matchText?: boolean } = {},
+  ) {}
 
   async start(): Promise<this> {
     await new Promise<void>((ok) => this.server.listen(0, '127.0.0.1', ok));
@@ -235,6 +240,27 @@ export class FakeTypesense {
         col.docs.delete(seg[3]);
         return { body: doc };
       }
+      case 'GET synonym_sets':
+        return { body: [...this.synonymSets].map(([name, items]) => ({ name, items })) };
+      case 'GET synonym_sets/:': {
+        const items = this.synonymSets.get(seg[1]);
+        if (!items) throw new HttpError(404, 'Synonym index not found');
+        return { body: { name: seg[1], items } };
+      }
+      case 'PUT synonym_sets/:': {
+        const items = json().items as FakeSynonymItem[];
+        if (!Array.isArray(items)) throw new HttpError(400, 'Parameter `items` is required');
+        for (const item of items) {
+          if (typeof item.id !== 'string' || !Array.isArray(item.synonyms) || !item.synonyms.length)
+            throw new HttpError(400, 'Could not find a valid string array of `synonyms`');
+        }
+        this.synonymSets.set(seg[1], items);
+        return { body: { name: seg[1], items } };
+      }
+      case 'DELETE synonym_sets/:': {
+        if (!this.synonymSets.delete(seg[1])) throw new HttpError(404, 'Synonym index not found');
+        return { body: { name: seg[1] } };
+      }
       case 'POST multi_search': {
         const results = (json().searches as Array<Record<string, unknown>>).map(({ collection, ...params }) => {
           try {
@@ -274,7 +300,16 @@ export class FakeTypesense {
       if (!col.fields.some((x) => x.name === f && x.type.startsWith('string')))
         throw new HttpError(404, `Could not find a field named \`${f}\` in the schema.`);
     }
-    const found = [...col.docs.values()].filter((d) => matches(col, p.filter_by, d));
+    // Typesense checks every named synonym set before it searches.
+    const items = (p.synonym_sets ?? '')
+      .split(',')
+      .filter(Boolean)
+      .flatMap((name) => {
+        const set = this.synonymSets.get(name);
+        if (!set) throw new HttpError(404, 'Synonym index not found');
+        return set;
+      });
+    const found = [...col.docs.values()].filter((d) => matches(col, p.filter_by, d) && (!this.options.matchText || textMatches(p, items, d)));
     const perPage = Number(p.limit ?? p.per_page ?? 10);
     const page = Number(p.page ?? 1);
     const from = p.offset !== undefined ? Number(p.offset) : (page - 1) * perPage;

@@ -1,24 +1,11 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import { TypesenseEngine, TypesenseImportError } from '../../shared/engines/lexical/typesense.engine.js';
 import { searchPlan } from '../../shared/engines/lexical/typesense.query.js';
 import type { EngineQuery, IndexSettings, SearchDoc } from '../../shared/engines/lexical/port.js';
-import { createOpenApiChecker, type OpenApiDoc, type RecordedRequest } from './openapi-check.js';
+import type { RecordedRequest } from './openapi-check.js';
+import { typesenseChecker as checker } from './typesense-checker.js';
 import { FakeTypesense } from './typesense-fake.js';
-
-const spec = parseYaml(readFileSync(new URL('../../../shared/spec/vendor/typesense-openapi.yml', import.meta.url), 'utf8')) as OpenApiDoc;
-const checker = createOpenApiChecker(spec, {
-  apiKeyHeader: 'X-TYPESENSE-API-KEY',
-  allow: [
-    {
-      operationId: 'importDocuments',
-      contentType: 'text/plain',
-      reason: 'the official typesense-js v3 client sends JSONL imports as text/plain; the document lists application/octet-stream and the server reads either',
-    },
-  ],
-});
 
 const SETTINGS: IndexSettings = {
   facetFields: [
@@ -292,7 +279,7 @@ t.test('search: filter_by for lists, ranges and booleans; values escaped; sort, 
 
   mark = fake.requests.length;
   await engine.search(query('t5', { terms: [{ alternatives: [['smart', 'watch'], ['smartwatch']] }, { alternatives: [['sm-r800']], exact: true }] }));
-  const q3 = Object.fromEntries(fake.since(mark)[0].query);
+  const q3 = Object.fromEntries(fake.since(mark).find((r) => r.path.endsWith('/search'))!.query);
   t.equal(q3.q, 'smart watch sm-r800', "the shopper's own words of each term");
   t.equal(q3.enable_typos_for_alpha_numerical_tokens, 'false', 'exact terms: no typos on codes anywhere');
   mark = fake.requests.length;
@@ -501,6 +488,15 @@ t.test('the OpenAPI check catches what it should', async (t) => {
   t.match(checker.problems(req('POST', '/multi_search', '', JSON.stringify({ searches: [{ collection: 'c', q: 'x', sort: 'price:asc' }] }))), [
     /unknown property sort/,
   ]);
+  t.same(
+    checker.problems(req('POST', '/multi_search', '', JSON.stringify({ searches: [{ collection: 'c', q: 'x', synonym_sets: 's' }] }))),
+    [],
+    'synonym_sets: allowed, read as in a single search',
+  );
+  t.match(checker.problems(req('POST', '/multi_search', '', JSON.stringify({ searches: [{ collection: 'c', q: 'x', synonym_set: 's' }] }))), [
+    /unknown property synonym_set$/,
+  ]);
+  t.match(checker.problems(req('PUT', '/synonym_sets/s', '', JSON.stringify({ items: [{ id: 'a', root: 'x' }] }))), [/missing required property synonyms/]);
   t.match(checker.problems(req('GET', '/nope')), [/no path template matches/]);
   t.match(checker.problems(req('PATCH', '/aliases/a')), [/has no patch operation/]);
 });

@@ -2,6 +2,7 @@ import type { Client } from 'typesense';
 import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
 import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
 import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
+import { AlternativeSets, alternativesSetName, isMissingSet } from './typesense.alternatives.js';
 
 export interface TypesenseEngineOptions {
   url: string;
@@ -85,6 +86,7 @@ export class TypesenseEngine implements LexicalEngine {
   readonly name = 'typesense';
   private client: Promise<Client>;
   private prefix: string;
+  private sets: AlternativeSets;
 
   constructor(opts: TypesenseEngineOptions) {
     this.prefix = opts.collectionPrefix;
@@ -99,6 +101,7 @@ export class TypesenseEngine implements LexicalEngine {
         }),
     );
     this.client.catch(() => undefined);
+    this.sets = new AlternativeSets(this.client);
   }
 
   private alias(tenantId: string): string {
@@ -234,35 +237,52 @@ export class TypesenseEngine implements LexicalEngine {
     const { all } = await this.generations(tenantId);
     await client.aliases(this.alias(tenantId)).delete().catch(ignoreNotFound);
     for (const n of all) await this.dropCollection(this.collection(tenantId, n));
+    await this.sets.dropTenant(this.alias(tenantId), ignoreNotFound);
   }
 
-  /** One search through the alias; a multi_search when facets need counts without their own filter. */
+  /**
+   * One search through the alias; a multi_search when facets need counts without their own filter.
+   * Every search names the query's synonym set of alternatives when it has one (typesense.alternatives.ts).
+   */
   async search(q: EngineQuery): Promise<EngineResult> {
-    const client = await this.client;
     const plan = searchPlan(q);
     const alias = this.alias(q.tenantId);
-    let results: TsSearchResult[];
+    const set = plan.alternatives.length ? alternativesSetName(alias, plan.alternatives) : null;
+    const searches = [plan.main, ...plan.extras].map((p) => (set ? { ...p, synonym_sets: set } : p));
+    if (!set) return toEngineResult(plan, (await this.run(alias, searches)) ?? []);
+    await this.sets.ensure(set, plan.alternatives);
+    const results = await this.run(alias, searches).catch(async (e: unknown) => {
+      // Deleted since this process wrote it (the tenant dropped by another process): written again.
+      if (!isMissingSet((e as Error).message)) throw e;
+      await this.sets.ensure(set, plan.alternatives, true);
+      return this.run(alias, searches);
+    });
+    return toEngineResult(plan, results ?? []);
+  }
+
+  /** The searches' results in order; null when the tenant has never been indexed (no alias). */
+  private async run(alias: string, searches: SearchParams[]): Promise<TsSearchResult[] | null> {
+    const client = await this.client;
     try {
-      if (!plan.extras.length) {
-        results = [
+      if (searches.length === 1) {
+        return [
           (await client
             .collections(alias)
             .documents()
-            .search(plan.main as never)) as TsSearchResult,
+            .search(searches[0] as never)) as TsSearchResult,
         ];
-      } else {
-        const searches = [plan.main, ...plan.extras].map((p: SearchParams) => ({ collection: alias, ...p }));
-        const res = (await client.multiSearch.perform({ searches } as never)) as unknown as { results: MultiSearchItem[] };
-        results = res.results;
-        const failed = res.results.find((r) => r.error);
-        if (failed?.code === 404 && !(await this.aliasExists(alias))) return toEngineResult(plan, []);
-        if (failed) throw new Error(`typesense multi_search on ${alias}: ${failed.code} ${failed.error}`);
       }
+      const res = (await client.multiSearch.perform({ searches: searches.map((p) => ({ collection: alias, ...p })) } as never)) as unknown as {
+        results: MultiSearchItem[];
+      };
+      const failed = res.results.find((r) => r.error);
+      if (failed?.code === 404 && !isMissingSet(failed.error) && !(await this.aliasExists(alias))) return null;
+      if (failed) throw new Error(`typesense multi_search on ${alias}: ${failed.code} ${failed.error}`);
+      return res.results;
     } catch (e) {
       // No alias: the tenant has never been indexed. Any other 404 (an unknown field) is an error.
-      if (isNotFound(e) && !(await this.aliasExists(alias))) return toEngineResult(plan, []);
+      if (isNotFound(e) && !isMissingSet((e as Error).message) && !(await this.aliasExists(alias))) return null;
       throw e;
     }
-    return toEngineResult(plan, results);
   }
 }

@@ -1,6 +1,7 @@
 import { categoryLevelKey, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { facetFieldName, fromFilterKey, numericFieldName, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
+import { alternativeItems, queryWords, type SynonymItem } from './typesense.alternatives.js';
 
 /** Searched fields, best first; weights and typo budgets line up with this order. Codes: never typo-corrected, never prefixed. */
 const QUERY_FIELDS = [
@@ -26,6 +27,8 @@ export interface SearchPlan {
   main: SearchParams;
   facetsOf: string[][];
   extras: SearchParams[];
+  /** The terms' other alternatives, as the synonym set every search of the plan names (none: no set). */
+  alternatives: SynonymItem[];
 }
 
 /** Field a facet name counts on. */
@@ -132,13 +135,9 @@ function sortBy(q: EngineQuery): string {
   }
 }
 
-/**
- * Query words: the shopper's own alternative of each term (Typesense's `q` has no OR); no exclusion or phrase
- * operators. Each word once: a model number's term repeats its word ("iphone 6": iphone, then iphone 6).
- */
+/** `q`: the shopper's own words (alternatives go in the plan's synonym items, typesense.alternatives.ts). */
 function queryText(q: EngineQuery): string {
-  const tokens = q.terms ? q.terms.flatMap((t) => t.alternatives[0] ?? []) : q.tokens;
-  const words = [...new Set(tokens.map((t) => t.replace(/"/g, ' ').replace(/^-+/, '').trim()).filter(Boolean))];
+  const words = queryWords(q);
   return words.length ? words.join(' ') : '*';
 }
 
@@ -171,7 +170,7 @@ export function searchPlan(q: EngineQuery): SearchPlan {
     include_fields: 'id,card_json,description_json',
   });
   const extras = own.map((f) => withFacets([f], { ...base, filter_by: filterWithIds(q, ownFilter(f)), per_page: 0 }));
-  return { main, facetsOf: [shared, ...own.map((f) => [f])], extras };
+  return { main, facetsOf: [shared, ...own.map((f) => [f])], extras, alternatives: alternativeItems(q) };
 }
 
 interface TsFacetCounts {

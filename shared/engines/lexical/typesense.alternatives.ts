@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Client } from 'typesense';
+import type { EngineQuery } from './port.js';
+
+/**
+ * A term's alternatives on Typesense. `q` has no OR, but a search's synonym sets are expanded
+ * inside that one search: Typesense runs the query once per combination of roots and their
+ * synonyms and keeps one set of matching ids, so `found` and the facet counts count a document
+ * matched by two alternatives once, and the hits are ranked together (text_match, sort_by).
+ * Each query with alternatives gets a synonym set of its own (named by its content, written once
+ * per process): one one-way item per term, root the shopper's own words, synonyms the other
+ * alternatives. A set shared by the tenant would apply stale corrections and context-bound
+ * alternatives (the bare last word as a prefix) to every later query.
+ */
+
+/** Combinations one search may expand to, the shopper's own words included: later terms' alternatives beyond it are left out. */
+export const MAX_COMBINATIONS = 32;
+
+export interface SynonymItem {
+  id: string;
+  root: string;
+  synonyms: string[];
+}
+
+/** A word as `q` carries it: no exclusion or phrase operators. */
+const clean = (t: string) => t.replace(/"/g, ' ').replace(/^-+/, '').trim();
+const phrase = (tokens: string[]) => tokens.map(clean).filter(Boolean).join(' ');
+
+/**
+ * Query words: the shopper's own alternative of each term, each word once (a model number's
+ * term repeats its word: "iphone 6" is iphone, then iphone 6).
+ */
+export function queryWords(q: Pick<EngineQuery, 'tokens' | 'terms'>): string[] {
+  const tokens = q.terms ? q.terms.flatMap((t) => t.alternatives[0] ?? []) : q.tokens;
+  return [...new Set(tokens.map(clean).filter(Boolean))];
+}
+
+/**
+ * One item per term with alternatives whose own words stand together in `q` (Typesense finds a
+ * root as consecutive query words). Terms are taken in order while the combinations stay within
+ * MAX_COMBINATIONS; a term past it keeps as many of its first alternatives as fit, or none.
+ */
+export function alternativeItems(q: Pick<EngineQuery, 'tokens' | 'terms'>): SynonymItem[] {
+  if (!q.terms) return [];
+  const text = ` ${queryWords(q).join(' ')} `;
+  const items: SynonymItem[] = [];
+  let combinations = 1;
+  for (const term of q.terms) {
+    const root = phrase(term.alternatives[0] ?? []);
+    if (!root || !text.includes(` ${root} `)) continue;
+    const others = [...new Set(term.alternatives.slice(1).map(phrase))].filter((p) => p && p !== root);
+    const kept = others.slice(0, Math.max(0, Math.floor(MAX_COMBINATIONS / combinations) - 1));
+    if (!kept.length) continue;
+    combinations *= kept.length + 1;
+    items.push({ id: `term-${items.length}`, root, synonyms: kept });
+  }
+  return items;
+}
+
+/** `<alias>_alt_<16 hex>`: the set of these items for the tenant behind `alias`. */
+export function alternativesSetName(alias: string, items: SynonymItem[]): string {
+  return `${alias}_alt_${createHash('sha256').update(JSON.stringify(items)).digest('hex').slice(0, 16)}`;
+}
+
+/** Whether `name` is one of the tenant's sets (and not one of a tenant whose id starts with this one's). */
+export function isAlternativesSetOf(alias: string, name: string): boolean {
+  return name.startsWith(`${alias}_alt_`) && /^[0-9a-f]{16}$/.test(name.slice(alias.length + 5));
+}
+
+/** Typesense's answer when a search names a synonym set it does not have (deleted since this process wrote it). */
+export const isMissingSet = (message: string | undefined) => /Synonym index not found|Could not find synonym index/.test(message ?? '');
+
+/** The synonym sets of alternatives this process has written; a forgotten one is written again (an upsert by name). */
+export class AlternativeSets {
+  private written = new Set<string>();
+
+  constructor(private client: Promise<Client>) {}
+
+  /** Writes the set unless this process already has (`again`: it was found missing). */
+  async ensure(name: string, items: SynonymItem[], again = false): Promise<void> {
+    if (!again && this.written.has(name)) return;
+    const client = await this.client;
+    await client.synonymSets(name).upsert({ items });
+    if (this.written.size >= 10_000) this.written.clear();
+    this.written.add(name);
+  }
+
+  /** Deletes every set of the tenant behind `alias`. */
+  async dropTenant(alias: string, ignoreNotFound: (e: unknown) => null): Promise<void> {
+    const client = await this.client;
+    const names = (await client.synonymSets().retrieve()).map((s) => s.name).filter((n) => isAlternativesSetOf(alias, n));
+    for (const name of names) await client.synonymSets(name).delete().catch(ignoreNotFound);
+    for (const name of [...this.written]) if (isAlternativesSetOf(alias, name)) this.written.delete(name);
+  }
+}
