@@ -170,6 +170,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     provider: payments,
     subscriptions: repos.subscriptions,
     addons: repos.addonPurchases,
+    checkouts: repos.checkouts,
     notices,
     notifications: billingNotifications,
   });

@@ -1,8 +1,12 @@
 import { UnrecoverableError } from 'bullmq';
 import { defineStage } from '../define-stage.js';
 import { applyBillingEventJob, applyStoredEvent } from '../../shared/billing/index.js';
+import { queueCheckoutCloses } from './queue-checkout-closes.js';
 
-/** Applies one stored provider event to the subscription (never backwards); re-runs are no-ops (events.applied_at). */
+/**
+ * Applies one stored provider event to the subscription (never backwards); re-runs are no-ops
+ * (events.applied_at). Then queues close-checkout for what it left the store to close at the provider.
+ */
 export const applyBillingEvent = defineStage({
   ...applyBillingEventJob,
   async run({ data, deps }) {
@@ -11,6 +15,7 @@ export const applyBillingEvent = defineStage({
         events: deps.repos.billingEvents,
         subscriptions: deps.repos.subscriptions,
         addons: deps.repos.addonPurchases,
+        checkouts: deps.repos.checkouts,
         notices: deps.notices,
         notifications: deps.billingNotifications,
       },
@@ -18,6 +23,10 @@ export const applyBillingEvent = defineStage({
       data.eventId,
     );
     if (outcome === 'missing') throw new UnrecoverableError(`no stored event ${data.provider}/${data.eventId}`);
-    return { outcome };
+    const tenantId = (await deps.repos.billingEvents.get(data.provider, data.eventId))?.tenant_id;
+    if (outcome === 'late_checkout_accepted')
+      deps.logger.warn('a superseded checkout was paid: the store follows it', { tenant: tenantId, event: data.eventId });
+    const closes = tenantId ? await queueCheckoutCloses(deps, null, tenantId) : 0;
+    return { outcome, closes };
   },
 });

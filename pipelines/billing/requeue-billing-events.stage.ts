@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import { applyBillingEventJob } from '../../shared/billing/index.js';
+import { queueCheckoutCloses } from './queue-checkout-closes.js';
 
 /**
  * Queues again the stored provider events never tried over `unappliedAfterMs` after they came: the
@@ -10,6 +11,8 @@ import { applyBillingEventJob } from '../../shared/billing/index.js';
  * when the workers' Redis comes back, so such an event waits minutes, not until the daily
  * reconcile-billing (which still retries the events left for later, such as plan_unknown).
  * Re-runnable: an event is applied once (apply-billing-event checks), one job id per event.
+ * Also queues again close-checkout for checkouts still to close at the provider after
+ * `unappliedAfterMs` (their enqueue lost, or their job failed for good while the provider was down).
  */
 export const requeueBillingEvents = defineStage({
   queue: 'billing',
@@ -24,6 +27,8 @@ export const requeueBillingEvents = defineStage({
       if ((await deps.queues.requeue(applyBillingEventJob, { provider: e.provider, eventId: e.event_id })) !== 'held') requeued++;
     }
     if (requeued) deps.logger.warn('billing events re-queued', { requeued });
-    return { requeued };
+    const closes = await queueCheckoutCloses(deps, data.unappliedAfterMs);
+    if (closes) deps.logger.warn('checkout closes re-queued', { closes });
+    return { requeued, closes };
   },
 });

@@ -6,12 +6,14 @@ import type { BillingNotifications } from './notifications.js';
 import type { billingEventsRepo } from './events.repo.js';
 import type { subscriptionsRepo } from './subscriptions.repo.js';
 import type { addonsRepo } from './addons.repo.js';
+import type { checkoutsRepo } from './checkouts.repo.js';
 import { mapStatus, type ProviderName } from './states.js';
 
 export interface ApplyDeps {
   events: ReturnType<typeof billingEventsRepo>;
   subscriptions: ReturnType<typeof subscriptionsRepo>;
   addons: ReturnType<typeof addonsRepo>;
+  checkouts: Pick<ReturnType<typeof checkoutsRepo>, 'settle' | 'replacedSubscription'>;
   notices: Pick<Notices, 'publish'>;
   notifications: Pick<BillingNotifications, 'emit'>;
 }
@@ -34,6 +36,12 @@ const revive = (e: BillingEvent): BillingEvent => ({
  * marked `ignored`. Re-running is a no-op. A snapshot naming a plan the catalog does not have is
  * not applied: outcome `plan_unknown`, left unapplied so reconcile-billing retries it once the
  * catalog has the plan.
+ *
+ * A completed checkout supersedes the store's other open ones (close-checkout expires them at the
+ * provider). One completed after it was superseded (paid before the expire landed) is accepted as
+ * the store's latest decision: outcome `late_checkout_accepted`, the checkout that superseded it is
+ * `replaced` (close-checkout cancels its subscription), and that subscription's events no longer
+ * move the store (outcome `replaced_subscription`).
  */
 export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, eventId: string): Promise<string> {
   const row = await deps.events.get(provider, eventId);
@@ -44,6 +52,12 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
   if (event.subscription && !findPlan(event.subscription.planCode)) {
     await deps.events.markOutcome(provider, eventId, 'plan_unknown');
     return 'plan_unknown';
+  }
+  const checkout = event.checkout && event.tenantId ? await deps.checkouts.settle(provider, event.tenantId, event.checkout) : 'unchanged';
+  const snap = event.subscription;
+  if (snap?.subscriptionId && (await deps.checkouts.replacedSubscription(provider, snap.tenantId, snap.subscriptionId))) {
+    await deps.events.markApplied(provider, eventId, 'replaced_subscription');
+    return 'replaced_subscription';
   }
   if (event.subscription) {
     const before = await deps.subscriptions.get(event.subscription.tenantId);
@@ -88,6 +102,8 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
     }
     if (outcome === 'ignored') outcome = 'applied';
   }
+  if (checkout === 'late') outcome = 'late_checkout_accepted';
+  else if (checkout !== 'unchanged' && outcome === 'ignored') outcome = 'applied';
   await deps.events.markApplied(provider, eventId, outcome);
   return outcome;
 }

@@ -8,11 +8,13 @@ import { LIVE, type Interval, type SubscriptionStatus } from './states.js';
 import type { BillingNotifications } from './notifications.js';
 import type { SubscriptionRow, subscriptionsRepo } from './subscriptions.repo.js';
 import type { addonsRepo } from './addons.repo.js';
+import type { checkoutsRepo } from './checkouts.repo.js';
 
 export interface BillingServiceDeps {
   provider: PaymentProvider;
   subscriptions: ReturnType<typeof subscriptionsRepo>;
   addons: ReturnType<typeof addonsRepo>;
+  checkouts: Pick<ReturnType<typeof checkoutsRepo>, 'insert'>;
   notices: Pick<Notices, 'publish'>;
   notifications: Pick<BillingNotifications, 'emit'>;
 }
@@ -84,7 +86,7 @@ export function billingService(deps: BillingServiceDeps) {
       if (sub && HELD.includes(sub.status) && sub.provider !== 'manual') {
         throw conflict('subscription_exists', 'this store already has a subscription: change its plan instead');
       }
-      return provider.checkout({
+      const { url, checkoutId } = await provider.checkout({
         tenantId,
         planCode: plan.code,
         interval: input.interval,
@@ -93,6 +95,17 @@ export function billingService(deps: BillingServiceDeps) {
         customerId: sub?.provider_customer_id ?? null,
         baseUrl,
       });
+      // Recorded before the link is handed out: a checkout the store can pay is one the service can expire.
+      await deps.checkouts.insert({
+        id: newId('chk'),
+        tenant_id: tenantId,
+        provider: provider.name,
+        provider_checkout_id: checkoutId,
+        plan_code: plan.code,
+        interval: input.interval,
+        base_url: baseUrl,
+      });
+      return { url };
     },
 
     /**

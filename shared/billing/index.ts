@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { subscriptionsRepo } from './subscriptions.repo.js';
 import { billingEventsRepo } from './events.repo.js';
 import { addonsRepo } from './addons.repo.js';
+import { checkoutsRepo } from './checkouts.repo.js';
 
 /**
  * Billing: the plan and add-on catalog (plans.ts), subscriptions and their states, provider
@@ -9,7 +10,7 @@ import { addonsRepo } from './addons.repo.js';
  * usage report. Payment providers sit behind shared/engines/payments.
  */
 export function billingRepos(db: Knex) {
-  return { subscriptions: subscriptionsRepo(db), billingEvents: billingEventsRepo(db), addonPurchases: addonsRepo(db) };
+  return { subscriptions: subscriptionsRepo(db), billingEvents: billingEventsRepo(db), addonPurchases: addonsRepo(db), checkouts: checkoutsRepo(db) };
 }
 
 export * from './plans.js';
@@ -25,3 +26,4 @@ export * from './apply-event.js';
 export * from './billing.jobs.js';
 export type { SubscriptionRow } from './subscriptions.repo.js';
 export type { EventRow } from './events.repo.js';
+export type { CheckoutRow, CheckoutStatus, CheckoutOutcome } from './checkouts.repo.js';

@@ -39,7 +39,11 @@ export async function startStripeFake(apiKey: string) {
       },
     },
     invoices: [] as Array<Record<string, unknown>>,
+    /** Checkout Sessions by id: `open`, `complete` or `expired`, as Stripe reports them. */
+    sessions: new Map<string, { id: string; object: 'checkout.session'; status: string; url: string }>(),
     failNext429: 0,
+    /** Requests answered 503 before the fake serves again (Stripe down). */
+    failNext503: 0,
   };
   const server: Server = createServer(async (req, res) => {
     let raw = '';
@@ -52,13 +56,40 @@ export async function startStripeFake(apiKey: string) {
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    if (state.failNext503 > 0) {
+      state.failNext503--;
+      return send(503, { error: { type: 'api_error', message: 'The server is temporarily unavailable' } });
+    }
     if (state.failNext429 > 0) {
       state.failNext429--;
       return send(429, { error: { type: 'rate_limit_error', message: 'Too many requests' } }, { 'stripe-should-retry': 'true' });
     }
     const p = url.pathname;
-    if (req.method === 'POST' && p === '/v1/checkout/sessions')
-      return send(200, { id: 'cs_1', object: 'checkout.session', url: 'https://checkout.stripe.test/c/cs_1', mode: form.mode });
+    if (req.method === 'POST' && p === '/v1/checkout/sessions') {
+      const id = `cs_${state.sessions.size + 1}`;
+      const session = { id, object: 'checkout.session' as const, status: 'open', url: `https://checkout.stripe.test/c/${id}` };
+      state.sessions.set(id, session);
+      return send(200, { ...session, mode: form.mode });
+    }
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(p);
+    if (session) {
+      const found = state.sessions.get(session[1]);
+      if (!found)
+        return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${session[1]}'` } });
+      if (req.method === 'GET' && !session[2]) return send(200, found);
+      if (req.method === 'POST' && session[2]) {
+        // Stripe expires only open sessions; any other answers 400 without an error code.
+        if (found.status !== 'open')
+          return send(400, {
+            error: {
+              type: 'invalid_request_error',
+              message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${found.status}\`.`,
+            },
+          });
+        found.status = 'expired';
+        return send(200, found);
+      }
+    }
     if (req.method === 'POST' && p === '/v1/billing_portal/sessions')
       return send(200, { id: 'bps_1', object: 'billing_portal.session', url: `https://billing.stripe.test/p/${form.customer}` });
     if (p === '/v1/subscriptions/sub_1') {

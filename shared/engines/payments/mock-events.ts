@@ -42,7 +42,11 @@ export function mockSnapshot(tenantId: string, sub: MockSubscription): Subscript
   };
 }
 
-/** `{id, type, created, data: {tenant_id, subscription?, addons?}}` as a BillingEvent. */
+/**
+ * `{id, type, created, data: {tenant_id, subscription?, addons?, checkout?}}` as a BillingEvent. A
+ * `checkout.session.completed` whose payment failed (its subscription `incomplete`) completes no
+ * checkout, as a declined card leaves a Stripe session open.
+ */
 export function parseMockEvent(body: Buffer): BillingEvent {
   const e = JSON.parse(body.toString('utf8'));
   if (typeof e?.id !== 'string' || typeof e?.type !== 'string' || typeof e?.created !== 'number') throw new Error('not a mock event');
@@ -54,5 +58,13 @@ export function parseMockEvent(body: Buffer): BillingEvent {
     tenantId,
     subscription: tenantId && e.data?.subscription ? mockSnapshot(tenantId, e.data.subscription) : undefined,
     addons: Array.isArray(e.data?.addons) ? e.data.addons : undefined,
+    checkout: mockCheckoutEvent(e.type, e.data),
   };
+}
+
+function mockCheckoutEvent(type: string, data: any): BillingEvent['checkout'] {
+  if (typeof data?.checkout !== 'string') return undefined;
+  if (type === 'checkout.session.expired') return { id: data.checkout, status: 'expired', subscriptionId: null };
+  if (type !== 'checkout.session.completed' || data.subscription?.status === 'incomplete') return undefined;
+  return { id: data.checkout, status: 'completed', subscriptionId: typeof data.subscription?.id === 'string' ? data.subscription.id : null };
 }

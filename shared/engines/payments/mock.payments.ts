@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { newId } from '../../platform/ids.js';
 import { signStripeStyle } from './signatures.js';
 import { addInterval, mockSnapshot, parseMockEvent, type MockSubscription } from './mock-events.js';
-import type { BillingEvent, Interval, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+import type { BillingEvent, CheckoutClose, Interval, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
 
 export type { MockSubscription } from './mock-events.js';
 
@@ -13,7 +13,7 @@ export interface MockCheckout {
   addons: Array<{ code: string; quantity: number }>;
   /** The add-on bundles' price, charged with the checkout (absent on checkouts stored before it was: 0). */
   addons_minor?: number;
-  /** `expired`: the store subscribed through another checkout. */
+  /** `expired`: the service expired it (another checkout of the store completed), or the store held a subscription when it was paid. */
   status: 'open' | 'paid' | 'failed' | 'canceled' | 'expired';
   customer: string | null;
 }
@@ -45,7 +45,7 @@ export class MockPayments implements PaymentProvider {
     private send: typeof fetch = fetch,
   ) {}
 
-  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
+  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string; checkoutId: string }> {
     const id = newId('mcs');
     const data: MockCheckout = {
       plan_code: input.planCode,
@@ -56,7 +56,23 @@ export class MockPayments implements PaymentProvider {
       customer: input.customerId,
     };
     await this.db('billing_mock_objects').insert({ id, kind: 'checkout', tenant_id: input.tenantId, data });
-    return { url: `${input.baseUrl}/billing/mock/checkout/${id}` };
+    return { url: `${input.baseUrl}/billing/mock/checkout/${id}`, checkoutId: id };
+  }
+
+  /** Expires an open checkout, under the same lock as its completion (so an expire and a payment never both win). */
+  async expireCheckout(input: { tenantId: string; checkoutId: string }): Promise<CheckoutClose> {
+    return this.db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`mock-checkout:${input.tenantId}`]);
+      const row = await trx('billing_mock_objects').where({ id: input.checkoutId, kind: 'checkout', tenant_id: input.tenantId }).first();
+      if (!row) return 'missing';
+      const data: MockCheckout = row.data;
+      if (data.status === 'expired' || data.status === 'canceled') return 'already_expired';
+      if (data.status !== 'open') return 'already_completed';
+      await trx('billing_mock_objects')
+        .where({ id: row.id })
+        .update({ data: { ...data, status: 'expired' } });
+      return 'expired';
+    });
   }
 
   async portal(input: { tenantId: string; baseUrl: string }): Promise<{ url: string }> {
@@ -156,8 +172,9 @@ export class MockPayments implements PaymentProvider {
   /**
    * The person on the checkout page paid (or started the trial), failed the payment, or left.
    * A store's completions run one at a time (a lock per tenant): while the store holds a
-   * subscription nothing completes (`subscription_exists`), and paying expires the store's other
-   * open checkouts, so two checkout links never make two subscriptions or two charges. `ended`:
+   * subscription nothing completes (`subscription_exists`), so two checkout links never make two
+   * subscriptions or two charges. The store's other open checkouts stay open here, as at Stripe or
+   * Paddle: the service expires them (`expireCheckout`) once it applies this completion. `ended`:
    * the subscription the service has already ended on its side (end-billing-periods ends mock
    * subscriptions at the period end, as a real provider would on its own clock).
    */
@@ -212,13 +229,6 @@ export class MockPayments implements PaymentProvider {
       const total = plan + (data.addons_minor ?? 0);
       if (action === 'fail') await this.invoice(tenantId, total, 'open', trx);
       else if (total > 0 || !trial) await this.invoice(tenantId, total, 'paid', trx);
-      if (action !== 'fail') {
-        await trx('billing_mock_objects')
-          .where({ kind: 'checkout', tenant_id: tenantId })
-          .whereNot({ id })
-          .whereRaw(`data->>'status' = 'open'`)
-          .update({ data: trx.raw(`jsonb_set(data, '{status}', '"expired"')`) });
-      }
       const addons = action === 'fail' ? [] : data.addons;
       return { outcome: 'done', events: [['checkout.session.completed', { checkout: id, subscription: sub, addons }]] };
     });

@@ -23,7 +23,11 @@ export function paddleSubscription(d: any, prices: Record<string, string>): Subs
   };
 }
 
-/** A verified Paddle notification: `subscription.*` carry state; `transaction.completed` add-ons (custom_data.addons). */
+/**
+ * A verified Paddle notification: `subscription.*` carry state; `transaction.completed` add-ons
+ * (custom_data.addons); it and `transaction.canceled` name the transaction (`checkout`: a
+ * renewal's transaction names none of ours and changes no checkout).
+ */
 export function parsePaddleEvent(body: Buffer, prices: Record<string, string>): BillingEvent {
   const e = JSON.parse(body.toString('utf8'));
   if (typeof e?.event_id !== 'string' || typeof e?.event_type !== 'string' || typeof e?.occurred_at !== 'string') throw new Error('not a Paddle notification');
@@ -31,5 +35,8 @@ export function parsePaddleEvent(body: Buffer, prices: Record<string, string>): 
   const event: BillingEvent = { id: e.event_id, type: e.event_type, occurredAt: new Date(e.occurred_at), tenantId: d.custom_data?.tenant_id ?? null };
   if (e.event_type.startsWith('subscription.')) event.subscription = paddleSubscription(d, prices);
   if (e.event_type === 'transaction.completed' && Array.isArray(d.custom_data?.addons)) event.addons = d.custom_data.addons;
+  if ((e.event_type === 'transaction.completed' || e.event_type === 'transaction.canceled') && typeof d.id === 'string') {
+    event.checkout = { id: d.id, status: e.event_type === 'transaction.completed' ? 'completed' : 'expired', subscriptionId: d.subscription_id ?? null };
+  }
   return event;
 }

@@ -1,5 +1,5 @@
 import { paddleSubscription, parsePaddleEvent } from './paddle-events.js';
-import type { BillingEvent, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+import type { BillingEvent, CheckoutClose, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
 
 export interface PaddleOptions {
   apiKey: string;
@@ -57,8 +57,8 @@ export class PaddlePayments implements PaymentProvider {
     return json.data as T;
   }
 
-  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
-    const tx = await this.request<{ checkout?: { url?: string } }>('POST', '/transactions', {
+  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string; checkoutId: string }> {
+    const tx = await this.request<{ id: string; checkout?: { url?: string } }>('POST', '/transactions', {
       items: [
         { price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 },
         ...input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity })),
@@ -68,7 +68,29 @@ export class PaddlePayments implements PaymentProvider {
       collection_mode: 'automatic',
     });
     if (!tx.checkout?.url) throw new Error('Paddle returned a transaction without a checkout url (set a default payment link)');
-    return { url: tx.checkout.url };
+    return { url: tx.checkout.url, checkoutId: tx.id };
+  }
+
+  /**
+   * The checkout's transaction set to `canceled` (`PATCH /transactions/{id}`, the status alone, as
+   * Paddle requires). Paddle refuses it with a 400 for a transaction no longer draft or ready: the
+   * transaction is then read back, and `canceled` or paid (`paid`, `completed`, `billed`)
+   * is the answer; a 404 is `missing`.
+   */
+  async expireCheckout(input: { tenantId: string; checkoutId: string }): Promise<CheckoutClose> {
+    const path = `/transactions/${encodeURIComponent(input.checkoutId)}`;
+    try {
+      await this.request('PATCH', path, { status: 'canceled' });
+      return 'expired';
+    } catch (err) {
+      if (!(err instanceof PaddleError)) throw err;
+      if (err.status === 404) return 'missing';
+      if (err.status !== 400) throw err;
+      const tx = await this.request<{ status?: string }>('GET', path);
+      if (tx.status === 'canceled') return 'already_expired';
+      if (['paid', 'completed', 'billed'].includes(tx.status ?? '')) return 'already_completed';
+      throw err;
+    }
   }
 
   async portal(input: { customerId: string | null }): Promise<{ url: string }> {

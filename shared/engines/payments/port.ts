@@ -40,7 +40,24 @@ export interface BillingEvent {
   subscription?: SubscriptionSnapshot;
   /** Add-on bundles paid with a completed checkout. */
   addons?: Array<{ code: string; quantity: number }>;
+  /** Present when the event completes or expires one of our checkouts. */
+  checkout?: CheckoutEvent;
 }
+
+/** A checkout paid (`completed`, with the subscription it made) or expired by the provider itself. */
+export interface CheckoutEvent {
+  /** The provider's checkout id (Stripe Checkout Session, Paddle transaction, mock checkout). */
+  id: string;
+  status: 'completed' | 'expired';
+  subscriptionId: string | null;
+}
+
+/**
+ * What expiring a checkout found: `expired` now; `already_expired` (or canceled);
+ * `already_completed` (paid before the expire landed: its completion event settles it); `missing`
+ * (the provider has no such checkout). Each means nothing is left to do there.
+ */
+export type CheckoutClose = 'expired' | 'already_expired' | 'already_completed' | 'missing';
 
 export interface CheckoutInput {
   tenantId: string;
@@ -79,7 +96,14 @@ export interface ChangeInput {
  */
 export interface PaymentProvider {
   name: 'stripe' | 'paddle' | 'mock';
-  checkout(input: CheckoutInput): Promise<{ url: string }>;
+  /** Opens a checkout; `checkoutId` is the provider's id for it (what its completion event names). */
+  checkout(input: CheckoutInput): Promise<{ url: string; checkoutId: string }>;
+  /**
+   * Closes an open checkout so it can no longer be paid (another one of the store completed).
+   * Idempotent: a checkout already expired, completed or unknown answers so instead of throwing;
+   * anything else (provider down, 429, bad key) throws, for the job to retry.
+   */
+  expireCheckout(input: { tenantId: string; checkoutId: string }): Promise<CheckoutClose>;
   portal(input: { tenantId: string; customerId: string | null; baseUrl: string }): Promise<{ url: string }>;
   /** Returns the credit balance the provider now holds for the subscription when it keeps one we mirror (the mock); Stripe and Paddle keep theirs. */
   changePlan(input: ChangeInput): Promise<{ creditMinor?: number }>;

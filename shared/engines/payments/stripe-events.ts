@@ -34,7 +34,7 @@ export function stripeSubscription(o: any, prices: Record<string, string>): Subs
 /**
  * A verified Stripe event: `customer.subscription.*` carry the subscription's state;
  * `checkout.session.completed` carries add-on bundles bought with it (metadata `addons`, JSON);
- * every other type is stored and acknowledged without effect.
+ * it and `checkout.session.expired` name the session (`checkout`); every other type is stored and acknowledged without effect.
  */
 export function parseStripeEvent(body: Buffer, prices: Record<string, string>): BillingEvent {
   const e = JSON.parse(body.toString('utf8'));
@@ -42,6 +42,10 @@ export function parseStripeEvent(body: Buffer, prices: Record<string, string>): 
   const o = e.data?.object ?? {};
   const event: BillingEvent = { id: e.id, type: e.type, occurredAt: new Date(e.created * 1000), tenantId: o.metadata?.tenant_id ?? null };
   if (e.type.startsWith('customer.subscription.')) event.subscription = stripeSubscription(o, prices);
+  if ((e.type === 'checkout.session.completed' || e.type === 'checkout.session.expired') && typeof o.id === 'string') {
+    const sub = typeof o.subscription === 'string' ? o.subscription : (o.subscription?.id ?? null);
+    event.checkout = { id: o.id, status: e.type === 'checkout.session.completed' ? 'completed' : 'expired', subscriptionId: sub };
+  }
   if (e.type === 'checkout.session.completed' && typeof o.metadata?.addons === 'string') {
     try {
       event.addons = JSON.parse(o.metadata.addons);

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { stripeSubscription, parseStripeEvent } from './stripe-events.js';
-import type { BillingEvent, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+import type { BillingEvent, CheckoutClose, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
 
 export interface StripeOptions {
   apiKey: string;
@@ -42,7 +42,7 @@ export class StripePayments implements PaymentProvider {
     return id;
   }
 
-  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string }> {
+  async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string; checkoutId: string }> {
     const metadata = { tenant_id: input.tenantId, plan_code: input.planCode };
     const session = await (
       await this.api()
@@ -60,7 +60,28 @@ export class StripePayments implements PaymentProvider {
       cancel_url: `${input.baseUrl}/v1/billing/plans`,
     });
     if (!session.url) throw new Error('Stripe returned a checkout session without a url');
-    return { url: session.url };
+    return { url: session.url, checkoutId: session.id };
+  }
+
+  /**
+   * `POST /v1/checkout/sessions/{id}/expire`. Stripe expires only `open` sessions and answers any
+   * other with a 400 (no error code of its own): the session is then read back, and `expired` or
+   * `complete` is the answer; a 404 is `missing`.
+   */
+  async expireCheckout(input: { tenantId: string; checkoutId: string }): Promise<CheckoutClose> {
+    const api = await this.api();
+    try {
+      await api.checkout.sessions.expire(input.checkoutId);
+      return 'expired';
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 404) return 'missing';
+      if (status !== 400) throw err;
+      const session = await api.checkout.sessions.retrieve(input.checkoutId);
+      if (session.status === 'expired') return 'already_expired';
+      if (session.status === 'complete') return 'already_completed';
+      throw err;
+    }
   }
 
   async portal(input: { customerId: string | null; baseUrl: string }): Promise<{ url: string }> {
