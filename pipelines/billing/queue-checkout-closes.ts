@@ -8,15 +8,10 @@ import { closeCheckoutJob } from '../../shared/billing/index.js';
  * one is retried.
  */
 export async function queueCheckoutCloses(deps: Pick<Deps, 'queues' | 'repos'>, olderThanMs: number | null, tenantId?: string): Promise<number> {
-  const queue = deps.queues.get(closeCheckoutJob.queue);
   let queued = 0;
   for (const row of await deps.repos.checkouts.toClose(olderThanMs, tenantId)) {
     const data = { checkoutId: row.id, status: row.status as 'superseded' | 'replaced' };
-    const held = await queue.getJob(closeCheckoutJob.jobId(data));
-    if (held && (await held.isFailed())) await held.retry('failed');
-    else if (!held) await deps.queues.enqueue(closeCheckoutJob, data);
-    else continue;
-    queued++;
+    if ((await deps.queues.requeue(closeCheckoutJob, data)) !== 'held') queued++;
   }
   return queued;
 }
