@@ -66,7 +66,7 @@ t.test('an event whose apply job failed for good is applied after the next reque
   t.equal((await event()).applied_at, null, 'the event is stored, not applied');
 
   const out = await requeueBillingEvents.run({ data: { unappliedAfterMs: 0 }, deps } as never);
-  t.same(out, { requeued: 1 }, 'the sweep counts the event it queued again');
+  t.same(out, { requeued: 1, closes: 0 }, 'the sweep counts the event it queued again');
   t.equal(await (await queue.getJob(jobId))!.getState(), 'waiting', 'the failed job is waiting again, under its own id');
   t.equal((await queue.getJob(jobId))!.attemptsMade, 0, 'with its attempts counted afresh');
 
@@ -78,7 +78,7 @@ t.test('an event whose apply job failed for good is applied after the next reque
   t.equal(sub.plan_code, 'growth', 'the subscription follows the event');
 
   const again = await requeueBillingEvents.run({ data: { unappliedAfterMs: 0 }, deps } as never);
-  t.same(again, { requeued: 0 }, 'an applied event is not queued again');
+  t.same(again, { requeued: 0, closes: 0 }, 'an applied event is not queued again');
 });
 
 t.test('requeue leaves a job that is still waiting alone, and adds one that no job holds', async (t) => {
