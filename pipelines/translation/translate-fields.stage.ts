@@ -4,8 +4,9 @@ import { restoreJob, translateItems, translateJob } from '../../shared/translati
 
 /**
  * Calls the translation provider: several texts per call, a few calls in flight, identical texts
- * once. Items written or edited since collect are not paid for again. The cost is recorded at
- * once (it was spent). Job id: translate-fields-<tenant>-<run>-<chunk>.
+ * once. Items written or edited since collect are not paid for again. Each answer is kept as it
+ * arrives (translation_answers, by job and batch content) and its cost added to usage once; a retry
+ * reuses the kept answers and asks only for what is missing. Job id: translate-fields-<tenant>-<run>-<chunk>.
  */
 export const translateFields = defineStage({
   ...translateJob,
@@ -25,13 +26,18 @@ export const translateFields = defineStage({
     };
     const todo = data.items.filter(due);
     const t = deps.config.translation;
-    const { items: done, cost } = await translateItems(deps.translator, data.targetLocale, todo, {
+    const store = deps.repos.translationAnswers.forJob({ tenantId: data.tenantId, runId: data.runId, chunk: data.chunk, target: data.targetLocale });
+    const {
+      items: done,
+      cost,
+      called,
+      reused,
+    } = await translateItems(deps.translator, data.targetLocale, todo, store, {
       batchFields: t.batchFields,
       batchChars: t.batchChars,
       parallelCalls: t.parallelCalls,
       signal,
     });
-    if (cost.calls) await deps.repos.translationUsage.addCost(data.tenantId, data.targetLocale, cost);
     const byId = new Map(done.map((i) => [i.id, i]));
     await next(restoreJob, {
       ...data,
@@ -42,7 +48,8 @@ export const translateFields = defineStage({
     return {
       translated: done.filter((i) => i.output !== undefined).length,
       skipped: data.items.length - todo.length,
-      calls: cost.calls,
+      calls: called,
+      reused,
       cost_micros: cost.micros,
     };
   },

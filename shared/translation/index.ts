@@ -5,6 +5,7 @@ import { glossaryRepo } from './glossary.repo.js';
 import { settingsRepo } from './settings.repo.js';
 import { usageMonth, usageRepo } from './usage.repo.js';
 import { runsRepo } from './runs.repo.js';
+import { answersRepo } from './answers.repo.js';
 
 /**
  * Translation: machine translation of catalog text with glossary protection and quality checks,
@@ -19,6 +20,7 @@ export function translationRepos(db: Knex) {
     translationSettings: settingsRepo(db),
     translationUsage: usageRepo(db),
     translationRuns: runsRepo(db),
+    translationAnswers: answersRepo(db),
   };
 }
 

@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
  * Arabic, placeholders and digits kept); `mangle` (every placeholder replaced by a misspelt word,
  * each digit changed: what a careless model does to brands, codes and numbers); `echo` (the source
  * back unchanged); `rate_limit` (the first `rateLimited` requests get 429, then translate); `hang`
- * (never answers: the client must time out).
+ * (never answers: the client must time out). `failNext` answers the next chat requests 500 (a
+ * server error, not charged); `onAnswer` runs just before a translation answer is sent (a test
+ * injects a fault there: the provider has answered, what follows must cope).
  */
 export type FakeMode = 'translate' | 'mangle' | 'echo' | 'rate_limit' | 'hang';
 
@@ -21,6 +23,12 @@ export interface FakeOpenAi {
   requests: any[];
   /** Requests answered with 429 so far. */
   rateLimitedCount: number;
+  /** Token usage of each chat answer sent (what the provider charged for), in order. */
+  answered: Array<{ prompt_tokens: number; completion_tokens: number }>;
+  /** Chat requests still to be answered 500 before translating again. */
+  failNext: number;
+  /** Awaited just before each chat answer is sent. */
+  onAnswer?: () => Promise<void> | void;
   mode: FakeMode;
   /** Delay before each answer (changeable while running). */
   latencyMs: number;
@@ -186,6 +194,8 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     url: '',
     requests: [],
     rateLimitedCount: 0,
+    answered: [],
+    failNext: 0,
     mode: opts.mode ?? 'translate',
     latencyMs: opts.latencyMs ?? 0,
     close: async () => undefined,
@@ -221,23 +231,26 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
       state.rateLimitedCount++;
       return send(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });
     }
+    if (state.failNext > 0) {
+      state.failNext--;
+      return send(res, 500, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
+    }
     if (state.latencyMs) await new Promise((r) => setTimeout(r, state.latencyMs));
     const user = body.messages.find((m: any) => m.role === 'user');
     const items: Array<{ id: string; text: string }> = JSON.parse(user.content).items;
     const fn = state.mode === 'mangle' ? mangle : state.mode === 'echo' ? (t: string) => t : fakeTranslate;
     const content = JSON.stringify({ translations: items.map((i) => ({ id: i.id, text: fn(i.text) })) });
     const chars = body.messages.reduce((n: number, m: any) => n + m.content.length, 0);
+    const usage = { prompt_tokens: Math.ceil(chars / 4), completion_tokens: Math.ceil(content.length / 4) };
+    await state.onAnswer?.();
+    state.answered.push(usage);
     send(res, 200, {
       id: `chatcmpl-${state.requests.length}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
-      usage: {
-        prompt_tokens: Math.ceil(chars / 4),
-        completion_tokens: Math.ceil(content.length / 4),
-        total_tokens: Math.ceil(chars / 4) + Math.ceil(content.length / 4),
-      },
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     });
   });
   server.keepAliveTimeout = 60_000;

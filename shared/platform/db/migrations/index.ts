@@ -25,6 +25,7 @@ import * as m025 from './025-spelling-variants.js';
 import * as m026 from './026-search-cards.js';
 import * as m027 from './027-pending-deliveries.js';
 import * as m028 from './028-billing-checkouts.js';
+import * as m029 from './029-translation-answers.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['026-search-cards', m026],
   ['027-pending-deliveries', m027],
   ['028-billing-checkouts', m028],
+  ['029-translation-answers', m029],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import { usageMonth, usageRepo } from './usage.repo.js';
+
+/** The translate-fields job an answer belongs to: its retries share the scope, other runs do not. */
+export interface AnswerScope {
+  tenantId: string;
+  runId: string;
+  chunk: number;
+  target: string;
+}
+
+/** A provider answer for one batch: translated texts by the batch's ids, and what the call cost. */
+export interface KeptAnswer {
+  texts: Record<string, string>;
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+  costRecorded: boolean;
+}
+
+interface AnswerRow {
+  batch_key: string;
+  texts: Record<string, string>;
+  input_tokens: string;
+  output_tokens: string;
+  cost_micros: string;
+  cost_recorded: boolean;
+}
+
+const toAnswer = (r: AnswerRow): KeptAnswer => ({
+  texts: r.texts,
+  inputTokens: Number(r.input_tokens),
+  outputTokens: Number(r.output_tokens),
+  costMicros: Number(r.cost_micros),
+  costRecorded: r.cost_recorded,
+});
+
+/** How long answers of a chunk that never finished (a failed pipeline) are kept. */
+const KEEP_UNFINISHED = '7 days';
+
+/**
+ * Provider answers kept per translate-fields job and batch content (migration 028): paid for once,
+ * their cost added to the month's usage once, reused by a retry of the job.
+ */
+export function answersRepo(db: Knex) {
+  const where = (s: AnswerScope) => ({ tenant_id: s.tenantId, run_id: s.runId, chunk: s.chunk });
+  const repo = {
+    /** The repo bound to one translate-fields job: the store translateItems keeps its answers in. */
+    forJob: (s: AnswerScope) => ({
+      find: (keys: string[]) => repo.find(s, keys),
+      keep: (key: string, a: Omit<KeptAnswer, 'costRecorded'>) => repo.keep(s, key, a),
+      recordCost: (key: string) => repo.recordCost(s, key),
+    }),
+    /** The answers an earlier attempt of the job kept, by batch key. */
+    async find(s: AnswerScope, keys: string[]): Promise<Map<string, KeptAnswer>> {
+      if (!keys.length) return new Map();
+      const rows: AnswerRow[] = await db('translation_answers').where(where(s)).whereIn('batch_key', keys);
+      return new Map(rows.map((r) => [r.batch_key, toAnswer(r)]));
+    },
+    /**
+     * Keeps a paid answer (cost not recorded yet) and returns the kept one. When another attempt of
+     * the job kept the batch first (a stalled job run twice at once), that one stays, and this
+     * call's cost, paid all the same, is added to usage here.
+     */
+    async keep(s: AnswerScope, key: string, a: Omit<KeptAnswer, 'costRecorded'>): Promise<KeptAnswer> {
+      return db.transaction(async (trx) => {
+        const { rows } = await trx.raw(
+          `INSERT INTO translation_answers (tenant_id, run_id, chunk, batch_key, target_locale, texts, input_tokens, output_tokens, cost_micros)
+           VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
+          [s.tenantId, s.runId, s.chunk, key, s.target, JSON.stringify(a.texts), a.inputTokens, a.outputTokens, a.costMicros],
+        );
+        if (rows[0]) return toAnswer(rows[0]);
+        await usageRepo(trx).addCost(s.tenantId, s.target, { micros: a.costMicros, inputTokens: a.inputTokens, outputTokens: a.outputTokens, calls: 1 });
+        return toAnswer(await trx('translation_answers').where(where(s)).andWhere({ batch_key: key }).first());
+      });
+    },
+    /** Adds a kept answer's cost to the usage of the month it was paid in, once: the flag flips in the same transaction. */
+    async recordCost(s: AnswerScope, key: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        const [row] = await trx('translation_answers')
+          .where(where(s))
+          .andWhere({ batch_key: key, cost_recorded: false })
+          .update({ cost_recorded: true })
+          .returning(['input_tokens', 'output_tokens', 'cost_micros', 'created_at']);
+        if (!row) return;
+        const cost = { micros: Number(row.cost_micros), inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), calls: 1 };
+        await usageRepo(trx).addCost(s.tenantId, s.target, cost, usageMonth(row.created_at));
+      });
+    },
+    /** Drops a finished chunk's answers, and the tenant's paid-for answers of chunks that never finished. */
+    async forget(tenantId: string, runId: string, chunk: number): Promise<number> {
+      return db('translation_answers')
+        .where({ tenant_id: tenantId })
+        .andWhere((w) =>
+          w.where({ run_id: runId, chunk }).orWhere((old) => old.where({ cost_recorded: true }).whereRaw(`created_at < now() - interval '${KEEP_UNFINISHED}'`)),
+        )
+        .delete();
+    },
+  };
+  return repo;
+}
+export type AnswersRepo = ReturnType<typeof answersRepo>;
