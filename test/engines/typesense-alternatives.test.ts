@@ -223,6 +223,31 @@ t.test("dropTenant deletes the tenant's sets, not another tenant's", async (t) =
   t.ok(fake.since(mark).some((r) => r.method === 'PUT' && r.path.startsWith('/synonym_sets/ps_ar_alt_')));
 });
 
+t.test('a process keeps at most maxAlternativeSets sets: the least recently used is deleted, and written again when needed', async (t) => {
+  const small = new TypesenseEngine({ url: fake.url, apiKey: 'test-key', collectionPrefix: 'ps', maxAlternativeSets: 2 });
+  await small.upsert('lru', [doc('shirt', 'shirt cotton', 'Nile'), doc('bag', 'bag leather', 'Atlas'), doc('hat', 'hat straw', 'Atlas')], SETTINGS);
+  const typo = (typed: string, word: string) => query('lru', [{ alternatives: [[typed], [word]] }]);
+  const sets = () => [...fake.synonymSets.keys()].filter((n) => n.startsWith('ps_lru_alt_')).length;
+  t.same(ids(await small.search(typo('shirr', 'shirt'))), ['shirt']);
+  t.same(ids(await small.search(typo('bagg', 'bag'))), ['bag']);
+  t.same(ids(await small.search(typo('shirr', 'shirt'))), ['shirt'], 'shirr used again: bagg is now the least recent');
+  t.equal(sets(), 2);
+  const mark = fake.requests.length;
+  t.same(ids(await small.search(typo('hatt', 'hat'))), ['hat']);
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(sets(), 2, 'still two sets at Typesense');
+  const deleted = fake.since(mark).filter((r) => r.method === 'DELETE');
+  t.equal(deleted.length, 1, 'one set deleted');
+  t.same(ids(await small.search(typo('shirr', 'shirt'))), ['shirt'], 'the kept one still answers');
+  const again = fake.requests.length;
+  t.same(ids(await small.search(typo('bagg', 'bag'))), ['bag'], 'the deleted one is written again');
+  t.ok(
+    fake.since(again).some((r) => r.method === 'PUT' && deleted[0].path === r.path),
+    'under the same name',
+  );
+  await small.dropTenant('lru');
+});
+
 t.test('every request conforms to the Typesense 30.0 OpenAPI document', async (t) => {
   t.same(
     fake.requests.flatMap((r) => typesenseChecker.problems(r)),

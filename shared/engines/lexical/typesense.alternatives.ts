@@ -70,19 +70,41 @@ export function isAlternativesSetOf(alias: string, name: string): boolean {
 /** Typesense's answer when a search names a synonym set it does not have (deleted since this process wrote it). */
 export const isMissingSet = (message: string | undefined) => /Synonym index not found|Could not find synonym index/.test(message ?? '');
 
-/** The synonym sets of alternatives this process has written; a forgotten one is written again (an upsert by name). */
+/**
+ * Sets one process keeps at Typesense: past this, the set it used least recently is deleted there. Every
+ * distinct correction makes a set, so without a bound a store's long tail of typos would pile them up.
+ * Another process still using a deleted set writes it again on its next search (isMissingSet, one retry).
+ * Sets written by a process that has since stopped stay until their tenant is dropped.
+ */
+export const MAX_SETS = 2_000;
+
+/** The synonym sets of alternatives this process has written, least recently used first; a forgotten one is written again (an upsert by name). */
 export class AlternativeSets {
-  private written = new Set<string>();
+  private written = new Map<string, true>();
 
-  constructor(private client: Promise<Client>) {}
+  constructor(
+    private client: Promise<Client>,
+    private maxSets = MAX_SETS,
+  ) {}
 
-  /** Writes the set unless this process already has (`again`: it was found missing). */
+  /** Writes the set unless this process already has (`again`: it was found missing); deletes the least recently used one past maxSets. */
   async ensure(name: string, items: SynonymItem[], again = false): Promise<void> {
-    if (!again && this.written.has(name)) return;
+    const held = this.written.delete(name);
+    if (held && !again) {
+      this.written.set(name, true);
+      return;
+    }
     const client = await this.client;
     await client.synonymSets(name).upsert({ items });
-    if (this.written.size >= 10_000) this.written.clear();
-    this.written.add(name);
+    this.written.set(name, true);
+    if (this.written.size <= this.maxSets) return;
+    const oldest = this.written.keys().next().value!;
+    this.written.delete(oldest);
+    // Not awaited: the search that wrote its own set does not wait on another one's deletion.
+    client
+      .synonymSets(oldest)
+      .delete()
+      .catch(() => undefined);
   }
 
   /** Deletes every set of the tenant behind `alias`. */
@@ -90,6 +112,6 @@ export class AlternativeSets {
     const client = await this.client;
     const names = (await client.synonymSets().retrieve()).map((s) => s.name).filter((n) => isAlternativesSetOf(alias, n));
     for (const name of names) await client.synonymSets(name).delete().catch(ignoreNotFound);
-    for (const name of [...this.written]) if (isAlternativesSetOf(alias, name)) this.written.delete(name);
+    for (const name of [...this.written.keys()]) if (isAlternativesSetOf(alias, name)) this.written.delete(name);
   }
 }

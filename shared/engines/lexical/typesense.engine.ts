@@ -10,6 +10,8 @@ export interface TypesenseEngineOptions {
   /** Names of this deployment's aliases and collections start with `<prefix>_`. */
   collectionPrefix: string;
   connectionTimeoutSeconds?: number;
+  /** Synonym sets of alternatives one process keeps at Typesense (typesense.alternatives.ts MAX_SETS). */
+  maxAlternativeSets?: number;
 }
 
 /** One document that Typesense refused during an import. */
@@ -101,7 +103,7 @@ export class TypesenseEngine implements LexicalEngine {
         }),
     );
     this.client.catch(() => undefined);
-    this.sets = new AlternativeSets(this.client);
+    this.sets = new AlternativeSets(this.client, opts.maxAlternativeSets);
   }
 
   private alias(tenantId: string): string {
