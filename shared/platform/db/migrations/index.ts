@@ -24,6 +24,7 @@ import * as m024 from './024-name-openings.js';
 import * as m025 from './025-spelling-variants.js';
 import * as m026 from './026-search-cards.js';
 import * as m027 from './027-pending-deliveries.js';
+import * as m028 from './028-catalog-builds.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['025-spelling-variants', m025],
   ['026-search-cards', m026],
   ['027-pending-deliveries', m027],
+  ['028-catalog-builds', m028],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
