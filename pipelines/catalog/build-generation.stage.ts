@@ -9,14 +9,15 @@ const PAGE = 1000;
 
 /**
  * Builds a new index generation from stored products beside the serving one (searches keep
- * using the old one), with served translations in their locale fields. Re-runnable: a re-run starts a fresh generation. Job id: reindex-<job row>.
+ * using the old one), with served translations in their locale fields. Re-runnable: a re-run starts a fresh generation
+ * (the one an earlier attempt left goes). A cancel drops the generation this job began. Job id: reindex-<job row>.
  */
 export const buildGeneration = defineStage({
   ...buildGenerationJob,
   async run({ data, deps, progress, signal, next }) {
     const ctx = await indexContext(deps, data.tenantId);
     const total = await deps.repos.products.count(data.tenantId);
-    const generation = await deps.engine.beginGeneration(data.tenantId, ctx.settings);
+    const generation = await deps.engine.beginGeneration(data.tenantId, ctx.settings, data.jobRowId);
     let after: string | null = null;
     let done = 0;
     try {
@@ -35,5 +36,11 @@ export const buildGeneration = defineStage({
     }
     await next(swapGeneration, { tenantId: data.tenantId, jobRowId: data.jobRowId, generation, documents: done });
     return { generation, documents: done };
+  },
+  // Canceled before an attempt ran, or as one stopped: an earlier attempt that failed may have left
+  // its generation building (its own drop failed too, or it died), which every write would keep updating.
+  async canceled({ data, deps }) {
+    const dropped = await deps.engine.dropBuild(data.tenantId, data.jobRowId);
+    if (dropped) deps.logger.info('canceled reindex: its generation dropped', { tenantId: data.tenantId, generation: dropped });
   },
 });

@@ -5588,7 +5588,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job after the request */
+            /** @description the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,2 +1,3 @@
-/** Maintenance: table statistics, vacuum and GIN pending-list upkeep where the server's autovacuum falls short. */
+/** Maintenance: table statistics, vacuum and GIN pending-list upkeep where the server's autovacuum falls short; abandoned index builds. */
 export * from './analyze.js';
+export * from './abandoned-builds.js';

@@ -4,7 +4,8 @@
  * parameter) with a value of the right type, required parameters are present, the API key
  * header is sent, and the body has a declared media type and validates against its schema.
  * Objects are closed: a property the schema does not declare is a problem unless the schema
- * says `additionalProperties`, so a misspelt option never passes as "allowed extra".
+ * says `additionalProperties` (or declares no properties at all: a free-form object), so a
+ * misspelt option never passes as "allowed extra".
  */
 type Schema = Record<string, any>;
 
@@ -47,6 +48,8 @@ export function createOpenApiChecker(doc: OpenApiDoc, options: { apiKeyHeader?: 
   const knownProps = (schema: Schema): Set<string> | null => {
     const s = resolve(schema);
     if (s.additionalProperties) return null;
+    // An object that declares no properties at all is free-form (a collection's `metadata`: "optional details").
+    if (!s.properties && !s.allOf?.length) return null;
     const names = new Set(Object.keys(s.properties ?? {}));
     for (const sub of s.allOf ?? []) {
       const more = knownProps(sub);

@@ -173,6 +173,20 @@ t.test('reindex: begin, writes go to both, write, swap moves the alias and drops
   t.ok(fake.collections.has('ps_t3_g2'));
 });
 
+t.test('a canceled reindex drops only the generation it began; stale builds are listed with who began them', async (t) => {
+  await engine.upsert('t8', [doc('a')], SETTINGS);
+  const generation = await engine.beginGeneration('t8', SETTINGS, 'job_one');
+  t.equal(await engine.dropBuild('t8', 'job_other'), null, "another job's cancel drops nothing");
+  t.ok(fake.collections.has(`ps_t8_g${generation}`));
+  t.same(await engine.staleBuilds(60_000), [], 'a build begun just now is not stale');
+  const stale = (await engine.staleBuilds(-60_000)).filter((b) => b.tenantId === 't8');
+  t.same(stale, [{ tenantId: 't8', generation, owner: 'job_one' }], 'the building collection, with its job');
+  t.equal(await engine.dropBuild('t8', 'job_one'), generation);
+  t.notOk(fake.collections.has(`ps_t8_g${generation}`));
+  t.ok(fake.collections.has('ps_t8_g1'), 'the serving collection stays');
+  t.equal(await engine.dropBuild('t8', 'job_one'), null, 'a second drop finds nothing');
+});
+
 t.test('remove deletes by id filter from every live generation', async (t) => {
   const docs = [doc('a'), doc('x,y'), doc('q`t'), doc('keep')];
   await engine.upsert('t4', docs, SETTINGS);

@@ -73,7 +73,13 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       summary: 'Cancel a job',
       auth: JOBS,
       params: JobParams,
-      responses: { 200: { description: 'the job after the request', schema: Job } },
+      responses: {
+        200: {
+          description:
+            'the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry)',
+          schema: Job,
+        },
+      },
       async handle(ctx, { params }) {
         const row = await jobs.requestCancel(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');

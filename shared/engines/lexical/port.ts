@@ -230,20 +230,34 @@ export interface EngineResult {
   facetsDeferred?: boolean;
 }
 
+/** A generation left building: by whom (the jobs row that began it; null when not known) and for which tenant. */
+export interface StaleBuild {
+  tenantId: string;
+  generation: number;
+  owner: string | null;
+}
+
 export interface LexicalEngine {
   readonly name: string;
   /** Writes documents to every live generation of the tenant's index (creating the index on first use). */
   upsert(tenantId: string, docs: SearchDoc[], settings: IndexSettings): Promise<void>;
   /** Removes documents from every live generation; they leave search at once. */
   remove(tenantId: string, ids: string[]): Promise<void>;
-  /** Starts a new generation beside the serving one; writes go to both until the swap. */
-  beginGeneration(tenantId: string, settings: IndexSettings): Promise<number>;
+  /**
+   * Starts a new generation beside the serving one (dropping one still building); writes go to
+   * both until the swap. `owner`: the reindex's jobs row, so a cancel drops only what it began.
+   */
+  beginGeneration(tenantId: string, settings: IndexSettings, owner?: string): Promise<number>;
   /** Fills a building generation (reindex). */
   writeGeneration(tenantId: string, generation: number, docs: SearchDoc[]): Promise<void>;
   /** Serves `generation` from now on and drops the older one. */
   swapGeneration(tenantId: string, generation: number): Promise<void>;
-  /** Abandons a building generation (failed or canceled reindex). */
+  /** Abandons a building generation (failed or canceled reindex); never the serving one. */
   dropGeneration(tenantId: string, generation: number): Promise<void>;
+  /** Drops the generation `owner` began if it is still building (a canceled reindex); returns it, or null. */
+  dropBuild(tenantId: string, owner: string): Promise<number | null>;
+  /** Generations still building that began over `olderThanMs` ago: the maintenance sweep's candidates. */
+  staleBuilds(olderThanMs: number): Promise<StaleBuild[]>;
   search(query: EngineQuery): Promise<EngineResult>;
   /** The tenant's index changed (written by another process; '*': every tenant's): what the engine derived from it in this process goes. */
   changed?(tenantId: string): void;

@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
-import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc } from './port.js';
+import { categoryLabels, type EngineQuery, type EngineResult, type IndexSettings, type LexicalEngine, type SearchDoc, type StaleBuild } from './port.js';
 import { filterSql, idSql, orderBy, nameWordsOf, tsQuery, TSV_SQL } from './postgres.sql.js';
 import { cardOf, facetQuery, searchStatement } from './postgres.statement.js';
 import { derivedWrite } from '../../platform/db/derived-write.js';
 import { beyondName, openerOnce } from '../../text/name-opener.js';
 import { StoreFacets } from './postgres.store-facets.js';
+import * as generations from './postgres.generations.js';
+
+const { deleteDocs } = generations;
 
 /** An engine result without the generation it was read from. */
 function strip({ generation: _g, ...res }: EngineResult & { generation?: number }): EngineResult {
@@ -130,22 +133,18 @@ export class PostgresEngine implements LexicalEngine {
     this.storeFacets.changed(tenantId);
   }
 
-  async beginGeneration(tenantId: string, _settings: IndexSettings): Promise<number> {
+  async beginGeneration(tenantId: string, _settings: IndexSettings, owner?: string): Promise<number> {
     await this.liveGenerations(tenantId);
-    return this.db.transaction(async (trx) => {
-      const row = await trx('search_generations').where({ tenant_id: tenantId }).forUpdate().first();
-      if (row.building) await deleteDocs(trx, { tenant_id: tenantId, generation: row.building });
-      const next = Math.max(row.active, row.building ?? 0) + 1;
-      await trx('search_generations').where({ tenant_id: tenantId }).update({ building: next });
-      return next;
-    });
+    return generations.beginGeneration(this.db, tenantId, owner ?? null);
   }
 
   async swapGeneration(tenantId: string, generation: number): Promise<void> {
     const old = await this.db.transaction(async (trx) => {
       const row = await trx('search_generations').where({ tenant_id: tenantId }).forUpdate().first();
       if (!row || row.building !== generation) throw new Error(`generation ${generation} is not being built for ${tenantId}`);
-      await trx('search_generations').where({ tenant_id: tenantId }).update({ active: generation, building: null });
+      await trx('search_generations')
+        .where({ tenant_id: tenantId })
+        .update({ active: generation, ...generations.NOT_BUILDING });
       return row.active as number;
     });
     this.storeFacets.changed(tenantId);
@@ -155,8 +154,15 @@ export class PostgresEngine implements LexicalEngine {
   }
 
   async dropGeneration(tenantId: string, generation: number): Promise<void> {
-    await this.db('search_generations').where({ tenant_id: tenantId, building: generation }).update({ building: null });
-    await this.db.transaction((trx) => deleteDocs(trx, { tenant_id: tenantId, generation }));
+    await generations.dropGeneration(this.db, tenantId, generation);
+  }
+
+  async dropBuild(tenantId: string, owner: string): Promise<number | null> {
+    return generations.dropBuild(this.db, tenantId, owner);
+  }
+
+  async staleBuilds(olderThanMs: number): Promise<StaleBuild[]> {
+    return generations.staleBuilds(this.db, olderThanMs);
   }
 
   async dropTenant(tenantId: string): Promise<void> {
@@ -258,14 +264,6 @@ export class PostgresEngine implements LexicalEngine {
       hits: rows.map((r: { id: string; card: EngineResult['hits'][number]['card'] }) => ({ id: r.id, score: 0, card: r.card })),
       facets: {},
     };
-  }
-}
-
-/** Deletes the documents `where` names (and of them, `ids` only when given) with their cards; in the caller's transaction. */
-async function deleteDocs(trx: Knex.Transaction, where: Record<string, string | number>, ids?: string[]): Promise<void> {
-  for (const table of ['search_docs', 'search_cards']) {
-    const rows = trx(table).where(where);
-    await (ids ? rows.whereIn('product_id', ids) : rows).delete();
   }
 }
 

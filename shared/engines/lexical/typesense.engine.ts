@@ -1,5 +1,5 @@
 import type { Client } from 'typesense';
-import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc } from './port.js';
+import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc, StaleBuild } from './port.js';
 import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
 import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
 import { AlternativeSets, alternativesSetName, isMissingSet } from './typesense.alternatives.js';
@@ -140,10 +140,11 @@ export class TypesenseEngine implements LexicalEngine {
     return { serving: generationOf(target), all };
   }
 
-  private async createCollection(tenantId: string, generation: number, settings: IndexSettings): Promise<void> {
+  private async createCollection(tenantId: string, generation: number, settings: IndexSettings, owner?: string): Promise<void> {
     const client = await this.client;
+    const schema = collectionSchema(this.collection(tenantId, generation), settings);
     try {
-      await client.collections().create(collectionSchema(this.collection(tenantId, generation), settings));
+      await client.collections().create(owner ? { ...schema, metadata: { reindex_job: owner } } : schema);
     } catch (e) {
       // Another process created it first (two first writes of a tenant at once).
       if (!(sdk !== undefined && e instanceof sdk.Errors.ObjectAlreadyExists)) throw e;
@@ -205,12 +206,12 @@ export class TypesenseEngine implements LexicalEngine {
     }
   }
 
-  async beginGeneration(tenantId: string, settings: IndexSettings): Promise<number> {
+  async beginGeneration(tenantId: string, settings: IndexSettings, owner?: string): Promise<number> {
     const g = await this.ensureServing(tenantId, settings);
     // A generation still being built belongs to an abandoned reindex.
     for (const n of g.all.filter((n) => n > g.serving)) await this.dropCollection(this.collection(tenantId, n));
     const next = Math.max(g.serving, ...g.all) + 1;
-    await this.createCollection(tenantId, next, settings);
+    await this.createCollection(tenantId, next, settings, owner);
     return next;
   }
 
@@ -232,6 +233,44 @@ export class TypesenseEngine implements LexicalEngine {
     const g = await this.generations(tenantId);
     if (g.serving === generation) throw new Error(`generation ${generation} is serving ${tenantId}; it cannot be dropped`);
     await this.dropCollection(this.collection(tenantId, generation));
+  }
+
+  async dropBuild(tenantId: string, owner: string): Promise<number | null> {
+    const built = (await this.builds()).find((b) => b.tenantId === tenantId && b.owner === owner);
+    if (!built) return null;
+    await this.dropCollection(this.collection(tenantId, built.generation));
+    return built.generation;
+  }
+
+  async staleBuilds(olderThanMs: number): Promise<StaleBuild[]> {
+    const before = (Date.now() - olderThanMs) / 1000;
+    return (await this.builds()).filter((b) => b.createdAt < before).map(({ createdAt: _c, ...b }) => b);
+  }
+
+  /** Every tenant's collections newer than its alias target (generations being built), from one listing of the collections. */
+  private async builds(): Promise<Array<StaleBuild & { createdAt: number }>> {
+    const client = await this.client;
+    const head = `${this.prefix}_`;
+    const byTenant = new Map<string, Array<StaleBuild & { createdAt: number }>>();
+    for (const c of await client.collections().retrieve({ exclude_fields: 'fields' })) {
+      const m = c.name.startsWith(head) ? /^(.+)_g(\d+)$/.exec(c.name.slice(head.length)) : null;
+      if (!m) continue;
+      const owner = (c as { metadata?: { reindex_job?: unknown } }).metadata?.reindex_job;
+      const list = byTenant.get(m[1]) ?? [];
+      list.push({ tenantId: m[1], generation: Number(m[2]), owner: typeof owner === 'string' ? owner : null, createdAt: c.created_at });
+      byTenant.set(m[1], list);
+    }
+    const out: Array<StaleBuild & { createdAt: number }> = [];
+    for (const [tenantId, list] of byTenant) {
+      const target = await client
+        .aliases(this.alias(tenantId))
+        .retrieve()
+        .then((a) => a.collection_name, ignoreNotFound);
+      // Without an alias the oldest collection is the one ensureServing would serve.
+      const serving = target ? Number(/_g(\d+)$/.exec(target)?.[1] ?? Infinity) : Math.min(...list.map((b) => b.generation));
+      out.push(...list.filter((b) => b.generation > serving));
+    }
+    return out;
   }
 
   async dropTenant(tenantId: string): Promise<void> {

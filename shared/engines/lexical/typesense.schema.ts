@@ -7,6 +7,8 @@ export interface TypesenseCollectionSchema {
   name: string;
   fields: CollectionFieldSchema[];
   default_sorting_field?: string;
+  /** `reindex_job`: the jobs row that began a generation being built (a cancel drops only its own). */
+  metadata?: { reindex_job?: string };
 }
 
 /** A facet attribute's field: `f_<name>`, so attribute names never collide with ours. */

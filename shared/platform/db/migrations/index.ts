@@ -26,6 +26,7 @@ import * as m026 from './026-search-cards.js';
 import * as m027 from './027-pending-deliveries.js';
 import * as m028 from './028-billing-checkouts.js';
 import * as m029 from './029-translation-answers.js';
+import * as m030 from './030-catalog-builds.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['027-pending-deliveries', m027],
   ['028-billing-checkouts', m028],
   ['029-translation-answers', m029],
+  ['030-catalog-builds', m030],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
