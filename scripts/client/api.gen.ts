@@ -2510,6 +2510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2632,7 +2633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -2793,6 +2794,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2924,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3093,6 +3095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3231,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3258,6 +3261,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3368,7 +3372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4369,6 +4373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -4528,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5780,6 +5785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -5900,7 +5906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6164,6 +6170,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6292,7 +6299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6529,6 +6536,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6617,7 +6625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6644,6 +6652,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -6800,7 +6809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7078,6 +7087,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7200,7 +7210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7404,6 +7414,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7670,7 +7681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8422,6 +8433,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -8627,7 +8639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9567,6 +9579,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -9707,7 +9720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10319,6 +10332,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -10454,7 +10468,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10481,6 +10495,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -10602,7 +10617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11238,6 +11253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11378,7 +11394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11600,6 +11616,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11720,7 +11737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
