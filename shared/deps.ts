@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 import type { Config } from './platform/config.js';
 import { createDb } from './platform/db/knex.js';
 import { idempotencyRepo } from './platform/db/idempotency.repo.js';
+import { idempotencyPendingRepo } from './platform/db/idempotency-pending.repo.js';
+import { IdempotencyStore } from './platform/db/idempotency-store.js';
 import { Sealer } from './platform/sealed.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Notices } from './platform/notices.js';
@@ -60,7 +62,7 @@ function createRepos(db: Knex, config: Config) {
     ...notificationsRepos(db),
     ...tenantDataRepos(db),
     usage: usageRepo(db),
-    idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey)),
+    idempotency: idempotencyRepo(db, config.idempotencyTtlHours, new Sealer(config.secretEncryptionKey), config.idempotencyLeaseS),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -82,6 +84,8 @@ export interface Deps {
   redis: Redis;
   queues: Queues;
   repos: Repos;
+  /** Idempotency-Key answers: Postgres, or Redis while Postgres is down (moved over when it is back). */
+  idempotency: IdempotencyStore;
   engine: LexicalEngine;
   /** Machine translation; null when no provider is configured (backfills then queue items for people). */
   translator: Translator | null;
@@ -285,7 +289,11 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   billingNotifications.on(({ kind, tenantId, ...payload }) =>
     notifications.notify(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload).then(() => undefined),
   );
-  const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events];
+  const idempotency = new IdempotencyStore(repos.idempotency, idempotencyPendingRepo(redis, config.queuePrefix), logger, {
+    ttlHours: config.idempotencyTtlHours,
+    flushMs: config.idempotencyFlushMs,
+  });
+  const background: Background[] = [rateLimiter, authFailures, searchLog, usage, events, idempotency];
   return {
     config,
     logger,
@@ -293,6 +301,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     redis,
     queues,
     repos,
+    idempotency,
     auth,
     rateLimiter,
     notifications,

@@ -99,7 +99,10 @@ function errorResponses(r: RouteSpec): Record<string, JsonSchema> {
     );
   }
   out['503'] = error(
-    "`query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`",
+    "`query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`" +
+      (r.idempotent
+        ? '. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key'
+        : ''),
     retryAfter,
   );
   // The route's own error answers: their description joins the generic one of the same status.
@@ -125,7 +128,14 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
   for (const r of routes) {
     const params = [...parameters(r.params, 'path'), ...parameters(r.docQuery ?? r.query, 'query')];
     if (r.idempotent)
-      params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' } });
+      params.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can.',
+        schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' },
+      });
     const responses: Record<string, JsonSchema> = {};
     for (const [status, res] of Object.entries(r.responses)) {
       if (Number(status) >= 400) continue;

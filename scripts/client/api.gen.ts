@@ -2510,6 +2510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2632,7 +2633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -2793,6 +2794,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2924,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3093,6 +3095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3231,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3258,6 +3261,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3368,7 +3372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -4369,6 +4373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -4528,7 +4533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -5780,6 +5785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -5901,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6166,6 +6172,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6294,7 +6301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6531,6 +6538,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6619,7 +6627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -6646,6 +6654,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -6802,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7080,6 +7089,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7202,7 +7212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -7406,6 +7416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7672,7 +7683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -8424,6 +8435,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -8629,7 +8641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -9569,6 +9581,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -9709,7 +9722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10321,6 +10334,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -10456,7 +10470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -10483,6 +10497,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -10604,7 +10619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11240,6 +11255,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11380,7 +11396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -11602,6 +11618,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11722,7 +11739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */

@@ -65,6 +65,8 @@ const Env = z.object({
     .max(24 * 30)
     .default(12),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().min(24).default(48),
+  IDEMPOTENCY_LEASE_S: z.coerce.number().int().min(3).max(300).default(15),
+  IDEMPOTENCY_FLUSH_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SECRET_ENCRYPTION_KEY: z.string().optional(),
   SEARCH_ENGINE: z.enum(['postgres', 'typesense']).default('postgres'),
   TYPESENSE_URL: z.string().url().optional(),
@@ -184,6 +186,10 @@ export interface Config {
   apiStatementTimeoutMs: number;
   sessionTtlHours: number;
   idempotencyTtlHours: number;
+  /** An in-flight Idempotency-Key claim's lease (renewed every third of it while its request runs). */
+  idempotencyLeaseS: number;
+  /** How often an API process moves answers kept in Redis during a Postgres outage into Postgres. */
+  idempotencyFlushMs: number;
   /** AES-256-GCM key sealing secrets kept at rest (idempotent replays of new keys). */
   secretEncryptionKey: Buffer;
   /** True when SECRET_ENCRYPTION_KEY was not set and the published development key is used (the API warns). */
@@ -336,6 +342,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiStatementTimeoutMs: e.API_STATEMENT_TIMEOUT_MS,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    idempotencyLeaseS: e.IDEMPOTENCY_LEASE_S,
+    idempotencyFlushMs: e.IDEMPOTENCY_FLUSH_MS,
     secretEncryptionKey: sealingKey ?? DEV_SEALING_KEY,
     secretEncryptionKeyIsDefault: !sealingKey,
     searchEngine: e.SEARCH_ENGINE,

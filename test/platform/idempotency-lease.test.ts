@@ -2,20 +2,20 @@ import t from 'tap';
 import { setup } from '../helpers/harness.js';
 import { waitFor } from '../helpers/wait.js';
 import { canonicalJson, sha256 } from '../../shared/platform/ids.js';
-import { LEASE_S } from '../../shared/platform/db/idempotency.repo.js';
 
 // An Idempotency-Key claim is a lease: the key of a request whose process died (or whose release
-// could not reach the database) frees itself within LEASE_S instead of blocking retries.
+// could not reach the database) frees itself within the lease instead of blocking retries.
 const h = await setup();
 t.teardown(() => h.close());
 const repo = h.api.deps.repos.idempotency;
+const LEASE_S = h.config.idempotencyLeaseS;
 
 t.test('a claim whose owner died lapses within the lease; the retry then runs', async (t) => {
   const { id: tenantId, key } = await h.tenant();
   const body = { upsert: [{ id: 'lease-1', name: { en: 'Orphaned claim' }, price: 1, currency: 'USD' }] };
   const hash = sha256(`POST /v1/products/batch\n${canonicalJson(body)}`);
   // The claim a request takes before it runs; its process then dies without answering.
-  t.equal(await repo.claim(tenantId, 'orphaned-claim-1', hash), null, 'claimed');
+  t.same(await repo.claim(tenantId, 'orphaned-claim-1', hash), { owned: true, takeover: false }, 'claimed');
   const claimedAt = Date.now();
   const send = () => h.api.call('POST', '/v1/products/batch', { key, body, headers: { 'idempotency-key': 'orphaned-claim-1' } });
   const blocked = await send();
@@ -45,7 +45,7 @@ t.test('a running request renews its lease; a finished one keeps its answer for 
   t.equal(await repo.renew(tenantId, 'renewed-claim-1', 'hash-1'), true);
   t.ok((await expires()).getTime() > first.getTime(), 'renewed further out');
   t.equal(await repo.renew(tenantId, 'renewed-claim-1', 'another-hash'), false, 'only by the request that holds it');
-  await repo.complete(tenantId, 'renewed-claim-1', 200, { ok: true });
+  await repo.complete(tenantId, 'renewed-claim-1', 'hash-1', 200, { ok: true });
   t.ok((await expires()).getTime() - Date.now() > (h.config.idempotencyTtlHours - 1) * 3600_000, 'the kept answer lives IDEMPOTENCY_TTL_HOURS');
   t.equal(await repo.renew(tenantId, 'renewed-claim-1', 'hash-1'), false, 'a finished key is not in flight');
 });

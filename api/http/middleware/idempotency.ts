@@ -3,7 +3,6 @@ import { AppError } from '../../../shared/platform/errors.js';
 import type { Deps } from '../../../shared/deps.js';
 import { canonicalJson, sha256 } from '../../../shared/platform/ids.js';
 import { errorBody } from './error-handler.js';
-import { LEASE_RENEW_MS } from '../../../shared/platform/db/idempotency.repo.js';
 
 const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
 
@@ -13,7 +12,9 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
  * the route documents, such as X-Job-Id), a different body or a
  * concurrent duplicate gets 409. A 5xx, 429, 402 or any 400 frees the key so the
  * retry runs again. The claim is a short lease renewed while the request runs, so the key of a
- * request whose process died, or whose release could not reach the database, frees itself.
+ * request whose process died, or whose release could not reach the database, frees itself. An
+ * answer Postgres cannot take when the request finishes is kept in Redis until it can
+ * (IdempotencyStore): a write is answered only once its answer is kept somewhere a retry looks.
  */
 export function idempotency(deps: Deps, requestText?: (input: never) => string, replayHeaders: readonly string[] = []) {
   return async (ctx: Context, next: Next) => {
@@ -29,8 +30,10 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
     const bodyHash = () => sha256(`${ctx.method} ${ctx.path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
     const hash = requestText ? sha256(`${ctx.method} ${ctx.path}\n${requestText(ctx.state.input as never)}`) : bodyHash();
     const repo = deps.repos.idempotency;
-    const existing = await repo.claim(tenantId, key, hash);
-    if (existing) {
+    const store = deps.idempotency;
+    const claim = await store.claim(tenantId, key, hash);
+    if (!claim.owned) {
+      const existing = claim.row;
       // A key claimed before its route had a requestText (a retry across a deploy) holds the body's hash.
       if (existing.request_hash !== hash && !(requestText && existing.request_hash === bodyHash())) {
         throw new AppError('idempotency_key_reused', 409, 'this Idempotency-Key was used with a different request');
@@ -45,7 +48,7 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
-    const renewal = setInterval(() => void repo.renew(tenantId, key, hash).catch(() => undefined), LEASE_RENEW_MS);
+    const renewal = setInterval(() => void repo.renew(tenantId, key, hash).catch(() => undefined), (repo.leaseS * 1000) / 3);
     // A release that fails too (the database is down) must not hide the request's own error: the lease lapses instead.
     const release = () => repo.release(tenantId, key).catch((err) => deps.logger.warn('idempotency key not released; its lease will lapse', { err }));
     try {
@@ -57,7 +60,10 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
       // plan does not cover yet, 402): free the key so the corrected retry, or the one after a
       // change of plan, runs instead of being called a reuse.
       if (err instanceof AppError && err.status < 500 && err.status !== 400 && err.status !== 429 && err.status !== 402) {
-        await repo.complete(tenantId, key, err.status, errorBody(err, ctx.state.requestId));
+        // Kept nowhere (Postgres and Redis down): the refusal is still the answer; a retry is refused again.
+        await store
+          .keep(tenantId, key, hash, err.status, errorBody(err, ctx.state.requestId))
+          .catch((e) => deps.logger.warn('idempotency refusal not kept', { err: e }));
       } else {
         await release();
       }
@@ -65,7 +71,7 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
     }
     clearInterval(renewal);
     if (ctx.status >= 500) await release();
-    else await repo.complete(tenantId, key, ctx.status, ctx.body ?? null, setHeaders(ctx, replayHeaders));
+    else await store.keep(tenantId, key, hash, ctx.status, ctx.body ?? null, setHeaders(ctx, replayHeaders));
   };
 }
 

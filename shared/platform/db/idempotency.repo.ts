@@ -15,26 +15,30 @@ export interface IdempotencyRow {
 }
 
 /**
- * An in-flight claim is a lease: its expires_at is at most this far ahead and the request that
- * holds it renews it every LEASE_RENEW_MS while it runs. A claim whose owner died (process
- * killed, connection lost before it could release) lapses within LEASE_S, so a retry can run.
+ * An in-flight claim is a lease: its expires_at is at most `leaseS` (IDEMPOTENCY_LEASE_S, default
+ * LEASE_S) ahead and the request that holds it renews it every third of that while it runs. A
+ * claim whose owner died (process killed, connection lost before it could release) lapses within
+ * the lease, so a retry can run.
  */
 export const LEASE_S = 15;
-export const LEASE_RENEW_MS = 5_000;
+
+/** A claim: owned by this caller (`takeover`: over an earlier claim that lapsed unanswered), or another request's row. */
+export type Claim = { owned: true; takeover: boolean } | { owned: false; row: IdempotencyRow };
 
 /**
  * Kept answers are stored sealed (AES-256-GCM, SECRET_ENCRYPTION_KEY): a replay of `POST /v1/keys`
  * or a rotation carries a full secret key, and no table may hold one readable. Every answer is
  * sealed, not only those, so no route can forget to ask for it.
  */
-export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
+export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer, leaseS = LEASE_S) {
   const table = () => db<IdempotencyRow>('idempotency_keys');
   return {
+    leaseS,
     /**
-     * Claims (tenant, key) for a request. Returns null when this caller owns it now, or the
-     * existing row (done or still in flight) when another request got there first.
+     * Claims (tenant, key) for a request: owned now (a new key, or one whose earlier claim lapsed
+     * without an answer kept here), or the existing row (done or still in flight).
      */
-    async claim(tenantId: string, key: string, requestHash: string): Promise<IdempotencyRow | null> {
+    async claim(tenantId: string, key: string, requestHash: string): Promise<Claim> {
       const res = await db.raw(
         `INSERT INTO idempotency_keys (tenant_id, key, request_hash, state, expires_at)
          VALUES (?, ?, ?, 'in_flight', now() + make_interval(secs => ?))
@@ -42,31 +46,40 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
            SET request_hash = EXCLUDED.request_hash, state = 'in_flight', created_at = now(),
                expires_at = EXCLUDED.expires_at, status_code = NULL, response_body = NULL
            WHERE idempotency_keys.expires_at < now()
-         RETURNING (xmax = 0) AS fresh`,
-        [tenantId, key, requestHash, LEASE_S],
+         RETURNING (xmax = 0) AS fresh, (SELECT state FROM idempotency_keys WHERE tenant_id = ? AND key = ?) AS before`,
+        [tenantId, key, requestHash, leaseS, tenantId, key],
       );
-      if (res.rows.length > 0) return null;
+      if (res.rows.length > 0) return { owned: true, takeover: !res.rows[0].fresh && res.rows[0].before === 'in_flight' };
       const row = await table().where({ tenant_id: tenantId, key }).first();
-      return row ?? null;
+      // Gone between the two statements (purged): claim again.
+      return row ? { owned: false, row } : this.claim(tenantId, key, requestHash);
+    },
+    /** The stored form of an answer: the sealed body, with the headers the route set (such as X-Job-Id) beside it. */
+    stored(body: unknown, headers: Record<string, string> = {}): unknown {
+      const sealedBody = sealer.seal(body ?? null);
+      return Object.keys(headers).length ? { body: sealedBody, headers } : sealedBody;
     },
     /**
-     * Keeps the answer for the retention period, with the headers the route set (`headers`, such
-     * as X-Job-Id) beside the sealed body, so a replay answers them too. Idempotent, so retried
-     * when its connection broke.
+     * Keeps an answer (`stored`) for the retention period, over the key's in-flight claim or in a
+     * row of its own (an answer kept in Redis during an outage); never over another kept answer.
+     * Idempotent, so retried when its connection broke.
      */
-    async complete(tenantId: string, key: string, statusCode: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
-      const sealedBody = sealer.seal(body ?? null);
-      const sealed = JSON.stringify(Object.keys(headers).length ? { body: sealedBody, headers } : sealedBody);
+    async save(tenantId: string, key: string, requestHash: string, statusCode: number, stored: unknown): Promise<void> {
       await retryOnBrokenConnection(() =>
-        table()
-          .where({ tenant_id: tenantId, key })
-          .update({
-            state: 'done',
-            status_code: statusCode,
-            response_body: sealed as unknown,
-            expires_at: db.raw('now() + make_interval(hours => ?)', [ttlHours]) as unknown as Date,
-          }),
+        db.raw(
+          `INSERT INTO idempotency_keys (tenant_id, key, request_hash, state, status_code, response_body, expires_at)
+           VALUES (?, ?, ?, 'done', ?, ?::jsonb, now() + make_interval(hours => ?))
+           ON CONFLICT (tenant_id, key) DO UPDATE
+             SET request_hash = EXCLUDED.request_hash, state = 'done', status_code = EXCLUDED.status_code,
+                 response_body = EXCLUDED.response_body, expires_at = EXCLUDED.expires_at
+             WHERE idempotency_keys.state = 'in_flight'`,
+          [tenantId, key, requestHash, statusCode, JSON.stringify(stored), ttlHours],
+        ),
       );
+    },
+    /** save() of a body and the headers to answer again with it. */
+    async complete(tenantId: string, key: string, requestHash: string, statusCode: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+      await this.save(tenantId, key, requestHash, statusCode, this.stored(body, headers));
     },
     /** The kept answer of a done row, body and headers; 409 when it was sealed under a server key no longer configured. */
     replay(row: IdempotencyRow): { body: unknown; headers: Record<string, string> } {
@@ -88,23 +101,31 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer) {
         );
       }
     },
-    /** Extends a running request's lease (see LEASE_S); false once the claim is no longer in flight. */
+    /** Extends a running request's lease (leaseS); false once the claim is no longer in flight. */
     async renew(tenantId: string, key: string, requestHash: string): Promise<boolean> {
       const n = await table()
         .where({ tenant_id: tenantId, key, state: 'in_flight', request_hash: requestHash })
-        .update({ expires_at: db.raw('now() + make_interval(secs => ?)', [LEASE_S]) as unknown as Date });
+        .update({ expires_at: db.raw('now() + make_interval(secs => ?)', [leaseS]) as unknown as Date });
       return n > 0;
     },
     /**
      * Frees the key after a failure nobody should replay (5xx), so a retry runs again. The failure
      * is often a lost connection, and the pool's other connections may have died with it: retried
-     * on fresh ones, and should even that fail, the lease lapses within LEASE_S.
+     * on fresh ones, and should even that fail, the lease lapses within leaseS.
      */
     async release(tenantId: string, key: string): Promise<void> {
       await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key, state: 'in_flight' }).delete());
     },
+    /**
+     * Deletes kept answers past the retention period. A lapsed claim stays as long as an answer
+     * would: its answer may be waiting in Redis (kept there while Postgres was down), and the
+     * claim that takes it over is the one that looks there.
+     */
     async purgeExpired(): Promise<number> {
-      return table().where('expires_at', '<', db.fn.now()).delete();
+      return table()
+        .where('expires_at', '<', db.fn.now())
+        .andWhere((w) => w.where({ state: 'done' }).orWhere('created_at', '<', db.raw('now() - make_interval(hours => ?)', [ttlHours])))
+        .delete();
     },
   };
 }
