@@ -1,6 +1,7 @@
 import { normalizeText, tokenize, isCodeLike } from '../text/normalize.js';
 import { stem } from '../text/stem.js';
 import { capRepeats } from '../text/repeats.js';
+import { clipChars } from '../text/valid-text.js';
 import { headForms, productHeads } from '../text/product-head.js';
 import { categoryLevelKey, categoryLevelKeys, type IndexSettings, type SearchDoc } from '../engines/lexical/port.js';
 
@@ -78,7 +79,7 @@ export function buildSearchDoc(p: StoredProduct, mapping: Map<string, MappingIte
     categoryPaths,
     categoryText: joinNorm([...categoryLabels, ...((p.tags as string[] | undefined) ?? [])]),
     attributeText: tagline.length ? joinNorm([attributeText, ...tagline]) : attributeText,
-    descriptionNorm: joinNorm([...descriptions.filter((d) => !tagline.includes(d)), attributeProse]).slice(0, 4000),
+    descriptionNorm: clipChars(joinNorm([...descriptions.filter((d) => !tagline.includes(d)), attributeProse]), 4000),
     facets,
     price,
     inStock: p.in_stock,
@@ -151,7 +152,7 @@ export function splitCompatibility(name: string): { main: string; compat: string
 
 function snippets(description: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!description) return undefined;
-  return Object.fromEntries(Object.entries(description).map(([lang, text]) => [lang, text.slice(0, 400)]));
+  return Object.fromEntries(Object.entries(description).map(([lang, text]) => [lang, clipChars(text, 400)]));
 }
 
 function facetValue(value: AttributeValue): string[] | number | boolean {

@@ -18,6 +18,13 @@ export interface InvalidText {
   message: string;
 }
 
+/** `s` cut to at most `n` UTF-16 units, never inside a surrogate pair (an emoji across the cut is left out whole). */
+export function clipChars(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const last = s.charCodeAt(n - 1);
+  return s.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+}
+
 /**
  * `s`'s length in characters as the spec's limits count them: Unicode code points, so an emoji
  * (two UTF-16 units) is one, like an Arabic letter or mark. zod's string limits count the same

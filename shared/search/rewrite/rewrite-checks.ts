@@ -1,5 +1,6 @@
 import type { FacetCount, FilterValue, LexicalEngine } from '../../engines/lexical/port.js';
 import { normalizeText } from '../../text/normalize.js';
+import { clipChars } from '../../text/valid-text.js';
 import type { TenantSearchContext } from '../tenant-context.js';
 import type { ModelRewriteT } from './rewrite-prompt.js';
 
@@ -21,7 +22,7 @@ export interface CheckedRewrite {
  * Whatever fails is dropped and listed.
  */
 export async function checkRewrite(raw: ModelRewriteT, ctx: TenantSearchContext, engine: LexicalEngine): Promise<CheckedRewrite> {
-  const out: CheckedRewrite = { text: normalizeText(raw.text).slice(0, 256).trim(), filters: {}, sort: raw.sort, dropped: [] };
+  const out: CheckedRewrite = { text: clipChars(normalizeText(raw.text), 256).trim(), filters: {}, sort: raw.sort, dropped: [] };
   const drop = (field: string, value: unknown, why: string) => out.dropped.push({ field, value, why });
   const attrs = raw.filters.attributes.filter((a) => {
     if (ctx.facetNames.has(a.name)) return true;
