@@ -26,7 +26,8 @@ const server = createServer(async (req, res) => {
     return send(503, { error: { type: 'api_error', code: 'service_unavailable', detail: 'down' } }, { 'retry-after': '0' });
   }
   if (req.method === 'POST' && path === '/transactions') {
-    const tx = { id: `txn_${txs.size + 1}`, status: 'ready' };
+    // Paddle: a transaction without a customer is a draft until the checkout collects their details.
+    const tx = { id: `txn_${txs.size + 1}`, status: body.customer_id ? 'ready' : 'draft' };
     txs.set(tx.id, tx);
     return send(201, { data: { ...tx, checkout: { url: `https://pay.paddle.test/checkout?_ptxn=${tx.id}` } } });
   }
@@ -37,7 +38,7 @@ const server = createServer(async (req, res) => {
   if (tx && req.method === 'PATCH') {
     if (Object.keys(body).length !== 1 || body.status !== 'canceled')
       return error(400, 'transaction_cannot_be_modified_and_canceled', 'Cannot update transaction to canceled, along with other fields at the same time');
-    if (!['draft', 'ready', 'billed'].includes(tx.status))
+    if (!['ready', 'billed'].includes(tx.status))
       return error(400, 'transaction_invalid_status_change', `Invalid attempt to change status from '${tx.status}' to 'canceled'`);
     tx.status = 'canceled';
     return send(200, { data: tx });
@@ -52,8 +53,8 @@ const paddle = new PaddlePayments({
   apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
   prices: { 'growth:month': 'pri_growth_m' },
 });
-const open = async () =>
-  paddle.checkout({ tenantId: 'ten_1', planCode: 'growth', interval: 'month', addons: [], addonsMinor: 0, customerId: null, baseUrl: 'http://x' });
+const open = async (customerId: string | null = 'ctm_1') =>
+  paddle.checkout({ tenantId: 'ten_1', planCode: 'growth', interval: 'month', addons: [], addonsMinor: 0, customerId, baseUrl: 'http://x' });
 
 t.test('checkout answers the transaction id; expiring it cancels the transaction with its status alone', async (t) => {
   const { checkoutId } = await open();
@@ -70,6 +71,13 @@ t.test('a transaction already canceled, paid, or unknown counts as done', async 
   t.equal(await paddle.expireCheckout({ tenantId: 'ten_1', checkoutId }), 'already_completed');
   t.equal(txs.get(checkoutId)!.status, 'completed');
   t.equal(await paddle.expireCheckout({ tenantId: 'ten_1', checkoutId: 'txn_nope' }), 'missing');
+});
+
+t.test('a draft (a store with no Paddle customer yet) Paddle will not cancel: not_cancelable, not an error retried for ever', async (t) => {
+  const { checkoutId } = await open(null);
+  t.equal(txs.get(checkoutId)!.status, 'draft');
+  t.equal(await paddle.expireCheckout({ tenantId: 'ten_1', checkoutId }), 'not_cancelable');
+  t.equal(txs.get(checkoutId)!.status, 'draft');
 });
 
 t.test('Paddle down: a 503 beyond the adapter’s retries throws (the job retries), then the expire lands', async (t) => {

@@ -75,7 +75,7 @@ export class PaddlePayments implements PaymentProvider {
    * The checkout's transaction set to `canceled` (`PATCH /transactions/{id}`, the status alone, as
    * Paddle requires). Paddle refuses it with a 400 for a transaction no longer draft or ready: the
    * transaction is then read back, and `canceled` or paid (`paid`, `completed`, `billed`)
-   * is the answer; a 404 is `missing`.
+   * is the answer; a `draft` (Paddle refuses to cancel one) is `not_cancelable`; a 404 is `missing`.
    */
   async expireCheckout(input: { tenantId: string; checkoutId: string }): Promise<CheckoutClose> {
     const path = `/transactions/${encodeURIComponent(input.checkoutId)}`;
@@ -89,6 +89,8 @@ export class PaddlePayments implements PaymentProvider {
       const tx = await this.request<{ status?: string }>('GET', path);
       if (tx.status === 'canceled') return 'already_expired';
       if (['paid', 'completed', 'billed'].includes(tx.status ?? '')) return 'already_completed';
+      // Paddle cancels ready and billed transactions only; a draft (no customer details yet) it refuses.
+      if (tx.status === 'draft') return 'not_cancelable';
       throw err;
     }
   }

@@ -55,9 +55,12 @@ export interface CheckoutEvent {
 /**
  * What expiring a checkout found: `expired` now; `already_expired` (or canceled);
  * `already_completed` (paid before the expire landed: its completion event settles it); `missing`
- * (the provider has no such checkout). Each means nothing is left to do there.
+ * (the provider has no such checkout); `not_cancelable` (Paddle cancels only ready or billed
+ * transactions, and a checkout opened for a store with no Paddle customer yet stays a draft until
+ * the shopper gives their details: it stays payable, and a payment of it is a late checkout, which
+ * apply-event accepts as the store's latest decision). Each means nothing more can be done there.
  */
-export type CheckoutClose = 'expired' | 'already_expired' | 'already_completed' | 'missing';
+export type CheckoutClose = 'expired' | 'already_expired' | 'already_completed' | 'missing' | 'not_cancelable';
 
 export interface CheckoutInput {
   tenantId: string;
