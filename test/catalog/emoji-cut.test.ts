@@ -1,6 +1,6 @@
 import t from 'tap';
-import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts, searchIds } from '../helpers/catalog.js';
+import { eventually, setupWithWorkers } from '../helpers/workers.js';
+import { searchIds } from '../helpers/catalog.js';
 import { buildSearchDoc } from '../../shared/catalog/search-doc.js';
 import { toStored } from '../../shared/catalog/canonical.js';
 import { clipChars } from '../../shared/text/valid-text.js';
@@ -28,10 +28,12 @@ t.test("a description with an emoji across the snippet's cut is well-formed in t
 
 t.test('such a product is indexed and found, with the products of its batch', async (t) => {
   const tenant = await h.tenant();
-  await loadProducts(h, tenant.key, tenant.id, [
+  const upsert = [
     { id: 'lamp', name: { en: 'Desk lamp' }, price: '10.00', currency: 'USD', description: { en: emojiAt(400) } },
     { id: 'chair', name: { en: 'Office chair' }, price: '20.00', currency: 'USD' },
-  ]);
+  ];
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key: tenant.key, body: { upsert } })).status, 200);
+  await eventually(async () => (await h.api.deps.repos.products.countUnindexed(tenant.id)) === 0, 60_000);
   const search = searchIds(h, tenant.key);
   t.same(await search('lamp'), ['lamp']);
   t.same(await search('chair'), ['chair']);
