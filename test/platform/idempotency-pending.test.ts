@@ -84,6 +84,17 @@ t.test('flush moves kept answers into Postgres and drops those past retention', 
   t.same(await pending.all(), [], 'Redis holds none');
 });
 
+t.test('an answer Postgres refuses for itself (its tenant deleted meanwhile) is dropped, not holding back the ones after it', async (t) => {
+  const gone = await h.tenant();
+  const a = await h.tenant();
+  await pending.put({ ...(await leftByOutage(gone.id, 'pending-0007', { n: 7 }, { n: 7 })) });
+  await db('tenants').where({ id: gone.id }).delete();
+  await leftByOutage(a.id, 'pending-0008', { n: 8 }, { n: 8 });
+  t.equal(await h.api.deps.idempotency.flush(), 1, 'the live tenant answer moved');
+  t.equal((await db('idempotency_keys').where({ tenant_id: a.id, key: 'pending-0008' }).first()).state, 'done');
+  t.same(await pending.all(), [], 'the refused one is dropped from Redis too');
+});
+
 t.test('an answer Postgres cannot take is kept in Redis; one neither can take is a 503', async (t) => {
   const a = await h.tenant();
   const logger = createLogger('silent');

@@ -89,15 +89,26 @@ export class IdempotencyStore {
     }
   }
 
-  /** Moves the answers kept in Redis into Postgres; returns how many. Stops at the first failure (Postgres still down). */
+  /**
+   * Moves the answers kept in Redis into Postgres; returns how many. Stops at the first failure of
+   * Postgres or Redis (still down: the next tick tries again). An answer Postgres refuses for
+   * itself (its tenant deleted meanwhile) is dropped, so it never holds back the ones after it.
+   */
   async flush(): Promise<number> {
     let moved = 0;
     // Redis down: nothing to move until it answers (and nothing kept there could be read meanwhile).
     const entries = await this.pending.all().catch(() => []);
     for (const { answer: a, live } of entries) {
-      if (live) await this.repo.save(a.tenant_id, a.key, a.request_hash, a.status_code, a.response_body);
+      if (live) {
+        try {
+          await this.repo.save(a.tenant_id, a.key, a.request_hash, a.status_code, a.response_body);
+          moved++;
+        } catch (err) {
+          if (isDependencyDown(err)) throw err;
+          this.logger.error('idempotency answer kept in Redis refused by Postgres: dropped', { tenantId: a.tenant_id, key: a.key, err });
+        }
+      }
       await this.pending.remove(a);
-      if (live) moved++;
     }
     return moved;
   }
