@@ -18,6 +18,8 @@ const DERIVED = new Set([
   'category_profiles',
   'product_index_state',
   'search_generations',
+  // A translation job's provider answers, kept only until its chunk is done (the translations are in translation_items).
+  'translation_answers',
 ]);
 /** Columns left out of exported rows. */
 const HIDDEN_COLUMNS: Record<string, string[]> = { webhook_receivers: ['secret'] };

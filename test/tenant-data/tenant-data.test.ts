@@ -128,6 +128,7 @@ t.test('data_export: admin only, confirmed; the archive holds everything the sto
   t.equal(usage[`search:${month}`], counted, "the month's search counter, as Redis holds it");
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   t.equal(manifest.files['products.jsonl'], 40);
+  t.ok(manifest.excluded.includes('translation_answers'), "a translation job's transient provider answers are not the store's data");
 
   const bad = job.result.download_url.replace(/token=.*/, 'token=wrongwrongwrongwrong');
   t.equal((await fetch(`${h.api.url}${bad}`)).status, 404);
