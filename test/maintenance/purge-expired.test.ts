@@ -32,7 +32,7 @@ async function seed(tenantId: string) {
     { tenant_id: tenantId, key: 'kept-lapsed', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H - 1), expires_at: ago(0.1) },
     { tenant_id: tenantId, key: 'gone-lapsed', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H + 1), expires_at: ago(TTL_H) },
     // A claim still running (its lease renewed), however old the request.
-    { tenant_id: tenantId, key: 'kept-live', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H + 1), expires_at: ago(-0.01) },
+    { tenant_id: tenantId, key: 'kept-live', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H + 1), expires_at: ago(-1) },
   ]);
   await db('experiments').insert({ id: id('exp'), tenant_id: tenantId, name: 'x', status: 'stopped', variants: JSON.stringify([]) });
   const search = (name: string, hoursAgo: number, experimentId: string | null = null) => ({
