@@ -5371,7 +5371,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description page of jobs */
+            /** @description page of jobs (a finished job is kept 30 days after it ends by default; the operator sets it) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5482,7 +5482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job */
+            /** @description the job (404 once a finished job passed its retention: 30 days by default) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13414,7 +13414,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description deliveries */
+            /** @description deliveries (a finished one is kept 30 days by default, the operator sets it; a pending one until it ends) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,3 +1,4 @@
-/** Maintenance: table statistics, vacuum and GIN pending-list upkeep where the server's autovacuum falls short; abandoned index builds. */
+/** Maintenance: table statistics, vacuum and GIN pending-list upkeep where the server's autovacuum falls short; abandoned index builds; data retention. */
 export * from './analyze.js';
 export * from './abandoned-builds.js';
+export * from './retention.js';

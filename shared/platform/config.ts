@@ -103,6 +103,11 @@ const Env = z.object({
   RESPONSE_SCHEMA_CHECK: z.enum(['true', 'false']).default('false'),
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
+  PURGE_EVERY_MS: z.coerce.number().int().min(60_000).default(3_600_000),
+  // The search log and events feed 90-day synonym mining and 60-day click learning: never less.
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(90).max(3650).default(90),
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   MINING_CRON: Cron.default('0 3 * * *'),
   MINING_TZ: TimeZone.optional(),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
@@ -230,6 +235,11 @@ export interface Config {
   vocabDebounceMs: number;
   /** How often sweep-unindexed looks for products left unindexed. */
   sweepEveryMs: number;
+  /**
+   * Data retention (purge-expired, every `everyMs`): days the search log and events, finished jobs
+   * rows and finished notification deliveries are kept (shared/maintenance/retention.ts).
+   */
+  retention: { everyMs: number; analyticsDays: number; jobDays: number; deliveryDays: number };
   /** When the daily synonym mining fan-out runs (cron, and its time zone; default the process's). */
   mining: { cron: string; tz?: string };
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
@@ -376,6 +386,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     vocabDebounceMs: e.VOCAB_DEBOUNCE_MS,
     sweepEveryMs: e.SWEEP_EVERY_MS,
+    retention: {
+      everyMs: e.PURGE_EVERY_MS,
+      analyticsDays: e.ANALYTICS_RETENTION_DAYS,
+      jobDays: e.JOB_RETENTION_DAYS,
+      deliveryDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
+    },
     mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,
     searchCacheMaxMb: e.SEARCH_CACHE_MAX_MB,

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { defineJob } from '../platform/queue/define-job.js';
 
+/** The furthest back mining reads the search log and events (the retention of both is at least this). */
+export const MAX_MINING_DAYS = 90;
+
 export const MiningParams = z.object({
   /** How far back the search log and events are read. */
-  days: z.number().int().min(1).max(90),
+  days: z.number().int().min(1).max(MAX_MINING_DAYS),
   /** Fewest distinct sessions behind a proposal. */
   minSessions: z.number().int().min(1).max(10_000),
 });

@@ -35,8 +35,9 @@ const toAnswer = (r: AnswerRow): KeptAnswer => ({
   costRecorded: r.cost_recorded,
 });
 
-/** How long answers of a chunk that never finished (a failed pipeline) are kept. */
-const KEEP_UNFINISHED = '7 days';
+/** How long answers of a chunk that never finished (a failed pipeline) are kept, once their cost is counted. */
+export const ANSWERS_KEPT_DAYS = 7;
+const KEEP_UNFINISHED = `${ANSWERS_KEPT_DAYS} days`;
 
 /**
  * Provider answers kept per translate-fields job and batch content (migration 028): paid for once,

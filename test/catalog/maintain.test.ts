@@ -7,7 +7,7 @@ import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
 import { schedules as catalogSchedules, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
-import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
+import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
 import { schedules as jobsSchedules, RECONCILE_SCHEDULER_ID } from '../../pipelines/jobs/index.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.
@@ -63,10 +63,13 @@ t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule 
 
   await ensureSchedules(h.api.deps.queues, [...catalogSchedules(h.config), ...maintenanceSchedules(h.config), ...jobsSchedules(h.config)]);
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
-  t.same(schedulers.map((s) => s.key).sort(), [MAINTAIN_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort());
+  t.same(
+    schedulers.map((s) => s.key).sort(),
+    [MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort(),
+  );
   t.ok(
-    schedulers.every((s) => Number(s.every) === h.config.sweepEveryMs),
-    'every SWEEP_EVERY_MS',
+    schedulers.filter((s) => s.key !== PURGE_SCHEDULER_ID).every((s) => Number(s.every) === h.config.sweepEveryMs),
+    'every SWEEP_EVERY_MS (purge-expired: PURGE_EVERY_MS)',
   );
   for (const s of schedulers) await h.api.deps.queues.get('maintenance').removeJobScheduler(s.key);
 });

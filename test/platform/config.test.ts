@@ -19,6 +19,14 @@ t.test('defaults apply, and a bad value is a readable ConfigError naming the var
   t.throws(() => loadConfig({ WORKER_CONCURRENCY: 'catalog' }), /WORKER_CONCURRENCY/);
 });
 
+t.test('retention: documented defaults; the search log and events are never kept less than the 90 days mining reads', async (t) => {
+  t.same(loadConfig({}).retention, { everyMs: 3_600_000, analyticsDays: 90, jobDays: 30, deliveryDays: 30 });
+  t.equal(loadConfig({ ANALYTICS_RETENTION_DAYS: '365' }).retention.analyticsDays, 365);
+  t.throws(() => loadConfig({ ANALYTICS_RETENTION_DAYS: '89' }), /ANALYTICS_RETENTION_DAYS/);
+  t.throws(() => loadConfig({ JOB_RETENTION_DAYS: '0' }), /JOB_RETENTION_DAYS/);
+  t.throws(() => loadConfig({ PURGE_EVERY_MS: '1000' }), /PURGE_EVERY_MS/);
+});
+
 t.test('a schedule cron pattern or time zone the job schedulers cannot read is a ConfigError, not a worker crash at start', async (t) => {
   for (const [name, value] of [
     ['MINING_CRON', 'every day'],

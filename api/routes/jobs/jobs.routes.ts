@@ -38,7 +38,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       summary: 'List jobs, newest first',
       auth: JOBS,
       query: ListJobs,
-      responses: { 200: { description: 'page of jobs', schema: JobsPage } },
+      responses: { 200: { description: 'page of jobs (a finished job is kept 30 days after it ends by default; the operator sets it)', schema: JobsPage } },
       async handle(ctx, { query }) {
         const cursor = jobsCursor.decode(query.cursor);
         const body = await cursorPage(
@@ -58,7 +58,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       summary: 'Get a job (poll until terminal)',
       auth: JOBS,
       params: JobParams,
-      responses: { 200: { description: 'the job', schema: Job } },
+      responses: { 200: { description: 'the job (404 once a finished job passed its retention: 30 days by default)', schema: Job } },
       async handle(ctx, { params }) {
         const row = await jobs.find(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');

@@ -140,7 +140,9 @@ export function webhookRoutes(deps: Deps): RouteSpec[] {
       auth: ADMIN,
       params: ReceiverParams,
       query: DeliveriesQuery,
-      responses: { 200: { description: 'deliveries', schema: DeliveryPage } },
+      responses: {
+        200: { description: 'deliveries (a finished one is kept 30 days by default, the operator sets it; a pending one until it ends)', schema: DeliveryPage },
+      },
       async handle(ctx, { params, query }) {
         const tenantId = ctx.state.principal.tenantId;
         await find(tenantId, params.receiver_id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Cursor, Job, Limit, Timestamp } from '../../http/schemas.js';
 import { SUGGESTION_STATUSES } from '../../../shared/synonyms/suggestions.repo.js';
+import { MAX_MINING_DAYS } from '../../../shared/synonyms/synonyms.jobs.js';
 
 /** SynonymSuggestionOut (spec 2.3), plus when it was decided and the rule an approval created or linked. */
 export const SynonymSuggestionOut = z.object({
@@ -28,7 +29,7 @@ export const SuggestionParams = z.object({ suggestion_id: z.string().min(1).max(
 export const DecisionBody = z.strictObject({ decision: z.enum(['approve', 'reject']) });
 
 export const MineBody = z.strictObject({
-  days: z.number().int().min(1).max(90).default(30).describe('how far back the search log and events are read'),
+  days: z.number().int().min(1).max(MAX_MINING_DAYS).default(30).describe('how far back the search log and events are read'),
   min_sessions: z.number().int().min(1).max(10_000).default(3).describe('fewest distinct sessions behind a suggestion'),
 });
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { retryOnBrokenConnection } from './read-retry.js';
+import { deleteBatch, PURGE_BATCH } from './batch-delete.js';
 import { AppError } from '../errors.js';
 import { Sealer, SealedOpenError } from '../sealed.js';
 
@@ -117,15 +118,19 @@ export function idempotencyRepo(db: Knex, ttlHours: number, sealer: Sealer, leas
       await retryOnBrokenConnection(() => table().where({ tenant_id: tenantId, key, state: 'in_flight' }).delete());
     },
     /**
-     * Deletes kept answers past the retention period. A lapsed claim stays as long as an answer
-     * would: its answer may be waiting in Redis (kept there while Postgres was down), and the
-     * claim that takes it over is the one that looks there.
+     * Deletes kept answers past the retention period, at most `limit` in one statement (purge-expired
+     * loops). A lapsed claim stays as long as an answer would: its answer may be waiting in Redis
+     * (kept there while Postgres was down), and the claim that takes it over is the one that looks
+     * there. A live claim (expires_at ahead) is never touched.
      */
-    async purgeExpired(): Promise<number> {
-      return table()
-        .where('expires_at', '<', db.fn.now())
-        .andWhere((w) => w.where({ state: 'done' }).orWhere('created_at', '<', db.raw('now() - make_interval(hours => ?)', [ttlHours])))
-        .delete();
+    async purgeExpired(limit = PURGE_BATCH): Promise<number> {
+      return deleteBatch(
+        db,
+        'idempotency_keys',
+        `expires_at < now() AND (state = 'done' OR created_at < now() - make_interval(hours => ?))`,
+        [ttlHours],
+        limit,
+      );
     },
   };
 }

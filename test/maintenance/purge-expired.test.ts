@@ -1,0 +1,218 @@
+import t from 'tap';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { waitFor } from '../helpers/wait.js';
+import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
+import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
+import { schedules, PURGE_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
+
+// Retention on a real database, through a real worker: rows an hour inside and an hour outside each
+// table's retention, for two stores; exactly the expired ones go, the rows still needed stay.
+const { h } = await setupWithWorkers();
+const { db } = h.api.deps;
+const TTL_H = h.config.idempotencyTtlHours;
+const ago = (hours: number) => db.raw(`now() - make_interval(secs => ?)`, [hours * 3600]);
+const DAY = 24;
+
+/** Rows of one store; the names say whether each must go (`gone`) or stay (`kept`). */
+async function seed(tenantId: string) {
+  const id = (name: string) => `${tenantId}-${name}`;
+  const sessionRow = (name: string, expiresHoursAgo: number, extra: Record<string, unknown> = {}) => ({
+    id: id(name),
+    tenant_id: tenantId,
+    hash: id(name),
+    created_by: 'cli',
+    created_at: ago(expiresHoursAgo + 12),
+    expires_at: ago(expiresHoursAgo),
+    ...extra,
+  });
+  await db('idempotency_keys').insert([
+    { tenant_id: tenantId, key: 'gone-done', request_hash: 'h', state: 'done', status_code: 200, created_at: ago(TTL_H + 1), expires_at: ago(1) },
+    { tenant_id: tenantId, key: 'kept-done', request_hash: 'h', state: 'done', status_code: 200, created_at: ago(TTL_H - 1), expires_at: ago(-1) },
+    // A lapsed claim whose answer may still wait in Redis: kept as long as an answer would be.
+    { tenant_id: tenantId, key: 'kept-lapsed', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H - 1), expires_at: ago(0.1) },
+    { tenant_id: tenantId, key: 'gone-lapsed', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H + 1), expires_at: ago(TTL_H) },
+    // A claim still running (its lease renewed), however old the request.
+    { tenant_id: tenantId, key: 'kept-live', request_hash: 'h', state: 'in_flight', created_at: ago(TTL_H + 1), expires_at: ago(-1) },
+  ]);
+  await db('experiments').insert({ id: id('exp'), tenant_id: tenantId, name: 'x', status: 'stopped', variants: JSON.stringify([]) });
+  const search = (name: string, hoursAgo: number, experimentId: string | null = null) => ({
+    id: id(name),
+    tenant_id: tenantId,
+    session: 's1',
+    query: 'q',
+    normalized: 'q',
+    lang: 'en',
+    total: 1,
+    page: 1,
+    took_ms: 1,
+    zero_result: false,
+    experiment_id: experimentId,
+    variant: experimentId ? 'a' : null,
+    created_at: ago(hoursAgo),
+  });
+  await db('search_log').insert([
+    search('kept-search', 90 * DAY - 1),
+    search('gone-search', 90 * DAY + 1),
+    // The results of an experiment that still exists read all its searches.
+    search('kept-exp-search', 400 * DAY, id('exp')),
+    search('gone-deleted-exp-search', 400 * DAY, id('deleted-exp')),
+  ]);
+  const event = (name: string, hoursAgo: number, searchId: string | null = null) => ({
+    id: id(name),
+    tenant_id: tenantId,
+    type: searchId ? 'search_click' : 'view',
+    session: 's1',
+    search_id: searchId,
+    product_id: 'p1',
+    occurred_at: ago(hoursAgo),
+  });
+  await db('events').insert([
+    event('kept-event', 90 * DAY - 1),
+    event('gone-event', 90 * DAY + 1),
+    event('kept-exp-click', 400 * DAY, id('kept-exp-search')),
+    event('gone-click', 400 * DAY, id('gone-search')),
+  ]);
+  const job = (name: string, status: string, createdHoursAgo: number, finishedHoursAgo: number | null) => ({
+    id: id(name),
+    tenant_id: tenantId,
+    kind: 'reindex',
+    status,
+    created_at: ago(createdHoursAgo),
+    finished_at: finishedHoursAgo === null ? null : ago(finishedHoursAgo),
+  });
+  await db('jobs').insert([
+    job('gone-job', 'succeeded', 31 * DAY, 30 * DAY + 1),
+    job('kept-job', 'failed', 40 * DAY, 30 * DAY - 1),
+    job('gone-job-unfinished-time', 'canceled', 30 * DAY + 1, null),
+    job('kept-running-job', 'running', 100 * DAY, null),
+    job('kept-queued-job', 'queued', 100 * DAY, null),
+  ]);
+  await db('webhook_receivers').insert({
+    id: id('rcv'),
+    tenant_id: tenantId,
+    url: 'https://example.com/hook',
+    kinds: ['job.succeeded'],
+    secret: JSON.stringify({}),
+    secret_last4: 'abcd',
+  });
+  const delivery = (name: string, status: string, createdHoursAgo: number, finishedHoursAgo: number | null) => ({
+    id: id(name),
+    tenant_id: tenantId,
+    receiver_id: id('rcv'),
+    kind: 'job.succeeded',
+    payload: JSON.stringify({}),
+    status,
+    created_at: ago(createdHoursAgo),
+    finished_at: finishedHoursAgo === null ? null : ago(finishedHoursAgo),
+  });
+  await db('webhook_deliveries').insert([
+    delivery('gone-delivery', 'delivered', 30 * DAY + 2, 30 * DAY + 1),
+    delivery('kept-delivery', 'failed', 31 * DAY, 30 * DAY - 1),
+    delivery('kept-pending-delivery', 'pending', 100 * DAY, null),
+  ]);
+  await db('dashboard_sessions').insert([
+    sessionRow('gone-session', 7 * DAY + 1, { revoked_at: ago(8 * DAY) }),
+    sessionRow('kept-session', 7 * DAY - 1),
+    sessionRow('kept-live-session', -1),
+    sessionRow('kept-revoked-session', -1, { revoked_at: ago(1) }),
+    // A parent goes after its children (deleting it would cascade to them): both old, both go.
+    sessionRow('gone-parent', 9 * DAY),
+    // A parent whose child is still kept stays with it.
+    sessionRow('kept-parent', 8 * DAY),
+  ]);
+  await db('dashboard_sessions').insert([
+    sessionRow('gone-child', 8 * DAY, { parent_session_id: id('gone-parent') }),
+    sessionRow('kept-child', 6 * DAY, { parent_session_id: id('kept-parent') }),
+  ]);
+  const answer = (name: string, hoursAgo: number, costRecorded: boolean) => ({
+    tenant_id: tenantId,
+    run_id: 'run1',
+    chunk: 0,
+    batch_key: name,
+    target_locale: 'ar',
+    texts: JSON.stringify({}),
+    input_tokens: 1,
+    output_tokens: 1,
+    cost_micros: 1,
+    cost_recorded: costRecorded,
+    created_at: ago(hoursAgo),
+  });
+  await db('translation_answers').insert([
+    answer('gone-answer', 7 * DAY + 1, true),
+    answer('kept-answer', 7 * DAY - 1, true),
+    // Its cost is not counted yet: money, kept.
+    answer('kept-uncounted-answer', 30 * DAY, false),
+  ]);
+  // Financial records are never purged.
+  await db('usage_daily').insert({ tenant_id: tenantId, day: '2019-01-01', metric: 'search', base: 5 });
+  await db('billing_events').insert({ provider: 'mock', event_id: id('evt'), type: 't', tenant_id: tenantId, occurred_at: ago(3000 * DAY), payload: '{}' });
+}
+
+const tables: Record<string, string> = {
+  idempotency_keys: 'key',
+  search_log: 'id',
+  events: 'id',
+  jobs: 'id',
+  webhook_deliveries: 'id',
+  dashboard_sessions: 'id',
+  translation_answers: 'batch_key',
+};
+
+/** What is left of a store, per table, names without the store's prefix. */
+async function left(tenantId: string): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [table, column] of Object.entries(tables)) {
+    const names = (await db(table).where({ tenant_id: tenantId }).orderBy(column).pluck(column)) as string[];
+    out[table] = names.map((n) => n.replace(`${tenantId}-`, ''));
+  }
+  return out;
+}
+
+async function runStage(run: string) {
+  const jobId = await h.api.deps.queues.enqueue(purgeExpired, { batch: 2, run });
+  return waitFor(
+    async () => {
+      const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
+      if (job?.failedReason) throw new Error(job.failedReason);
+      return job?.finishedOn ? job : null;
+    },
+    60_000,
+    'purge-expired finished',
+  );
+}
+
+t.test('purge-expired deletes exactly the rows past retention, in every store, and nothing on a second run', async (t) => {
+  const a = await h.tenant('Store A');
+  const b = await h.tenant('Store B');
+  await seed(a.id);
+  await seed(b.id);
+  const before = await left(a.id);
+  const expected = Object.fromEntries(Object.entries(before).map(([table, names]) => [table, names.filter((n) => !n.startsWith('gone'))]));
+  for (const names of Object.values(before)) t.ok(names.some((n) => n.startsWith('gone')) && names.some((n) => n.startsWith('kept')));
+
+  const first = await runStage('first');
+  t.same(await left(a.id), expected, 'store A: only the expired rows went');
+  t.same(await left(b.id), expected, 'store B: only the expired rows went');
+  const goneEach = Object.fromEntries(Object.entries(before).map(([table, names]) => [table, 2 * names.filter((n) => n.startsWith('gone')).length]));
+  t.same(first.returnvalue.deleted, goneEach, 'deleted per table, both stores (several batches of 2)');
+  t.equal(first.progress, 1, 'progress reported to the end');
+  t.equal(Number((await db('usage_daily').count({ n: '*' }))[0].n), 2, 'usage rows kept');
+  t.equal(Number((await db('billing_events').count({ n: '*' }))[0].n), 2, 'billing events kept');
+
+  const second = await runStage('second');
+  t.ok(
+    Object.values(second.returnvalue.deleted).every((n) => n === 0),
+    'a second run deletes nothing',
+  );
+  t.same(await left(a.id), expected);
+  t.same(await left(b.id), expected);
+});
+
+t.test('purge-expired has its own schedule, every PURGE_EVERY_MS', async (t) => {
+  await ensureSchedules(h.api.deps.queues, schedules(h.config));
+  const queue = h.api.deps.queues.get('maintenance');
+  const scheduler = (await queue.getJobSchedulers()).find((s) => s.key === PURGE_SCHEDULER_ID);
+  t.equal(scheduler?.name, 'purge-expired');
+  t.equal(Number(scheduler?.every), h.config.retention.everyMs);
+  for (const s of await queue.getJobSchedulers()) await queue.removeJobScheduler(s.key);
+});
