@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createHmac } from 'node:crypto';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { mockSubscriptionEvent } from './mock-event.js';
 
 const SECRET = 'mock_whsec_order_test_0123';
 const { h } = await setupWithWorkers({ MOCK_WEBHOOK_SECRET: SECRET });
@@ -8,31 +9,8 @@ const tenant = await h.tenant();
 const now = Math.floor(Date.now() / 1000);
 
 function deliver(id: string, type: string, created: number, sub: Record<string, unknown>) {
-  const body = JSON.stringify({
-    id,
-    type,
-    created,
-    data: {
-      tenant_id: tenant.id,
-      subscription: {
-        id: 'msub_order',
-        customer: 'mcus_order',
-        plan_code: 'growth',
-        interval: 'month',
-        current_period_start: now,
-        current_period_end: now + 30 * 86400,
-        trial_end: null,
-        cancel_at_period_end: false,
-        ...sub,
-      },
-    },
-  });
-  const ts = Math.floor(Date.now() / 1000);
-  const sig = createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex');
-  return h.api.call('POST', '/v1/billing/webhooks/mock', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'mock-signature': `t=${ts},v1=${sig}` },
-  });
+  const event = mockSubscriptionEvent(SECRET, { id, type, created, tenantId: tenant.id, subscription: { id: 'msub_order', customer: 'mcus_order', ...sub } });
+  return h.api.call('POST', '/v1/billing/webhooks/mock', event);
 }
 const subscription = () => h.api.call('GET', '/v1/billing/subscription', { key: tenant.key });
 const outcome = async (id: string) => (await h.api.deps.db('billing_events').where({ provider: 'mock', event_id: id }).first())?.outcome;

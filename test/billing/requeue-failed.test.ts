@@ -1,8 +1,8 @@
 import t, { type Test } from 'tap';
-import { createHmac } from 'node:crypto';
 import { Worker, UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { setup } from '../helpers/harness.js';
+import { mockSubscriptionEvent } from './mock-event.js';
 import { startTestWorkers, eventually } from '../helpers/workers.js';
 import { requeueBillingEvents } from '../../pipelines/billing/requeue-billing-events.stage.js';
 import { applyBillingEventJob, BILLING_QUEUE } from '../../shared/billing/billing.jobs.js';
@@ -16,32 +16,8 @@ t.teardown(() => h.close());
 const deps = h.api.deps;
 
 async function deliver(t: Test, tenantId: string, id: string) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
-    id,
-    type: 'subscription.updated',
-    created: now,
-    data: {
-      tenant_id: tenantId,
-      subscription: {
-        id: 'msub_requeue',
-        customer: 'mcus_requeue',
-        plan_code: 'growth',
-        interval: 'month',
-        status: 'active',
-        current_period_start: now,
-        current_period_end: now + 30 * 86400,
-        trial_end: null,
-        cancel_at_period_end: false,
-      },
-    },
-  });
-  const sig = createHmac('sha256', SECRET).update(`${now}.${body}`).digest('hex');
-  const res = await h.api.call('POST', '/v1/billing/webhooks/mock', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'mock-signature': `t=${now},v1=${sig}` },
-  });
-  t.equal(res.status, 200, 'the webhook is acknowledged');
+  const event = mockSubscriptionEvent(SECRET, { id, type: 'subscription.updated', tenantId, subscription: { id: 'msub_requeue', customer: 'mcus_requeue' } });
+  t.equal((await h.api.call('POST', '/v1/billing/webhooks/mock', event)).status, 200, 'the webhook is acknowledged');
 }
 
 t.test('an event whose apply job failed for good is applied after the next requeue sweep', async (t) => {

@@ -1,38 +1,21 @@
 import t from 'tap';
-import { createHmac } from 'node:crypto';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { mockStore } from './mock-store.js';
+import { mockSubscriptionEvent } from './mock-event.js';
 
 // A provider event naming a plan the catalog does not have, and a subscription row holding one: never a 500.
 const SECRET = 'mock_whsec_unknown_plan_0123';
 const { h } = await setupWithWorkers({ MOCK_WEBHOOK_SECRET: SECRET, BILLING_DEFAULT_PLAN: 'free' });
 
 function deliver(tenantId: string, id: string, planCode: string) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
+  const event = mockSubscriptionEvent(SECRET, {
     id,
     type: 'subscription.updated',
-    created: now + 5,
-    data: {
-      tenant_id: tenantId,
-      subscription: {
-        id: 'msub_unknown',
-        customer: 'mcus_unknown',
-        plan_code: planCode,
-        interval: 'month',
-        status: 'active',
-        current_period_start: now,
-        current_period_end: now + 30 * 86400,
-        trial_end: null,
-        cancel_at_period_end: false,
-      },
-    },
+    created: Math.floor(Date.now() / 1000) + 5,
+    tenantId,
+    subscription: { id: 'msub_unknown', customer: 'mcus_unknown', plan_code: planCode },
   });
-  const sig = createHmac('sha256', SECRET).update(`${now}.${body}`).digest('hex');
-  return h.api.call('POST', '/v1/billing/webhooks/mock', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'mock-signature': `t=${now},v1=${sig}` },
-  });
+  return h.api.call('POST', '/v1/billing/webhooks/mock', event);
 }
 const event = (id: string) => h.api.deps.db('billing_events').where({ provider: 'mock', event_id: id }).first();
 
