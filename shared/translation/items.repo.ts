@@ -145,12 +145,12 @@ export function itemsRepo(db: Knex) {
     async removeItems(tenantId: string, ids: string[]): Promise<number> {
       return db('translation_items').where({ tenant_id: tenantId }).whereIn('id', ids).delete();
     },
-    /** The backfill's review_top_n: products by search clicks in the last 30 days, then popularity. */
+    /** The backfill's review_top_n: products by the sessions that clicked them from a search in the last 30 days (a shopper once, however often), then popularity. */
     async topProducts(tenantId: string, n: number): Promise<string[]> {
       if (n <= 0) return [];
       const { rows } = await db.raw(
         `SELECT p.id FROM products p
-           LEFT JOIN (SELECT product_id, count(*) AS clicks FROM events
+           LEFT JOIN (SELECT product_id, count(DISTINCT session) AS clicks FROM events
                        WHERE tenant_id = ? AND type = 'search_click' AND occurred_at > now() - interval '30 days' AND product_id IS NOT NULL
                        GROUP BY product_id) e ON e.product_id = p.id
           WHERE p.tenant_id = ?
