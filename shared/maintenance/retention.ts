@@ -26,8 +26,9 @@ export interface RetentionRule {
  * yet expired, a queued or running job, a pending delivery, the searches of an experiment that
  * still exists (its results read them all) or the events attributed to them, a translation answer
  * whose cost is not counted yet (the purge-expired stage counts it first, once past its job's retries).
- * Kept for ever (money and audit): billing_*, usage_*, translation_usage_*, tenant_deletions. Tables
- * of derived data are replaced, not appended to.
+ * Kept for ever (money and audit): billing_*, usage_*, translation_usage_*, tenant_deletions; and
+ * data_exports, whose rows answer 410 link_expired once the archive is gone. Tables of derived data
+ * are replaced, not appended to.
  */
 export function retentionRules(config: Config): RetentionRule[] {
   const days = (n: number) => `now() - make_interval(days => ${Math.ceil(n)})`;

@@ -1,4 +1,7 @@
 import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
 import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
@@ -8,7 +11,10 @@ import { UNCOUNTED_KEPT_DAYS, usageMonth } from '../../shared/translation/index.
 
 // Retention on a real database, through a real worker: rows an hour inside and an hour outside each
 // table's retention, for two stores; exactly the expired ones go, the rows still needed stay.
-const { h, workers } = await setupWithWorkers();
+// Its own EXPORT_DIR: the stage also sweeps export files, never a developer's ./var/exports.
+const exportDir = mkdtempSync(join(tmpdir(), 'pss-purge-'));
+t.teardown(() => rmSync(exportDir, { recursive: true, force: true }));
+const { h, workers } = await setupWithWorkers({ EXPORT_DIR: exportDir });
 const { db } = h.api.deps;
 const TTL_H = h.config.idempotencyTtlHours;
 const ago = (hours: number) => db.raw(`now() - make_interval(secs => ?)`, [hours * 3600]);
