@@ -25,8 +25,10 @@ export interface RetentionRule {
  * reads; child sessions before their parents). Never: a live Idempotency-Key claim, a session not
  * yet expired, a queued or running job, a pending delivery, the searches of an experiment that
  * still exists (its results read them all) or the events attributed to them, a translation answer
- * whose cost is not counted yet. Kept for ever (money and audit): billing_*, usage_*,
- * translation_usage_*, tenant_deletions. Tables of derived data are replaced, not appended to.
+ * whose cost is not counted yet (the purge-expired stage counts it first, once past its job's retries).
+ * Kept for ever (money and audit): billing_*, usage_*, translation_usage_*, tenant_deletions; and
+ * data_exports, whose rows answer 410 link_expired once the archive is gone. Tables of derived data
+ * are replaced, not appended to.
  */
 export function retentionRules(config: Config): RetentionRule[] {
   const days = (n: number) => `now() - make_interval(days => ${Math.ceil(n)})`;
@@ -65,6 +67,7 @@ export function retentionRules(config: Config): RetentionRule[] {
       bindings: [],
       untilNone: true,
     },
+    // An answer a failed job left uncounted is counted first (recordLeftCosts, UNCOUNTED_KEPT_DAYS), then goes here.
     { table: 'translation_answers', perTenant: false, where: `cost_recorded AND created_at < ${days(ANSWERS_KEPT_DAYS)}`, bindings: [] },
   ];
 }

@@ -11,3 +11,4 @@ export { deleteTenant } from './delete-tenant.js';
 export { tenantTables } from './tenant-tables.js';
 export { dataExportJob, catalogExportJob, dataDeleteJob } from './tenant-data.jobs.js';
 export type { ExportRow } from './exports.repo.js';
+export { purgeExportFiles, EXPORT_FILE_GRACE_HOURS, STRAY_EXPORT_HOURS } from './export-files.js';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { FAILED_JOB_KEPT_DAYS } from '../platform/queue/queues.js';
 import { usageMonth, usageRepo } from './usage.repo.js';
 
 /** The translate-fields job an answer belongs to: its retries share the scope, other runs do not. */
@@ -38,6 +39,12 @@ const toAnswer = (r: AnswerRow): KeptAnswer => ({
 /** How long answers of a chunk that never finished (a failed pipeline) are kept, once their cost is counted. */
 export const ANSWERS_KEPT_DAYS = 7;
 const KEEP_UNFINISHED = `${ANSWERS_KEPT_DAYS} days`;
+/**
+ * Past this age an answer whose cost is still not counted belongs to a translate-fields job that
+ * failed for good: its attempts are minutes apart, and the queue dashboard can retry it only while
+ * BullMQ keeps the failed job. Maintenance then counts the cost (recordLeftCosts).
+ */
+export const UNCOUNTED_KEPT_DAYS = FAILED_JOB_KEPT_DAYS + 1;
 
 /**
  * Provider answers kept per translate-fields job and batch content (migration 028): paid for once,
@@ -50,7 +57,7 @@ export function answersRepo(db: Knex) {
     forJob: (s: AnswerScope) => ({
       find: (keys: string[]) => repo.find(s, keys),
       keep: (key: string, a: Omit<KeptAnswer, 'costRecorded'>) => repo.keep(s, key, a),
-      recordCost: (key: string) => repo.recordCost(s, key),
+      recordCost: async (key: string) => void (await repo.recordCost(s, key)),
     }),
     /** The answers an earlier attempt of the job kept, by batch key. */
     async find(s: AnswerScope, keys: string[]): Promise<Map<string, KeptAnswer>> {
@@ -75,18 +82,44 @@ export function answersRepo(db: Knex) {
         return toAnswer(await trx('translation_answers').where(where(s)).andWhere({ batch_key: key }).first());
       });
     },
-    /** Adds a kept answer's cost to the usage of the month it was paid in, once: the flag flips in the same transaction. */
-    async recordCost(s: AnswerScope, key: string): Promise<void> {
-      await db.transaction(async (trx) => {
+    /** Adds a kept answer's cost to the usage of the month it was paid in, once: the flag flips in the same transaction. True if this call counted it. */
+    async recordCost(s: AnswerScope, key: string): Promise<boolean> {
+      return db.transaction(async (trx) => {
         const [row] = await trx('translation_answers')
           .where(where(s))
           .andWhere({ batch_key: key, cost_recorded: false })
           .update({ cost_recorded: true })
           .returning(['input_tokens', 'output_tokens', 'cost_micros', 'created_at']);
-        if (!row) return;
+        if (!row) return false;
         const cost = { micros: Number(row.cost_micros), inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), calls: 1 };
         await usageRepo(trx).addCost(s.tenantId, s.target, cost, usageMonth(row.created_at));
+        return true;
       });
+    },
+    /**
+     * Counts the cost of answers left uncounted over `days` (a job that failed for good: the provider
+     * charged for them), `batch` at a time, each through recordCost: a run racing this one, or a late
+     * retry of the job, finds the flag flipped and counts nothing. Returns how many this call counted.
+     */
+    async recordLeftCosts(days: number, batch: number, signal?: AbortSignal): Promise<number> {
+      let counted = 0;
+      let after: [string, string, number, string] = ['', '', -1, ''];
+      for (;;) {
+        signal?.throwIfAborted();
+        const rows: Array<{ tenant_id: string; run_id: string; chunk: number; batch_key: string; target_locale: string }> = await db('translation_answers')
+          .where({ cost_recorded: false })
+          .whereRaw(`created_at < now() - make_interval(days => ?)`, [days])
+          .whereRaw('(tenant_id, run_id, chunk, batch_key) > (?, ?, ?, ?)', after)
+          .orderBy(['tenant_id', 'run_id', 'chunk', 'batch_key'])
+          .limit(batch)
+          .select('tenant_id', 'run_id', 'chunk', 'batch_key', 'target_locale');
+        for (const r of rows) {
+          if (await repo.recordCost({ tenantId: r.tenant_id, runId: r.run_id, chunk: r.chunk, target: r.target_locale }, r.batch_key)) counted++;
+        }
+        if (rows.length < batch) return counted;
+        const last = rows[rows.length - 1];
+        after = [last.tenant_id, last.run_id, last.chunk, last.batch_key];
+      }
     },
     /** Drops a finished chunk's answers, and the tenant's paid-for answers of chunks that never finished. */
     async forget(tenantId: string, runId: string, chunk: number): Promise<number> {

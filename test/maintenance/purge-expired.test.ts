@@ -1,13 +1,20 @@
 import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
 import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
 import { schedules, PURGE_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
+import { UNCOUNTED_KEPT_DAYS, usageMonth } from '../../shared/translation/index.js';
 
 // Retention on a real database, through a real worker: rows an hour inside and an hour outside each
 // table's retention, for two stores; exactly the expired ones go, the rows still needed stay.
-const { h } = await setupWithWorkers();
+// Its own EXPORT_DIR: the stage also sweeps export files, never a developer's ./var/exports.
+const exportDir = mkdtempSync(join(tmpdir(), 'pss-purge-'));
+t.teardown(() => rmSync(exportDir, { recursive: true, force: true }));
+const { h, workers } = await setupWithWorkers({ EXPORT_DIR: exportDir });
 const { db } = h.api.deps;
 const TTL_H = h.config.idempotencyTtlHours;
 const ago = (hours: number) => db.raw(`now() - make_interval(secs => ?)`, [hours * 3600]);
@@ -140,8 +147,10 @@ async function seed(tenantId: string) {
   await db('translation_answers').insert([
     answer('gone-answer', 7 * DAY + 1, true),
     answer('kept-answer', 7 * DAY - 1, true),
-    // Its cost is not counted yet: money, kept.
-    answer('kept-uncounted-answer', 30 * DAY, false),
+    // Its cost is not counted yet and its job may still be retried (the queue keeps a failed job 7 days): money, kept.
+    answer('kept-uncounted-answer', 7 * DAY + 1, false),
+    // Left uncounted by a job that failed for good: counted into usage, then deleted like the others.
+    answer('gone-uncounted-answer', 30 * DAY, false),
   ]);
   // Financial records are never purged.
   await db('usage_daily').insert({ tenant_id: tenantId, day: '2019-01-01', metric: 'search', base: 5 });
@@ -206,6 +215,63 @@ t.test('purge-expired deletes exactly the rows past retention, in every store, a
   );
   t.same(await left(a.id), expected);
   t.same(await left(b.id), expected);
+});
+
+/** An answer a translate-fields job kept and paid for, whose cost was never added to usage. */
+const uncounted = (tenantId: string, key: string, hoursAgo: number, micros: number) => ({
+  tenant_id: tenantId,
+  run_id: 'run-failed',
+  chunk: 3,
+  batch_key: key,
+  target_locale: 'ar',
+  texts: JSON.stringify({ 0: 'نص' }),
+  input_tokens: 10,
+  output_tokens: 20,
+  cost_micros: micros,
+  cost_recorded: false,
+  created_at: ago(hoursAgo),
+});
+const costs = (tenantId: string) =>
+  db('translation_usage_costs').where({ tenant_id: tenantId }).orderBy('month').select('month', 'cost_micros', 'input_tokens', 'output_tokens', 'calls');
+
+t.test("purge-expired counts, once, the cost of answers a failed job left uncounted, in the month they were paid; a retrying job's answers wait", async (t) => {
+  const c = await h.tenant('Store C');
+  const d = await h.tenant('Store D');
+  await db('translation_answers').insert([uncounted(c.id, 'left', 40 * DAY, 1234), uncounted(c.id, 'retrying', 1, 999), uncounted(d.id, 'left', 40 * DAY, 50)]);
+  // 40 days back is always another month than this one.
+  const paidIn = usageMonth((await db('translation_answers').where({ tenant_id: c.id, batch_key: 'left' }).first()).created_at);
+  t.not(paidIn, usageMonth());
+  t.same(await costs(c.id), [], 'nothing counted before');
+
+  const first = await runStage('costs-first');
+  t.equal(first.returnvalue.costs_counted, 2, "both stores' left answers counted");
+  const counted = (micros: number) => [{ month: paidIn, cost_micros: String(micros), input_tokens: '10', output_tokens: '20', calls: 1 }];
+  t.same(await costs(c.id), counted(1234), 'store C: its answer, in the month it was paid, once');
+  t.same(await costs(d.id), counted(50), 'store D: its own answer only');
+  const answers = async (tenantId: string) =>
+    db('translation_answers').where({ tenant_id: tenantId }).orderBy('batch_key').select('batch_key', 'cost_recorded');
+  t.same(await answers(c.id), [{ batch_key: 'retrying', cost_recorded: false }], "the counted answer deleted; the retrying job's answer left as it was");
+  t.same(await answers(d.id), []);
+
+  const second = await runStage('costs-second');
+  t.equal(second.returnvalue.costs_counted, 0, 'a second run counts nothing');
+  t.same(await costs(c.id), counted(1234), 'store C: still once');
+  t.same(await costs(d.id), counted(50));
+});
+
+t.test('runs racing each other count a left answer once', async (t) => {
+  const e = await h.tenant('Store E');
+  await db('translation_answers').insert(Array.from({ length: 30 }, (_, i) => uncounted(e.id, `left-${String(i).padStart(2, '0')}`, 10 * DAY, 100)));
+  const repos = [h.api.deps.repos.translationAnswers, workers.deps.repos.translationAnswers];
+  const counts = await Promise.all([0, 1, 2, 3].map((i) => repos[i % 2].recordLeftCosts(UNCOUNTED_KEPT_DAYS, 7)));
+  t.equal(
+    counts.reduce((a, b) => a + b, 0),
+    30,
+    'each answer counted by exactly one run',
+  );
+  const [row] = await costs(e.id);
+  t.equal(Number(row.cost_micros), 3000);
+  t.equal(row.calls, 30);
 });
 
 t.test('purge-expired has its own schedule, every PURGE_EVERY_MS', async (t) => {

@@ -4,6 +4,9 @@ import type { JobSpec, StageJobData } from './define-job.js';
 import { withDeadline } from '../dependency-errors.js';
 import { watchRedis } from '../redis-link.js';
 
+/** Days BullMQ keeps a job that failed for good (retryable from the queue dashboard meanwhile); removed lazily, when a later job of its queue fails. */
+export const FAILED_JOB_KEPT_DAYS = 7;
+
 /**
  * One BullMQ Queue per name, opened on first use and closed together. Queue calls fail within
  * `commandTimeoutMs` while Redis is down or slow (ioredis' commandTimeout; enqueue also has a
@@ -56,7 +59,7 @@ export class Queues {
         priority: opts.priority ?? stage.priority?.(parsed.data),
         delay: opts.delayMs,
         removeOnComplete: { age: 3600, count: 1000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
+        removeOnFail: { age: FAILED_JOB_KEPT_DAYS * 24 * 3600 },
       }),
       this.commandTimeoutMs,
       `queueing ${stage.name}`,
