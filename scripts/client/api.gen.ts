@@ -6669,6 +6669,7 @@ export interface operations {
                     replace_all?: boolean;
                     /** @default false */
                     sync_complete?: boolean;
+                    /** @description groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired` */
                     sync_id?: string | null;
                     /** @description upsert and delete together hold at most 1000 items */
                     upsert?: {
@@ -6772,6 +6773,16 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `sync_expired`: the full sync named by sync_id had no batch for SYNC_IDLE_DAYS (7) and expired; nothing was written or deleted: send the whole sync again under a new sync_id */
+            410: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -28,7 +28,7 @@ export function sweepBoundS(config: { sweepEveryMs: number }): number {
 }
 
 export interface BatchDeps {
-  config: Pick<Config, 'queuePrefix' | 'visibleWithinS' | 'sweepEveryMs' | 'redisCommandTimeoutMs'>;
+  config: Pick<Config, 'queuePrefix' | 'visibleWithinS' | 'sweepEveryMs' | 'redisCommandTimeoutMs' | 'retention'>;
   logger: Logger;
   redis: Redis;
   queues: Queues;
@@ -165,7 +165,8 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
   // completing the sync must not delete its stored version. An item without a readable id cannot be kept.
   const offset = body.upsert?.length ?? 0;
   const refused = errors.filter((e) => e.id !== null && e.index < offset).map((e) => e.id as string);
-  const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete, refused } : undefined;
+  const idleDays = deps.config.retention.syncIdleDays;
+  const sync = body.replace_all ? { id: body.sync_id ?? newId('sync'), complete: body.sync_complete, idleDays, refused } : undefined;
   const outcome = await deps.repos.products.writeBatch(tenantId, { upserts, deletes, sync });
   // Every id the batch deletes leaves search, stored or not: the retry of a batch cut off after its
   // commit (its removal from search failed, 503) finds the rows gone, and must still remove their documents.

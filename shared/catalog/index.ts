@@ -16,4 +16,5 @@ export * from './mapping.js';
 export * from './product.schema.js';
 export * from './reindex.js';
 export * from './search-doc.js';
+export * from './syncs.js';
 export type { ProductRow, ProductWithState } from './products.repo.js';

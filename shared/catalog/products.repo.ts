@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CanonicalProduct, StoredProduct } from './canonical.js';
 import { derivedWrite } from '../platform/db/derived-write.js';
+import { touchSync } from './syncs.js';
 
 export interface ProductRow {
   tenant_id: string;
@@ -20,8 +21,11 @@ export interface BatchWrite {
   /** Products with their canonical JSON, written as sent here (not serialized again). */
   upserts: CanonicalProduct[];
   deletes: string[];
-  /** A full sync's batch; `refused`: ids of items the batch refused (sent all the same: the sync keeps them). */
-  sync?: { id: string; complete: boolean; refused?: string[] };
+  /**
+   * A full sync's batch; `refused`: ids of items the batch refused (sent all the same: the sync keeps
+   * them); `idleDays`: a sync with no batch for longer has expired (the batch throws `sync_expired`).
+   */
+  sync?: { id: string; complete: boolean; idleDays: number; refused?: string[] };
 }
 
 export interface BatchOutcome {
@@ -37,7 +41,8 @@ export function productsRepo(db: Knex) {
     /**
      * Writes one batch in one transaction: upserts only products whose hash changed, deletes,
      * records the ids a full sync has seen, and on sync completion deletes what the sync never
-     * sent (only products older than the sync, so a concurrent sync's new products survive).
+     * sent (only products older than the sync, so a concurrent sync's new products survive). A
+     * batch of an expired sync throws 410 `sync_expired` and writes nothing.
      */
     async writeBatch(tenantId: string, batch: BatchWrite): Promise<BatchOutcome> {
       return db.transaction(async (trx) => {
@@ -174,12 +179,13 @@ function withState(db: Knex) {
     .leftJoin('product_index_state as s', (j) => j.on('s.tenant_id', 'p.tenant_id').andOn('s.product_id', 'p.id'));
 }
 
-async function recordSync(trx: Knex.Transaction, tenantId: string, sync: { id: string; complete: boolean }, seen: string[]): Promise<string[]> {
-  await trx.raw(
-    `INSERT INTO product_syncs (tenant_id, sync_id, batches) VALUES (?, ?, 1)
-     ON CONFLICT (tenant_id, sync_id) DO UPDATE SET batches = product_syncs.batches + 1`,
-    [tenantId, sync.id],
-  );
+async function recordSync(
+  trx: Knex.Transaction,
+  tenantId: string,
+  sync: { id: string; complete: boolean; idleDays: number },
+  seen: string[],
+): Promise<string[]> {
+  await touchSync(trx, tenantId, sync.id, sync.idleDays);
   if (seen.length) {
     await trx.raw(`INSERT INTO product_sync_items (tenant_id, sync_id, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`, [
       tenantId,

@@ -4,6 +4,7 @@ import { deleteBatch, PURGE_BATCH } from '../platform/db/batch-delete.js';
 import { MAX_MINING_DAYS } from '../synonyms/index.js';
 import { WINDOW_DAYS } from '../recommend/index.js';
 import { ANSWERS_KEPT_DAYS } from '../translation/index.js';
+import { purgeIdleSyncs, SYNC_EXPIRED_KEPT_DAYS } from '../catalog/index.js';
 
 /** How long an expired or revoked dashboard session row stays (it answers `session_expired` meanwhile, not `key_invalid`). */
 export const SESSION_KEPT_DAYS = 7;
@@ -11,7 +12,7 @@ export const SESSION_KEPT_DAYS = 7;
 export const ANALYTICS_READ_DAYS = Math.max(MAX_MINING_DAYS, WINDOW_DAYS, 30);
 
 /** One table's rule: which rows are past retention. `perTenant`: walked store by store on its (tenant_id, time) index. */
-export interface RetentionRule {
+export interface WhereRule {
   table: string;
   perTenant: boolean;
   where: string;
@@ -20,15 +21,23 @@ export interface RetentionRule {
   untilNone?: boolean;
 }
 
+/** A table whose area purges it itself (in batches of `batch`); returns rows deleted. */
+export interface PurgeRule {
+  table: string;
+  purge(db: Knex, batch: number, signal?: AbortSignal): Promise<number>;
+}
+
+export type RetentionRule = WhereRule | PurgeRule;
+
 /**
  * What purge-expired deletes, in this order (events before the search log their experiment check
  * reads; child sessions before their parents). Never: a live Idempotency-Key claim, a session not
  * yet expired, a queued or running job, a pending delivery, the searches of an experiment that
  * still exists (its results read them all) or the events attributed to them, a translation answer
- * whose cost is not counted yet (the purge-expired stage counts it first, once past its job's retries).
- * Kept for ever (money and audit): billing_*, usage_*, translation_usage_*, tenant_deletions; and
- * data_exports, whose rows answer 410 link_expired once the archive is gone. Tables of derived data
- * are replaced, not appended to.
+ * whose cost is not counted yet (the purge-expired stage counts it first, once past its job's retries),
+ * the seen set of a full sync not idle past SYNC_IDLE_DAYS. Kept for ever (money and audit): billing_*,
+ * usage_*, translation_usage_*, tenant_deletions; and data_exports, whose rows answer 410
+ * link_expired once the archive is gone. Tables of derived data are replaced, not appended to.
  */
 export function retentionRules(config: Config): RetentionRule[] {
   const days = (n: number) => `now() - make_interval(days => ${Math.ceil(n)})`;
@@ -69,6 +78,16 @@ export function retentionRules(config: Config): RetentionRule[] {
     },
     // An answer a failed job left uncounted is counted first (recordLeftCosts, UNCOUNTED_KEPT_DAYS), then goes here.
     { table: 'translation_answers', perTenant: false, where: `cost_recorded AND created_at < ${days(ANSWERS_KEPT_DAYS)}`, bindings: [] },
+    // A full sync idle past SYNC_IDLE_DAYS expires and its seen set goes; its row answers `sync_expired` a while longer.
+    { table: 'product_sync_items', purge: (db, batch, signal) => purgeIdleSyncs(db, config.retention.syncIdleDays, batch, signal) },
+    {
+      table: 'product_syncs',
+      perTenant: false,
+      // Never one with items left: deleting it would cascade to them in one unbounded statement.
+      where: `expired_at < ${days(SYNC_EXPIRED_KEPT_DAYS)} AND NOT EXISTS (
+                SELECT 1 FROM product_sync_items i WHERE i.tenant_id = product_syncs.tenant_id AND i.sync_id = product_syncs.sync_id)`,
+      bindings: [],
+    },
   ];
 }
 
@@ -94,6 +113,11 @@ export async function purgeExpired(
   const deleted: Record<string, number> = { idempotency_keys: await drain(() => idempotency.purgeExpired(batch), batch, opts.signal) };
   const tenants = (await db('tenants').orderBy('id').pluck('id')) as string[];
   for (const [i, rule] of rules.entries()) {
+    if ('purge' in rule) {
+      deleted[rule.table] = await rule.purge(db, batch, opts.signal);
+      await opts.progress?.((i + 1) / rules.length);
+      continue;
+    }
     deleted[rule.table] = 0;
     for (const tenantId of rule.perTenant ? tenants : [null]) {
       const where = tenantId === null ? rule.where : `tenant_id = ? AND ${rule.where}`;

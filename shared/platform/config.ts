@@ -108,6 +108,8 @@ const Env = z.object({
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(90).max(3650).default(90),
   JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // A merchant's sync job may pause over a weekend or a holiday: a day at the very least.
+  SYNC_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   MINING_CRON: Cron.default('0 3 * * *'),
   MINING_TZ: TimeZone.optional(),
   FAULT_STAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
@@ -237,9 +239,10 @@ export interface Config {
   sweepEveryMs: number;
   /**
    * Data retention (purge-expired, every `everyMs`): days the search log and events, finished jobs
-   * rows and finished notification deliveries are kept (shared/maintenance/retention.ts).
+   * rows and finished notification deliveries are kept (shared/maintenance/retention.ts); days a
+   * full catalog sync may go without a batch before it expires (its seen set purged, 410 `sync_expired`).
    */
-  retention: { everyMs: number; analyticsDays: number; jobDays: number; deliveryDays: number };
+  retention: { everyMs: number; analyticsDays: number; jobDays: number; deliveryDays: number; syncIdleDays: number };
   /** When the daily synonym mining fan-out runs (cron, and its time zone; default the process's). */
   mining: { cron: string; tz?: string };
   /** Life of a cached search result (0: no cache); index and synonym changes drop entries sooner. */
@@ -391,6 +394,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       analyticsDays: e.ANALYTICS_RETENTION_DAYS,
       jobDays: e.JOB_RETENTION_DAYS,
       deliveryDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
+      syncIdleDays: e.SYNC_IDLE_DAYS,
     },
     mining: { cron: e.MINING_CRON, tz: e.MINING_TZ },
     searchCacheTtlMs: e.SEARCH_CACHE_TTL_MS,

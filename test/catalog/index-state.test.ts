@@ -45,7 +45,7 @@ t.test('every way a product goes also drops its index state, so it is never swep
   const deleted = await products.writeBatch(tenantId, { upserts: [], deletes: ['d1'] });
   t.same(deleted.deletedIds, ['d1']);
   t.ok(await products.remove(tenantId, 'd2'));
-  await products.writeBatch(tenantId, { upserts: [item('d3')], deletes: [], sync: { id: 's1', complete: true } });
+  await products.writeBatch(tenantId, { upserts: [item('d3')], deletes: [], sync: { id: 's1', complete: true, idleDays: 7 } });
   t.same(await products.unindexed(tenantId, 10), ['d3'], 'd4 went with the completed sync');
   const left = await db('product_index_state').where({ tenant_id: tenantId }).pluck('product_id');
   t.same(left, ['d3']);

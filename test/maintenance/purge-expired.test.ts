@@ -152,6 +152,26 @@ async function seed(tenantId: string) {
     // Left uncounted by a job that failed for good: counted into usage, then deleted like the others.
     answer('gone-uncounted-answer', 30 * DAY, false),
   ]);
+  // Full syncs: one idle past SYNC_IDLE_DAYS (7) loses its seen set and becomes a tombstone; a
+  // tombstone goes 30 days after it expired; an open sync keeps everything.
+  const sync = (name: string, lastBatchHoursAgo: number, expiredHoursAgo: number | null = null) => ({
+    tenant_id: tenantId,
+    sync_id: id(name),
+    last_batch_at: ago(lastBatchHoursAgo),
+    expired_at: expiredHoursAgo === null ? null : ago(expiredHoursAgo),
+  });
+  await db('product_syncs').insert([
+    sync('kept-open-sync', 7 * DAY - 1),
+    sync('kept-idle-sync', 7 * DAY + 1),
+    sync('kept-tombstone', 40 * DAY, 30 * DAY - 1),
+    sync('gone-tombstone', 40 * DAY, 30 * DAY + 1),
+  ]);
+  await db('product_sync_items').insert([
+    { tenant_id: tenantId, sync_id: id('kept-open-sync'), product_id: id('kept-item') },
+    { tenant_id: tenantId, sync_id: id('kept-idle-sync'), product_id: id('gone-item-1') },
+    { tenant_id: tenantId, sync_id: id('kept-idle-sync'), product_id: id('gone-item-2') },
+    { tenant_id: tenantId, sync_id: id('kept-idle-sync'), product_id: id('gone-item-3') },
+  ]);
   // Financial records are never purged.
   await db('usage_daily').insert({ tenant_id: tenantId, day: '2019-01-01', metric: 'search', base: 5 });
   await db('billing_events').insert({ provider: 'mock', event_id: id('evt'), type: 't', tenant_id: tenantId, occurred_at: ago(3000 * DAY), payload: '{}' });
@@ -165,6 +185,8 @@ const tables: Record<string, string> = {
   webhook_deliveries: 'id',
   dashboard_sessions: 'id',
   translation_answers: 'batch_key',
+  product_sync_items: 'product_id',
+  product_syncs: 'sync_id',
 };
 
 /** What is left of a store, per table, names without the store's prefix. */
@@ -205,6 +227,8 @@ t.test('purge-expired deletes exactly the rows past retention, in every store, a
   const goneEach = Object.fromEntries(Object.entries(before).map(([table, names]) => [table, 2 * names.filter((n) => n.startsWith('gone')).length]));
   t.same(first.returnvalue.deleted, goneEach, 'deleted per table, both stores (several batches of 2)');
   t.equal(first.progress, 1, 'progress reported to the end');
+  const expired = await db('product_syncs').where({ tenant_id: a.id }).whereNotNull('expired_at').orderBy('sync_id').pluck('sync_id');
+  t.same(expired, [`${a.id}-kept-idle-sync`, `${a.id}-kept-tombstone`], 'the idle sync is now expired, the open one is not');
   t.equal(Number((await db('usage_daily').count({ n: '*' }))[0].n), 2, 'usage rows kept');
   t.equal(Number((await db('billing_events').count({ n: '*' }))[0].n), 2, 'billing events kept');
 

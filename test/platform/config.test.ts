@@ -20,7 +20,9 @@ t.test('defaults apply, and a bad value is a readable ConfigError naming the var
 });
 
 t.test('retention: documented defaults; the search log and events are never kept less than the 90 days mining reads', async (t) => {
-  t.same(loadConfig({}).retention, { everyMs: 3_600_000, analyticsDays: 90, jobDays: 30, deliveryDays: 30 });
+  t.same(loadConfig({}).retention, { everyMs: 3_600_000, analyticsDays: 90, jobDays: 30, deliveryDays: 30, syncIdleDays: 7 });
+  t.equal(loadConfig({ SYNC_IDLE_DAYS: '14' }).retention.syncIdleDays, 14);
+  t.throws(() => loadConfig({ SYNC_IDLE_DAYS: '0' }), /SYNC_IDLE_DAYS/);
   t.equal(loadConfig({ ANALYTICS_RETENTION_DAYS: '365' }).retention.analyticsDays, 365);
   t.throws(() => loadConfig({ ANALYTICS_RETENTION_DAYS: '89' }), /ANALYTICS_RETENTION_DAYS/);
   t.throws(() => loadConfig({ JOB_RETENTION_DAYS: '0' }), /JOB_RETENTION_DAYS/);

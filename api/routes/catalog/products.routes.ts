@@ -26,7 +26,7 @@ export function toProductOut(row: ProductWithState) {
 export function productRoutes(deps: Deps): RouteSpec[] {
   const products = deps.repos.products;
   return [
-    /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200. Idempotency-Key honoured. */
+    /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200; an expired sync's batch is 410, unwritten. Idempotency-Key honoured. */
     defineRoute({
       method: 'post',
       path: '/v1/products/batch',
@@ -39,7 +39,13 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       itemFields: ['upsert', 'delete'],
       body: BatchBody,
       docBody: BatchBodyDoc,
-      responses: { 200: { description: 'counts and per-item errors', schema: ProductBatchResult } },
+      responses: {
+        200: { description: 'counts and per-item errors', schema: ProductBatchResult },
+        410: {
+          description:
+            '`sync_expired`: the full sync named by sync_id had no batch for SYNC_IDLE_DAYS (7) and expired; nothing was written or deleted: send the whole sync again under a new sync_id',
+        },
+      },
       async handle(ctx, { body }) {
         const items = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);
         if (items > MAX_BATCH_ITEMS) {

@@ -14,7 +14,8 @@ export const BatchBody = z.strictObject({
     .min(1)
     .max(64)
     .regex(/^[A-Za-z0-9_.:-]+$/)
-    .nullish(),
+    .nullish()
+    .describe('groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`'),
   sync_complete: z.boolean().default(false),
 });
 

@@ -27,6 +27,7 @@ import * as m027 from './027-pending-deliveries.js';
 import * as m028 from './028-billing-checkouts.js';
 import * as m029 from './029-translation-answers.js';
 import * as m030 from './030-catalog-builds.js';
+import * as m031 from './031-catalog-sync-expiry.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['028-billing-checkouts', m028],
   ['029-translation-answers', m029],
   ['030-catalog-builds', m030],
+  ['031-catalog-sync-expiry', m031],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
