@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CanonicalProduct, StoredProduct } from './canonical.js';
 import { derivedWrite } from '../platform/db/derived-write.js';
-import { touchSync } from './syncs.js';
+import { completeSync, touchSync } from './syncs.js';
 
 export interface ProductRow {
   tenant_id: string;
@@ -202,7 +202,7 @@ async function recordSync(
       RETURNING p.id`,
     [tenantId, tenantId, sync.id, sync.id],
   );
-  // A completed sync is over: its bookkeeping goes, so the same sync_id could start afresh.
-  await trx('product_syncs').where({ tenant_id: tenantId, sync_id: sync.id }).delete();
+  // A completed sync is over: its seen set goes; its row holds the sync_id a while (a retried completion is refused).
+  await completeSync(trx, tenantId, sync.id);
   return gone.rows.map((r: { id: string }) => r.id);
 }

@@ -8,6 +8,14 @@ import { deleteBatch } from '../platform/db/batch-delete.js';
  */
 export const SYNC_EXPIRED_KEPT_DAYS = 30;
 
+/**
+ * Minutes a completed sync holds its sync_id: a batch under it meanwhile answers 409
+ * `sync_completed`. The retry of a completing batch whose answer was lost would otherwise open a
+ * new one-batch sync and complete it at once, deleting every product the earlier batches sent.
+ * After it, the sync_id starts a new sync (a store reusing one id for each night's sync).
+ */
+export const SYNC_COMPLETED_HOLD_MINUTES = 15;
+
 /** Expired syncs the purge reads at a time. */
 const SYNCS_PER_PAGE = 100;
 
@@ -21,21 +29,46 @@ export function syncExpired(syncId: string, idleDays: number): AppError {
   );
 }
 
+export function syncCompleted(syncId: string, completedAt: Date): AppError {
+  return new AppError(
+    'sync_completed',
+    409,
+    `full sync "${syncId}" completed at ${completedAt.toISOString()}; this batch was not applied and nothing was deleted ` +
+      `(a retry of its completing batch has nothing left to do). Start the next full sync under a new sync_id`,
+    [{ in: 'body', field: 'sync_id', code: 'completed', message: 'this sync has completed: send the next one under a new sync_id' }],
+  );
+}
+
 /**
  * Opens a full sync or counts one more batch of it (moving `last_batch_at`), inside the batch's
  * transaction: the row stays locked until the batch commits, so purge-expired cannot expire it
  * meanwhile. A sync idle past `idleDays` or already expired throws 410 `sync_expired` (the whole
- * batch rolls back): completing it would delete every product its purged batches had sent.
+ * batch rolls back): completing it would delete every product its purged batches had sent. One
+ * completed under SYNC_COMPLETED_HOLD_MINUTES ago throws 409 `sync_completed`; an older one starts afresh.
  */
 export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId: string, idleDays: number): Promise<void> {
   const res = await trx.raw(
     `INSERT INTO product_syncs (tenant_id, sync_id, batches) VALUES (?, ?, 1)
-     ON CONFLICT (tenant_id, sync_id) DO UPDATE SET batches = product_syncs.batches + 1, last_batch_at = now()
-      WHERE product_syncs.expired_at IS NULL AND product_syncs.last_batch_at >= now() - make_interval(days => ?)
+     ON CONFLICT (tenant_id, sync_id) DO UPDATE
+        SET batches = CASE WHEN product_syncs.completed_at IS NULL THEN product_syncs.batches + 1 ELSE 1 END,
+            started_at = CASE WHEN product_syncs.completed_at IS NULL THEN product_syncs.started_at ELSE now() END,
+            completed_at = NULL, last_batch_at = now()
+      WHERE product_syncs.expired_at IS NULL
+        AND (product_syncs.completed_at IS NULL AND product_syncs.last_batch_at >= now() - make_interval(days => ?)
+             OR product_syncs.completed_at < now() - make_interval(mins => ?))
      RETURNING batches`,
-    [tenantId, syncId, idleDays],
+    [tenantId, syncId, idleDays, SYNC_COMPLETED_HOLD_MINUTES],
   );
-  if (!res.rows.length) throw syncExpired(syncId, idleDays);
+  if (res.rows.length) return;
+  const row = await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).first('completed_at', 'expired_at');
+  if (row?.completed_at && !row.expired_at) throw syncCompleted(syncId, row.completed_at);
+  throw syncExpired(syncId, idleDays);
+}
+
+/** Ends a full sync: its seen set goes, its row stays as completed (SYNC_COMPLETED_HOLD_MINUTES). */
+export async function completeSync(trx: Knex.Transaction, tenantId: string, syncId: string): Promise<void> {
+  await trx('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).delete();
+  await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).update({ completed_at: trx.fn.now() });
 }
 
 /**
@@ -45,7 +78,7 @@ export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId:
  * the syncs themselves stay (SYNC_EXPIRED_KEPT_DAYS) to answer `sync_expired`. Returns items deleted.
  */
 export async function purgeIdleSyncs(db: Knex, idleDays: number, batch: number, signal?: AbortSignal): Promise<number> {
-  const idle = `expired_at IS NULL AND last_batch_at < now() - make_interval(days => ?)`;
+  const idle = `expired_at IS NULL AND completed_at IS NULL AND last_batch_at < now() - make_interval(days => ?)`;
   for (;;) {
     signal?.throwIfAborted();
     const marked = await db.raw(

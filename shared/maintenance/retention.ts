@@ -84,7 +84,7 @@ export function retentionRules(config: Config): RetentionRule[] {
       table: 'product_syncs',
       perTenant: false,
       // Never one with items left: deleting it would cascade to them in one unbounded statement.
-      where: `expired_at < ${days(SYNC_EXPIRED_KEPT_DAYS)} AND NOT EXISTS (
+      where: `(expired_at < ${days(SYNC_EXPIRED_KEPT_DAYS)} OR completed_at < ${days(SYNC_EXPIRED_KEPT_DAYS)}) AND NOT EXISTS (
                 SELECT 1 FROM product_sync_items i WHERE i.tenant_id = product_syncs.tenant_id AND i.sync_id = product_syncs.sync_id)`,
       bindings: [],
     },

@@ -87,7 +87,8 @@ t.test('an idle sync expires: purged in batches, its batches and completion answ
   t.equal(slow.status, 200, 'the active sync completes');
   t.equal(slow.body.deleted, 2, 'e and f: never sent by it');
   t.same(await a.ids(), ['a', 'b', 'c', 'd']);
-  t.notOk(await a.sync('slow-1'), 'a completed sync leaves no bookkeeping');
+  t.same(await a.items('slow-1'), [], "a completed sync's seen set goes");
+  t.ok((await a.sync('slow-1')).completed_at, 'its row holds the sync_id a while, as completed');
 
   const other = await b.send({ replace_all: true, sync_id: 'nightly-1', sync_complete: true, upsert: [product('c')] });
   t.equal(other.status, 200, "store B's sync of the same id completes");
@@ -122,4 +123,36 @@ t.test('an expired sync is remembered 30 days; after that its sync_id starts a n
   const fresh = await c.send({ replace_all: true, sync_id: 'weekly', sync_complete: true, upsert: ['a', 'b'].map((p) => product(p)) });
   t.equal(fresh.status, 200, 'the sync_id is free again: a new one-batch sync');
   t.equal(fresh.body.deleted, 4, 'c to f: this new sync never sent them');
+});
+
+t.test('the retry of a completing batch whose answer was lost is refused, not a one-batch sync deleting the rest', async (t) => {
+  const d = await store('Store D');
+  t.equal((await d.send({ replace_all: true, sync_id: 'nightly-2', upsert: ['a', 'b', 'c'].map((p) => product(p)) })).status, 200);
+  t.equal((await d.send({ replace_all: true, sync_id: 'nightly-2', upsert: ['d', 'e'].map((p) => product(p)) })).status, 200);
+  const last = { replace_all: true, sync_id: 'nightly-2', sync_complete: true, upsert: [product('f', { price: 12 })] };
+  const done = await d.send(last);
+  t.equal(done.status, 200);
+  t.equal(done.body.deleted, 0, 'the sync sent every product');
+  // The merchant never saw that answer and sends the last batch again, without an Idempotency-Key.
+  const retry = await d.send(last);
+  t.equal(retry.status, 409);
+  t.equal(retry.body.error.code, 'sync_completed');
+  t.match(retry.body.error.message, /new sync_id/);
+  t.same(retry.body.error.details, [{ in: 'body', field: 'sync_id', code: 'completed', message: retry.body.error.details[0].message }]);
+  t.same(await d.ids(), ['a', 'b', 'c', 'd', 'e', 'f'], 'nothing deleted (as a new one-batch sync it would have deleted a to e)');
+  t.equal((await d.send({ ...last, sync_complete: false })).status, 409, 'any batch under the sync_id, while it is held');
+
+  // Past the hold, the same sync_id starts a new sync (a store reusing one id for each night's sync).
+  await db('product_syncs')
+    .where({ tenant_id: d.id, sync_id: 'nightly-2' })
+    .update({ completed_at: db.raw(`completed_at - interval '16 minutes'`), last_batch_at: db.raw(`last_batch_at - interval '30 days'`) });
+  t.equal((await runStage('completed-held')).product_sync_items, 0, 'a completed sync is not expired by its idle clock');
+  t.equal((await d.sync('nightly-2')).expired_at, null);
+  const next = await d.send({ replace_all: true, sync_id: 'nightly-2', upsert: ['a', 'b'].map((p) => product(p)) });
+  t.equal(next.status, 200, 'the next sync under the same id');
+  t.equal((await d.sync('nightly-2')).batches, 1, 'counted afresh');
+  const end = await d.send({ replace_all: true, sync_id: 'nightly-2', sync_complete: true, upsert: [product('c')] });
+  t.equal(end.status, 200);
+  t.equal(end.body.deleted, 3, 'd, e and f: the new sync never sent them');
+  t.same(await d.ids(), ['a', 'b', 'c']);
 });

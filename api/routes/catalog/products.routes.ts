@@ -41,6 +41,10 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       docBody: BatchBodyDoc,
       responses: {
         200: { description: 'counts and per-item errors', schema: ProductBatchResult },
+        409: {
+          description:
+            '`sync_completed`: the full sync named by sync_id completed under 15 minutes ago (a retry of its completing batch): nothing was written or deleted; send the next full sync under a new sync_id',
+        },
         410: {
           description:
             '`sync_expired`: the full sync named by sync_id had no batch for SYNC_IDLE_DAYS (7) and expired; nothing was written or deleted: send the whole sync again under a new sync_id',

@@ -15,7 +15,9 @@ export const BatchBody = z.strictObject({
     .max(64)
     .regex(/^[A-Za-z0-9_.:-]+$/)
     .nullish()
-    .describe('groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`'),
+    .describe(
+      'groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; one completed under 15 minutes ago answers 409 `sync_completed`',
+    ),
   sync_complete: z.boolean().default(false),
 });
 
