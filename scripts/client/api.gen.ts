@@ -6669,7 +6669,7 @@ export interface operations {
                     replace_all?: boolean;
                     /** @default false */
                     sync_complete?: boolean;
-                    /** @description groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; one completed under 15 minutes ago answers 409 `sync_completed` */
+                    /** @description groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed` */
                     sync_id?: string | null;
                     /** @description upsert and delete together hold at most 1000 items */
                     upsert?: {
@@ -6768,7 +6768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `sync_completed`: the full sync named by sync_id completed under 15 minutes ago (a retry of its completing batch): nothing was written or deleted; send the next full sync under a new sync_id; `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
+            /** @description `sync_completed`: the full sync named by sync_id completed under 15 minutes ago and this batch does not complete it (a completing batch sent again is answered as a plain batch: nothing deleted); nothing was written; send the next full sync under a new sync_id; `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
             409: {
                 headers: {
                     /** @description seconds to wait before retrying */

@@ -185,7 +185,8 @@ async function recordSync(
   sync: { id: string; complete: boolean; idleDays: number },
   seen: string[],
 ): Promise<string[]> {
-  await touchSync(trx, tenantId, sync.id, sync.idleDays);
+  // The retry of the completing batch of a sync just completed: a plain batch (its upserts are unchanged), nothing deleted.
+  if ((await touchSync(trx, tenantId, sync.id, sync.idleDays, sync.complete)) === 'done') return [];
   if (seen.length) {
     await trx.raw(`INSERT INTO product_sync_items (tenant_id, sync_id, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`, [
       tenantId,

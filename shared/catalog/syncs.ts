@@ -9,10 +9,11 @@ import { deleteBatch } from '../platform/db/batch-delete.js';
 export const SYNC_EXPIRED_KEPT_DAYS = 30;
 
 /**
- * Minutes a completed sync holds its sync_id: a batch under it meanwhile answers 409
- * `sync_completed`. The retry of a completing batch whose answer was lost would otherwise open a
- * new one-batch sync and complete it at once, deleting every product the earlier batches sent.
- * After it, the sync_id starts a new sync (a store reusing one id for each night's sync).
+ * Minutes a completed sync holds its sync_id. The retry of its completing batch (its answer lost)
+ * is then a plain batch: it would otherwise open a new one-batch sync and complete it at once,
+ * deleting every product the earlier batches sent; sent again, the same body changes nothing (spec
+ * batch rule 2). Any other batch under the sync_id meanwhile answers 409 `sync_completed`. After
+ * the hold the sync_id starts a new sync (a store reusing one id for each night's sync).
  */
 export const SYNC_COMPLETED_HOLD_MINUTES = 15;
 
@@ -33,8 +34,8 @@ export function syncCompleted(syncId: string, completedAt: Date): AppError {
   return new AppError(
     'sync_completed',
     409,
-    `full sync "${syncId}" completed at ${completedAt.toISOString()}; this batch was not applied and nothing was deleted ` +
-      `(a retry of its completing batch has nothing left to do). Start the next full sync under a new sync_id`,
+    `full sync "${syncId}" completed at ${completedAt.toISOString()}; this batch was not applied and nothing was deleted. ` +
+      `Start the next full sync under a new sync_id`,
     [{ in: 'body', field: 'sync_id', code: 'completed', message: 'this sync has completed: send the next one under a new sync_id' }],
   );
 }
@@ -43,10 +44,11 @@ export function syncCompleted(syncId: string, completedAt: Date): AppError {
  * Opens a full sync or counts one more batch of it (moving `last_batch_at`), inside the batch's
  * transaction: the row stays locked until the batch commits, so purge-expired cannot expire it
  * meanwhile. A sync idle past `idleDays` or already expired throws 410 `sync_expired` (the whole
- * batch rolls back): completing it would delete every product its purged batches had sent. One
- * completed under SYNC_COMPLETED_HOLD_MINUTES ago throws 409 `sync_completed`; an older one starts afresh.
+ * batch rolls back): completing it would delete every product its purged batches had sent. Under a
+ * sync completed under SYNC_COMPLETED_HOLD_MINUTES ago, a completing batch (a retry) is `done`, any
+ * other throws 409 `sync_completed`; after the hold the sync_id starts afresh. `open`: this batch counts.
  */
-export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId: string, idleDays: number): Promise<void> {
+export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId: string, idleDays: number, completing: boolean): Promise<'open' | 'done'> {
   const res = await trx.raw(
     `INSERT INTO product_syncs (tenant_id, sync_id, batches) VALUES (?, ?, 1)
      ON CONFLICT (tenant_id, sync_id) DO UPDATE
@@ -59,9 +61,12 @@ export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId:
      RETURNING batches`,
     [tenantId, syncId, idleDays, SYNC_COMPLETED_HOLD_MINUTES],
   );
-  if (res.rows.length) return;
+  if (res.rows.length) return 'open';
   const row = await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).first('completed_at', 'expired_at');
-  if (row?.completed_at && !row.expired_at) throw syncCompleted(syncId, row.completed_at);
+  if (row?.completed_at && !row.expired_at) {
+    if (completing) return 'done';
+    throw syncCompleted(syncId, row.completed_at);
+  }
   throw syncExpired(syncId, idleDays);
 }
 

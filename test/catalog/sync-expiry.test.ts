@@ -135,12 +135,14 @@ t.test('the retry of a completing batch whose answer was lost is refused, not a 
   t.equal(done.body.deleted, 0, 'the sync sent every product');
   // The merchant never saw that answer and sends the last batch again, without an Idempotency-Key.
   const retry = await d.send(last);
-  t.equal(retry.status, 409);
-  t.equal(retry.body.error.code, 'sync_completed');
-  t.match(retry.body.error.message, /new sync_id/);
-  t.same(retry.body.error.details, [{ in: 'body', field: 'sync_id', code: 'completed', message: retry.body.error.details[0].message }]);
+  t.equal(retry.status, 200, 'the same body again changes nothing (spec batch rule 2)');
+  t.match(retry.body, { upserted: 0, unchanged: 1, deleted: 0 });
   t.same(await d.ids(), ['a', 'b', 'c', 'd', 'e', 'f'], 'nothing deleted (as a new one-batch sync it would have deleted a to e)');
-  t.equal((await d.send({ ...last, sync_complete: false })).status, 409, 'any batch under the sync_id, while it is held');
+  const early = await d.send({ ...last, sync_complete: false });
+  t.equal(early.status, 409, 'another batch under the sync_id while it is held: a new sync under a reused id, too soon');
+  t.equal(early.body.error.code, 'sync_completed');
+  t.match(early.body.error.message, /new sync_id/);
+  t.same(early.body.error.details, [{ in: 'body', field: 'sync_id', code: 'completed', message: early.body.error.details[0].message }]);
 
   // Past the hold, the same sync_id starts a new sync (a store reusing one id for each night's sync).
   await db('product_syncs')

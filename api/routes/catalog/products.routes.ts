@@ -43,7 +43,7 @@ export function productRoutes(deps: Deps): RouteSpec[] {
         200: { description: 'counts and per-item errors', schema: ProductBatchResult },
         409: {
           description:
-            '`sync_completed`: the full sync named by sync_id completed under 15 minutes ago (a retry of its completing batch): nothing was written or deleted; send the next full sync under a new sync_id',
+            '`sync_completed`: the full sync named by sync_id completed under 15 minutes ago and this batch does not complete it (a completing batch sent again is answered as a plain batch: nothing deleted); nothing was written; send the next full sync under a new sync_id',
         },
         410: {
           description:

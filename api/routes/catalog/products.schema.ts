@@ -16,7 +16,7 @@ export const BatchBody = z.strictObject({
     .regex(/^[A-Za-z0-9_.:-]+$/)
     .nullish()
     .describe(
-      'groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; one completed under 15 minutes ago answers 409 `sync_completed`',
+      'groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed`',
     ),
   sync_complete: z.boolean().default(false),
 });
