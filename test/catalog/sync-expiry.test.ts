@@ -1,7 +1,6 @@
 import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { waitFor } from '../helpers/wait.js';
-import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
+import { runPurge } from '../maintenance/run-purge.js';
 
 // Full syncs left open by a merchant's crashed job, through the HTTP API, a real worker running
 // purge-expired, and real Postgres. Only the syncs' idle clocks are moved back (started_at stays,
@@ -29,19 +28,7 @@ async function store(name: string) {
   return { id, send, ids, price, items, sync, idle };
 }
 
-async function runStage(run: string) {
-  const jobId = await h.api.deps.queues.enqueue(purgeExpired, { batch: 2, run });
-  const job = await waitFor(
-    async () => {
-      const j = await h.api.deps.queues.get('maintenance').getJob(jobId);
-      if (j?.failedReason) throw new Error(j.failedReason);
-      return j?.finishedOn ? j : null;
-    },
-    60_000,
-    'purge-expired finished',
-  );
-  return job.returnvalue.deleted as Record<string, number>;
-}
+const runStage = async (run: string) => (await runPurge(h, run)).returnvalue.deleted as Record<string, number>;
 
 t.test('an idle sync expires: purged in batches, its batches and completion answer 410 with nothing written or deleted', async (t) => {
   const a = await store('Store A');

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { createHmac } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { spawnApi, spawnWorker } from '../helpers/processes.js';
 import { indexReport, complete } from '../helpers/indexed.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReceiver } from '../notifications/receiver.js';
+import { mockSubscriptionEvent } from '../billing/mock-event.js';
 
 // Redis down (the test's own redis-server stopped) while a write whose follow-up is a queued job
 // is acknowledged: the write is committed in Postgres, the answer says so (never a 503 for a write
@@ -138,34 +138,16 @@ t.test('a billing webhook stored while Redis is down is applied once Redis is ba
     60_000,
     () => `the worker (${worker.log()})`,
   );
-  const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
-    id: 'mev_outage',
-    type: 'subscription.created',
-    created: now,
-    data: {
-      tenant_id: tenantId,
-      subscription: {
-        id: 'msub_outage',
-        customer: 'mcus_outage',
-        plan_code: 'growth',
-        interval: 'month',
-        status: 'active',
-        current_period_start: now,
-        current_period_end: now + 30 * 86400,
-        trial_end: null,
-        cancel_at_period_end: false,
-      },
-    },
-  });
   const doomed = await spawnApi(t, h.config, env);
 
   await redis.stop();
-  const sig = createHmac('sha256', MOCK_SECRET).update(`${now}.${body}`).digest('hex');
-  const res = await doomed.call('POST', '/v1/billing/webhooks/mock', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'mock-signature': `t=${now},v1=${sig}` },
+  const delivery = mockSubscriptionEvent(MOCK_SECRET, {
+    id: 'mev_outage',
+    type: 'subscription.created',
+    tenantId,
+    subscription: { id: 'msub_outage', customer: 'mcus_outage' },
   });
+  const res = await doomed.call('POST', '/v1/billing/webhooks/mock', delivery);
   t.equal(res.status, 200, 'stored and acknowledged');
   await doomed.kill('SIGKILL');
   await redis.start();

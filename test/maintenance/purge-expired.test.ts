@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { waitFor } from '../helpers/wait.js';
-import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
 import { schedules, PURGE_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
 import { UNCOUNTED_KEPT_DAYS, usageMonth } from '../../shared/translation/index.js';
+import { runPurge } from './run-purge.js';
 
 // Retention on a real database, through a real worker: rows an hour inside and an hour outside each
 // table's retention, for two stores; exactly the expired ones go, the rows still needed stay.
@@ -199,18 +198,7 @@ async function left(tenantId: string): Promise<Record<string, string[]>> {
   return out;
 }
 
-async function runStage(run: string) {
-  const jobId = await h.api.deps.queues.enqueue(purgeExpired, { batch: 2, run });
-  return waitFor(
-    async () => {
-      const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
-      if (job?.failedReason) throw new Error(job.failedReason);
-      return job?.finishedOn ? job : null;
-    },
-    60_000,
-    'purge-expired finished',
-  );
-}
+const runStage = (run: string) => runPurge(h, run);
 
 t.test('purge-expired deletes exactly the rows past retention, in every store, and nothing on a second run', async (t) => {
   const a = await h.tenant('Store A');

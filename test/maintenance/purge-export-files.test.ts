@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupWithWorkers } from '../helpers/workers.js';
-import { waitFor } from '../helpers/wait.js';
-import { purgeExpired } from '../../pipelines/maintenance/purge-expired.stage.js';
+import { runPurge } from './run-purge.js';
 
 // Export archives on the real filesystem, in a temp EXPORT_DIR, purged by the real stage through a
 // real worker; links checked through the real download route. Two stores, each with every case.
@@ -14,18 +13,7 @@ const { h } = await setupWithWorkers({ EXPORT_DIR: exportDir });
 const { db } = h.api.deps;
 const exportsRepo = h.api.deps.repos.dataExports;
 
-async function runStage(run: string) {
-  const jobId = await h.api.deps.queues.enqueue(purgeExpired, { batch: 2, run });
-  return waitFor(
-    async () => {
-      const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
-      if (job?.failedReason) throw new Error(job.failedReason);
-      return job?.finishedOn ? job : null;
-    },
-    60_000,
-    'purge-expired finished',
-  );
-}
+const runStage = (run: string) => runPurge(h, run);
 
 /** A file (or folder) under the store's folder, last written `hoursAgo`. */
 function put(tenantId: string, name: string, hoursAgo: number, folder = false): string {
