@@ -4,6 +4,8 @@ import type { Notices } from '../platform/notices.js';
 import type { Queues } from '../platform/queue/queues.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { productsRepo } from './products.repo.js';
+import type { StartJobDeps } from '../jobs/index.js';
+import { startSyncCleanup } from './sync-cleanup.js';
 import { ProductIn } from './product.schema.js';
 import { canonicalJson, newId } from '../platform/ids.js';
 import { charLength, invalidText, textProblem } from '../text/valid-text.js';
@@ -34,7 +36,7 @@ export interface BatchDeps {
   queues: Queues;
   engine: Pick<LexicalEngine, 'remove'>;
   notices: Pick<Notices, 'publish'>;
-  repos: { products: ReturnType<typeof productsRepo> };
+  repos: { products: ReturnType<typeof productsRepo> } & StartJobDeps['repos'];
   /** The tenant's plan limit on stored products (null: none); absent: not enforced. */
   productsLimit?(tenantId: string): Promise<number | null>;
 }
@@ -156,7 +158,10 @@ function takeValidated(body: BatchRequest): ValidatedItems {
 
 /**
  * Stores a batch (one transaction), removes deleted products from search at once, and queues
- * the indexing of changed ones. Returns ProductBatchResult.
+ * the indexing of changed ones. Returns ProductBatchResult; a large store's completing batch
+ * also returns `sync_job`, the job deleting what the sync never sent (`deleted` counts only
+ * what the batch deleted itself). When Redis is down the job is not started and the call throws
+ * (503): sent again, the completing batch starts it.
  */
 export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
   const { errors, upserts: valid, deletes } = takeValidated(body);
@@ -180,7 +185,9 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
   if (toIndex.length || gone.length) {
     queued = await queueIndexing(deps, tenantId, toIndex, gone);
   }
+  const syncJob = outcome.syncCleanup ? (await startSyncCleanup(deps, tenantId, outcome.syncCleanup)).job : undefined;
   return {
+    ...(syncJob && { sync_job: syncJob }),
     upserted: outcome.changedIds.length,
     unchanged: outcome.unchanged,
     deleted: outcome.deletedIds.length,

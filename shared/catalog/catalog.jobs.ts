@@ -19,3 +19,11 @@ export const buildGenerationJob = defineJob({
   jobId: (d) => `reindex-${d.jobRowId}`,
   attempts: 3,
 });
+
+/** Delete what a completed full sync never sent, then its seen set (pipelines/catalog/finish-sync.stage.ts). Job id: finish-sync-<job row>. */
+export const finishSyncJob = defineJob({
+  queue: 'catalog',
+  name: 'finish-sync',
+  schema: z.object({ tenantId: z.string().min(1), syncId: z.string().min(1).max(64), jobRowId: z.string().min(1) }),
+  jobId: (d) => `finish-sync-${d.jobRowId}`,
+});
