@@ -11,7 +11,7 @@ import { canonicalJson, newId } from '../platform/ids.js';
 import { charLength, invalidText, textProblem } from '../text/valid-text.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { wellFormedProduct } from './well-formed.js';
-import { indexProductsJob } from './catalog.jobs.js';
+import { INDEX_JOB_MAX_IDS, indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
 import { isDependencyDown, withDeadline } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
@@ -253,7 +253,11 @@ async function withinProductsLimit(
 async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], deletes: string[]): Promise<boolean> {
   try {
     const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
-    await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids, deletes }, { priority });
+    // A sync's completion can delete more than one job carries (a single job of them all was refused: 500 after the commit).
+    for (let i = 0; i === 0 || i < deletes.length; i += INDEX_JOB_MAX_IDS) {
+      const chunk = { tenantId, batchId: newId('b'), ids: i === 0 ? ids : [], deletes: deletes.slice(i, i + INDEX_JOB_MAX_IDS) };
+      await deps.queues.enqueue(indexProductsJob, chunk, { priority });
+    }
     return true;
   } catch (err) {
     if (!isDependencyDown(err)) throw err;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineJob } from '../platform/queue/define-job.js';
 
-const Ids = z.array(z.string().min(1).max(128)).max(5000);
+/** Ids one index-products job carries at most (each of `ids` and `deletes`). */
+export const INDEX_JOB_MAX_IDS = 5000;
+
+const Ids = z.array(z.string().min(1).max(128)).max(INDEX_JOB_MAX_IDS);
 
 /** Index one stored batch (pipelines/catalog/index-products.stage.ts). Job id: index-<tenant>-<batch>. */
 export const indexProductsJob = defineJob({

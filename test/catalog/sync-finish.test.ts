@@ -57,6 +57,11 @@ t.test("a large store's full sync: the completing batch answers at once, a sync 
   t.equal(again.status, 200);
   t.equal(again.body.sync_job?.id, jobId, 'the same job');
   t.equal((await a.send({ replace_all: true, sync_id: 'big-1', upsert: [product('c')] })).status, 409, 'the sync is completed');
+  // Past the 15-minute hold the sync_id still cannot start a new sync while its seen set is in use.
+  await db('product_syncs')
+    .where({ tenant_id: a.id, sync_id: 'big-1' })
+    .update({ completed_at: db.raw(`completed_at - interval '16 minutes'`) });
+  t.equal((await a.send({ replace_all: true, sync_id: 'big-1', upsert: [product('c')] })).status, 409, 'not reused while its cleanup is pending');
 
   const workers2 = await startTestWorkers(h.config);
   t.teardown(() => workers2.close());
@@ -75,6 +80,7 @@ t.test("a large store's full sync: the completing batch answers at once, a sync 
 
   t.same((await db('products').where({ tenant_id: b.id }).orderBy('id').pluck('id')).sort(), ['a', 'b', 'c'], 'store B untouched');
   t.same(await searchIds(h, b.key)('zebra'), ['b'], "store B's b still searchable");
+  t.equal((await a.send({ replace_all: true, sync_id: 'big-1', upsert: [product('c')] })).status, 200, 'cleanup over, past the hold: a new sync');
 });
 
 t.test('a small store still completes in the request: deleted counts everything, no job', async (t) => {
@@ -85,4 +91,22 @@ t.test('a small store still completes in the request: deleted counts everything,
   t.equal(done.body.deleted, 1, 'b');
   t.notOk('sync_job' in done.body);
   t.same((await db('products').where({ tenant_id: s.id }).orderBy('id').pluck('id')).sort(), ['a', 'c']);
+});
+
+t.test("a small store's completion deleting more than one index job's 5,000 ids answers 200 and hands them all to index jobs", async (t) => {
+  const s = await store('Store M');
+  // 6,000 fillers: still done in the request (under 10,000), more deletions than one index job carries.
+  await db.raw(
+    `INSERT INTO products (tenant_id, id, data, content_hash, updated_at)
+     SELECT p.tenant_id, 'f' || lpad(g::text, 5, '0'), jsonb_set(p.data, '{id}', to_jsonb('f' || lpad(g::text, 5, '0'))), p.content_hash, now() - interval '1 hour'
+       FROM products p, generate_series(0, 5999) g WHERE p.tenant_id = ? AND p.id = 'a'`,
+    [s.id],
+  );
+  const done = await s.send({ replace_all: true, sync_complete: true, upsert: [product('c')] });
+  t.equal(done.status, 200, JSON.stringify(done.body).slice(0, 300));
+  t.equal(done.body.deleted, 6002, 'every filler, a and b');
+  t.same(await db('products').where({ tenant_id: s.id }).pluck('id'), ['c']);
+  const jobs = await h.api.deps.queues.get('catalog').getJobs(['waiting', 'prioritized', 'delayed']);
+  const deletes = jobs.filter((j) => j.data.input?.tenantId === s.id).flatMap((j) => j.data.input.deletes as string[]);
+  t.equal(new Set(deletes).size, 6002, 'every deleted id handed to an index job (vectors, translations)');
 });
