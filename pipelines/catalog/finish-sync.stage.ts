@@ -1,4 +1,5 @@
 import { defineStage } from '../define-stage.js';
+import { newId } from '../../shared/platform/ids.js';
 import { finishSyncJob, indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 import { deleteSeenPage, deleteUnsentPage, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
 
@@ -7,21 +8,23 @@ import { deleteSeenPage, deleteUnsentPage, SYNC_CLEANUP_PAGE } from '../../share
  * walks the catalog in pages of SYNC_CLEANUP_PAGE, deleting the products the sync never sent that
  * are older than it (one short transaction a page), removing them from search at once and queueing
  * their index job (vectors, translations); then deletes the seen set in pages. Re-runnable: a retry
- * walks again and finds only what is left. Progress: the share of the catalog walked. Result: `deleted`.
+ * walks again and finds only what is left. Progress: the share of the catalog walked. Result:
+ * `deleted` (by this run: a retried run does not count what an earlier attempt deleted).
  */
 export const finishSync = defineStage({
   ...finishSyncJob,
   async run({ data, deps, progress, signal }) {
-    const { tenantId, syncId, jobRowId } = data;
+    const { tenantId, syncId } = data;
     const total = Math.max(1, await deps.repos.products.count(tenantId));
     let deleted = 0;
     let walked = 0;
-    for (let after: string | null = '', page = 0; after !== null; page++) {
+    for (let after: string | null = ''; after !== null;) {
       signal.throwIfAborted();
       const step = await deleteUnsentPage(deps.db, tenantId, syncId, after);
       if (step.deleted.length) {
         await deps.engine.remove(tenantId, step.deleted);
-        await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: `${jobRowId}-${page}`, ids: [], deletes: step.deleted });
+        // A fresh batch id: a retry's pages hold other products, and must not be taken for an earlier run's jobs.
+        await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: [], deletes: step.deleted });
         deleted += step.deleted.length;
       }
       walked += SYNC_CLEANUP_PAGE;
