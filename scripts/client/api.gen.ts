@@ -6715,7 +6715,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description counts and per-item errors */
+            /** @description counts and per-item errors. The completing batch of a full sync (replace_all, sync_complete) deletes the products the sync never sent (older than its first batch) itself in a store of up to 10,000 products (`deleted` counts them); in a larger store it answers at once with `sync_job`, the `sync` job that deletes them in pages (poll GET /v1/jobs/{id}; result.deleted), and `deleted` counts only its own deletes */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same Idempotency-Key */
@@ -6732,6 +6732,23 @@ export interface operations {
                             index: number;
                             message: string;
                         }[];
+                        /** @description a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes */
+                        sync_job?: {
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "reindex" | "import" | "sync" | "translate_backfill" | "translate_writeback" | "export" | "data_export" | "data_delete" | "embed" | "synonym_mining";
+                            progress: number;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                        };
                         unchanged: number;
                         upserted: number;
                         visible_within_s: number;

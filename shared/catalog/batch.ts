@@ -4,12 +4,14 @@ import type { Notices } from '../platform/notices.js';
 import type { Queues } from '../platform/queue/queues.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import type { productsRepo } from './products.repo.js';
+import type { StartJobDeps } from '../jobs/index.js';
+import { startSyncCleanup } from './sync-cleanup.js';
 import { ProductIn } from './product.schema.js';
 import { canonicalJson, newId } from '../platform/ids.js';
 import { charLength, invalidText, textProblem } from '../text/valid-text.js';
 import { canonicalProduct, toStored, type CanonicalProduct } from './canonical.js';
 import { wellFormedProduct } from './well-formed.js';
-import { indexProductsJob } from './catalog.jobs.js';
+import { INDEX_JOB_MAX_IDS, indexProductsJob } from './catalog.jobs.js';
 import { tenantPriority } from '../platform/queue/fairness.js';
 import { isDependencyDown, withDeadline } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
@@ -34,7 +36,7 @@ export interface BatchDeps {
   queues: Queues;
   engine: Pick<LexicalEngine, 'remove'>;
   notices: Pick<Notices, 'publish'>;
-  repos: { products: ReturnType<typeof productsRepo> };
+  repos: { products: ReturnType<typeof productsRepo> } & StartJobDeps['repos'];
   /** The tenant's plan limit on stored products (null: none); absent: not enforced. */
   productsLimit?(tenantId: string): Promise<number | null>;
 }
@@ -156,7 +158,10 @@ function takeValidated(body: BatchRequest): ValidatedItems {
 
 /**
  * Stores a batch (one transaction), removes deleted products from search at once, and queues
- * the indexing of changed ones. Returns ProductBatchResult.
+ * the indexing of changed ones. Returns ProductBatchResult; a large store's completing batch
+ * also returns `sync_job`, the job deleting what the sync never sent (`deleted` counts only
+ * what the batch deleted itself). When Redis is down the job is not started and the call throws
+ * (503): sent again, the completing batch starts it.
  */
 export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchRequest) {
   const { errors, upserts: valid, deletes } = takeValidated(body);
@@ -180,7 +185,9 @@ export async function applyBatch(deps: BatchDeps, tenantId: string, body: BatchR
   if (toIndex.length || gone.length) {
     queued = await queueIndexing(deps, tenantId, toIndex, gone);
   }
+  const syncJob = outcome.syncCleanup ? (await startSyncCleanup(deps, tenantId, outcome.syncCleanup)).job : undefined;
   return {
+    ...(syncJob && { sync_job: syncJob }),
     upserted: outcome.changedIds.length,
     unchanged: outcome.unchanged,
     deleted: outcome.deletedIds.length,
@@ -246,7 +253,11 @@ async function withinProductsLimit(
 async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], deletes: string[]): Promise<boolean> {
   try {
     const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
-    await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids, deletes }, { priority });
+    // A sync's completion can delete more than one job carries (a single job of them all was refused: 500 after the commit).
+    for (let i = 0; i === 0 || i < deletes.length; i += INDEX_JOB_MAX_IDS) {
+      const chunk = { tenantId, batchId: newId('b'), ids: i === 0 ? ids : [], deletes: deletes.slice(i, i + INDEX_JOB_MAX_IDS) };
+      await deps.queues.enqueue(indexProductsJob, chunk, { priority });
+    }
     return true;
   } catch (err) {
     if (!isDependencyDown(err)) throw err;

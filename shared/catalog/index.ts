@@ -18,3 +18,4 @@ export * from './reindex.js';
 export * from './search-doc.js';
 export * from './syncs.js';
 export type { ProductRow, ProductWithState } from './products.repo.js';
+export * from './sync-cleanup.js';

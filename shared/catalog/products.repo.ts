@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CanonicalProduct, StoredProduct } from './canonical.js';
 import { derivedWrite } from '../platform/db/derived-write.js';
 import { completeSync, touchSync } from './syncs.js';
+import { deleteUnsentInline, syncCleanupPending, syncTooLargeInline } from './sync-cleanup.js';
 
 export interface ProductRow {
   tenant_id: string;
@@ -34,6 +35,8 @@ export interface BatchOutcome {
   staleIds: string[];
   unchanged: number;
   deletedIds: string[];
+  /** A completed full sync whose unsent products a finish-sync job deletes (the caller starts it). */
+  syncCleanup?: string;
 }
 
 export function productsRepo(db: Knex) {
@@ -41,7 +44,8 @@ export function productsRepo(db: Knex) {
     /**
      * Writes one batch in one transaction: upserts only products whose hash changed, deletes,
      * records the ids a full sync has seen, and on sync completion deletes what the sync never
-     * sent (only products older than the sync, so a concurrent sync's new products survive). A
+     * sent (only products older than the sync, so a concurrent sync's new products survive), or
+     * for a large store leaves that to a finish-sync job (`syncCleanup`). A
      * batch of an expired sync throws 410 `sync_expired` and writes nothing.
      */
     async writeBatch(tenantId: string, batch: BatchWrite): Promise<BatchOutcome> {
@@ -83,8 +87,10 @@ export function productsRepo(db: Knex) {
         const deletedIds: string[] = batch.deletes.length
           ? (await trx('products').where({ tenant_id: tenantId }).whereIn('id', batch.deletes).delete().returning('id')).map((r: { id: string }) => r.id)
           : [];
-        if (batch.sync) deletedIds.push(...(await recordSync(trx, tenantId, batch.sync, [...ids, ...(batch.sync.refused ?? [])])));
-        return { changedIds: changed.map((c) => c.id), staleIds, unchanged: batch.upserts.length - changed.length, deletedIds };
+        const sync = batch.sync ? await recordSync(trx, tenantId, batch.sync, [...ids, ...(batch.sync.refused ?? [])]) : null;
+        if (sync) deletedIds.push(...sync.deletedIds);
+        const syncCleanup = sync?.cleanup ? batch.sync?.id : undefined;
+        return { changedIds: changed.map((c) => c.id), staleIds, unchanged: batch.upserts.length - changed.length, deletedIds, syncCleanup };
       });
     },
     async find(tenantId: string, id: string): Promise<ProductWithState | undefined> {
@@ -179,14 +185,22 @@ function withState(db: Knex) {
     .leftJoin('product_index_state as s', (j) => j.on('s.tenant_id', 'p.tenant_id').andOn('s.product_id', 'p.id'));
 }
 
+/**
+ * Records a full sync's batch; on completion deletes what the sync never sent, here for a small
+ * store (`deletedIds`) or, for a store over SYNC_INLINE_PRODUCTS, by a finish-sync job the caller
+ * starts (`cleanup`): the sync is completed at once and its seen set stays until the job ends.
+ */
 async function recordSync(
   trx: Knex.Transaction,
   tenantId: string,
   sync: { id: string; complete: boolean; idleDays: number },
   seen: string[],
-): Promise<string[]> {
-  // The retry of the completing batch of a sync just completed: a plain batch (its upserts are unchanged), nothing deleted.
-  if ((await touchSync(trx, tenantId, sync.id, sync.idleDays, sync.complete)) === 'done') return [];
+): Promise<{ deletedIds: string[]; cleanup: boolean }> {
+  // The retry of the completing batch of a sync just completed: a plain batch (its upserts are unchanged), nothing deleted;
+  // a cleanup still pending is started again (its first start may have been lost with Redis).
+  if ((await touchSync(trx, tenantId, sync.id, sync.idleDays, sync.complete)) === 'done') {
+    return { deletedIds: [], cleanup: await syncCleanupPending(trx, tenantId, sync.id) };
+  }
   if (seen.length) {
     await trx.raw(`INSERT INTO product_sync_items (tenant_id, sync_id, product_id) SELECT ?, ?, unnest(?::text[]) ON CONFLICT DO NOTHING`, [
       tenantId,
@@ -194,16 +208,13 @@ async function recordSync(
       seen,
     ]);
   }
-  if (!sync.complete) return [];
-  const gone = await trx.raw(
-    `DELETE FROM products p
-      WHERE p.tenant_id = ?
-        AND p.updated_at < (SELECT started_at FROM product_syncs WHERE tenant_id = ? AND sync_id = ?)
-        AND NOT EXISTS (SELECT 1 FROM product_sync_items s WHERE s.tenant_id = p.tenant_id AND s.sync_id = ? AND s.product_id = p.id)
-      RETURNING p.id`,
-    [tenantId, tenantId, sync.id, sync.id],
-  );
+  if (!sync.complete) return { deletedIds: [], cleanup: false };
+  if (await syncTooLargeInline(trx, tenantId)) {
+    await completeSync(trx, tenantId, sync.id, { keepSeen: true });
+    return { deletedIds: [], cleanup: true };
+  }
+  const deletedIds = await deleteUnsentInline(trx, tenantId, sync.id);
   // A completed sync is over: its seen set goes; its row holds the sync_id a while (a retried completion is refused).
   await completeSync(trx, tenantId, sync.id);
-  return gone.rows.map((r: { id: string }) => r.id);
+  return { deletedIds, cleanup: false };
 }

@@ -46,7 +46,8 @@ export function syncCompleted(syncId: string, completedAt: Date): AppError {
  * meanwhile. A sync idle past `idleDays` or already expired throws 410 `sync_expired` (the whole
  * batch rolls back): completing it would delete every product its purged batches had sent. Under a
  * sync completed under SYNC_COMPLETED_HOLD_MINUTES ago, a completing batch (a retry) is `done`, any
- * other throws 409 `sync_completed`; after the hold the sync_id starts afresh. `open`: this batch counts.
+ * other throws 409 `sync_completed`; after the hold (and once its finish-sync has ended: its seen set
+ * is gone) the sync_id starts afresh. `open`: this batch counts.
  */
 export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId: string, idleDays: number, completing: boolean): Promise<'open' | 'done'> {
   const res = await trx.raw(
@@ -57,7 +58,8 @@ export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId:
             completed_at = NULL, last_batch_at = now()
       WHERE product_syncs.expired_at IS NULL
         AND (product_syncs.completed_at IS NULL AND product_syncs.last_batch_at >= now() - make_interval(days => ?)
-             OR product_syncs.completed_at < now() - make_interval(mins => ?))
+             OR product_syncs.completed_at < now() - make_interval(mins => ?)
+                AND NOT EXISTS (SELECT 1 FROM product_sync_items i WHERE i.tenant_id = product_syncs.tenant_id AND i.sync_id = product_syncs.sync_id))
      RETURNING batches`,
     [tenantId, syncId, idleDays, SYNC_COMPLETED_HOLD_MINUTES],
   );
@@ -70,9 +72,12 @@ export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId:
   throw syncExpired(syncId, idleDays);
 }
 
-/** Ends a full sync: its seen set goes, its row stays as completed (SYNC_COMPLETED_HOLD_MINUTES). */
-export async function completeSync(trx: Knex.Transaction, tenantId: string, syncId: string): Promise<void> {
-  await trx('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).delete();
+/**
+ * Ends a full sync: its seen set goes (`keepSeen`: finish-sync deletes it in pages once it has
+ * deleted the unsent products), its row stays as completed (SYNC_COMPLETED_HOLD_MINUTES).
+ */
+export async function completeSync(trx: Knex.Transaction, tenantId: string, syncId: string, opts: { keepSeen?: boolean } = {}): Promise<void> {
+  if (!opts.keepSeen) await trx('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).delete();
   await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).update({ completed_at: trx.fn.now() });
 }
 

@@ -5,7 +5,7 @@ import { cursorPage, idCursor } from '../../../shared/platform/cursor.js';
 import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
 import { applyBatch, batchRequestText, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
-import { Deleted, page } from '../../http/schemas.js';
+import { Deleted, page, toJobOut } from '../../http/schemas.js';
 import { BatchBody, BatchBodyDoc, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
 
 const READ = { scope: 'catalog:read' as const };
@@ -26,7 +26,11 @@ export function toProductOut(row: ProductWithState) {
 export function productRoutes(deps: Deps): RouteSpec[] {
   const products = deps.repos.products;
   return [
-    /** Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200; an expired sync's batch is 410, unwritten. Idempotency-Key honoured. */
+    /**
+     * Stores upserts/deletes in one transaction and queues indexing; per-item errors inside a 200; an expired sync's batch is 410,
+     * unwritten. A full sync's completion deletes the unsent products itself in a store of up to 10,000 products, else a `sync`
+     * job does (`sync_job`). Idempotency-Key honoured.
+     */
     defineRoute({
       method: 'post',
       path: '/v1/products/batch',
@@ -40,7 +44,13 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       body: BatchBody,
       docBody: BatchBodyDoc,
       responses: {
-        200: { description: 'counts and per-item errors', schema: ProductBatchResult },
+        200: {
+          description:
+            'counts and per-item errors. The completing batch of a full sync (replace_all, sync_complete) deletes the products the sync never sent ' +
+            '(older than its first batch) itself in a store of up to 10,000 products (`deleted` counts them); in a larger store it answers at once ' +
+            'with `sync_job`, the `sync` job that deletes them in pages (poll GET /v1/jobs/{id}; result.deleted), and `deleted` counts only its own deletes',
+          schema: ProductBatchResult,
+        },
         409: {
           description:
             '`sync_completed`: the full sync named by sync_id completed under 15 minutes ago and this batch does not complete it (a completing batch sent again is answered as a plain batch: nothing deleted); nothing was written; send the next full sync under a new sync_id',
@@ -65,7 +75,8 @@ export function productRoutes(deps: Deps): RouteSpec[] {
             [{ in: 'body', field: 'sync_id', code: 'required', message: 'required with replace_all unless sync_complete is true' }],
           );
         }
-        ctx.body = await applyBatch(deps, ctx.state.principal.tenantId, body);
+        const { sync_job, ...result } = await applyBatch(deps, ctx.state.principal.tenantId, body);
+        ctx.body = sync_job ? { ...result, sync_job: toJobOut(sync_job) } : result;
       },
     }),
     defineRoute({

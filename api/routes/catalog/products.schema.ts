@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Limit, Timestamp } from '../../http/schemas.js';
+import { Cursor, Job, Limit, Timestamp } from '../../http/schemas.js';
 import { ProductIn } from '../../../shared/catalog/product.schema.js';
 import { MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
 
@@ -38,6 +38,9 @@ export const ProductBatchResult = z.object({
   deleted: z.number().int(),
   errors: z.array(ItemError),
   visible_within_s: z.number(),
+  sync_job: Job.optional().describe(
+    "a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes",
+  ),
 });
 
 /** The stored product as returned (prices as strings, margin never shown). */

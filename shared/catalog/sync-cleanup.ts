@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import { startJob, type StartJobDeps } from '../jobs/index.js';
+import { finishSyncJob } from './catalog.jobs.js';
+
+/**
+ * A completing batch deletes the unsent products of a store of at most this many products itself
+ * (`deleted` counts them); a larger store's go to a `sync` job (finish-sync), off the request's
+ * statement timeout. bench/full-sync: walking 100k products inside the request is what timed out.
+ */
+export const SYNC_INLINE_PRODUCTS = 10_000;
+
+/** Products finish-sync reads at a time (and seen-set rows it deletes at a time: 5 per product page). */
+export const SYNC_CLEANUP_PAGE = 1000;
+
+// One primary-key probe of the seen set per product (a LATERAL ... LIMIT 1 cannot become a join):
+// without statistics on a seen set filled seconds ago, NOT EXISTS was planned as a nested loop over
+// the whole seen set for each product (100k x 100k: past the 3 s statement timeout, deleting nothing).
+const UNSENT = `x.updated_at < (SELECT started_at FROM product_syncs WHERE tenant_id = ? AND sync_id = ?)
+  AND NOT EXISTS (SELECT 1 FROM (SELECT 1 FROM product_sync_items s WHERE s.tenant_id = x.tenant_id AND s.sync_id = ? AND s.product_id = x.id LIMIT 1) k)`;
+
+/** Whether the tenant stores more than SYNC_INLINE_PRODUCTS products (reads at most one more than that). */
+export async function syncTooLargeInline(trx: Knex.Transaction, tenantId: string): Promise<boolean> {
+  const res = await trx.raw(`SELECT count(*)::int AS n FROM (SELECT 1 FROM products WHERE tenant_id = ? LIMIT ?) c`, [tenantId, SYNC_INLINE_PRODUCTS + 1]);
+  return res.rows[0].n > SYNC_INLINE_PRODUCTS;
+}
+
+/** Deletes every product of a small store the sync never sent and older than it (inside the completing batch). */
+export async function deleteUnsentInline(trx: Knex.Transaction, tenantId: string, syncId: string): Promise<string[]> {
+  const res = await trx.raw(
+    `DELETE FROM products p WHERE p.tenant_id = ? AND p.id = ANY(ARRAY(SELECT x.id FROM products x WHERE x.tenant_id = ? AND ${UNSENT})) RETURNING p.id`,
+    [tenantId, tenantId, tenantId, syncId, syncId],
+  );
+  return res.rows.map((r: { id: string }) => r.id);
+}
+
+/**
+ * One step of finish-sync: reads the next SYNC_CLEANUP_PAGE products after `after` (id order) and
+ * deletes those the sync never sent that are older than it, in one short transaction. A product
+ * written since the sync started (a later batch) survives. Returns the deleted ids and where the
+ * next step starts (null: the walk is over).
+ */
+export async function deleteUnsentPage(db: Knex, tenantId: string, syncId: string, after: string): Promise<{ deleted: string[]; next: string | null }> {
+  return db.transaction(async (trx) => {
+    // Walk the primary key, whatever the statistics say (see productsRepo.page).
+    await trx.raw('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off');
+    const page = await trx.raw(
+      `SELECT x.id, (${UNSENT}) AS unsent
+         FROM (SELECT tenant_id, id, updated_at FROM products WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?) x`,
+      [tenantId, syncId, syncId, tenantId, after, SYNC_CLEANUP_PAGE],
+    );
+    const rows: Array<{ id: string; unsent: boolean }> = page.rows;
+    const unsent = rows.filter((r) => r.unsent).map((r) => r.id);
+    const deleted = unsent.length
+      ? (
+          await trx.raw(
+            `DELETE FROM products x WHERE x.tenant_id = ? AND x.id = ANY(?::text[]) AND x.updated_at < (SELECT started_at FROM product_syncs WHERE tenant_id = ? AND sync_id = ?) RETURNING x.id`,
+            [tenantId, unsent, tenantId, syncId],
+          )
+        ).rows.map((r: { id: string }) => r.id)
+      : [];
+    return { deleted, next: rows.length < SYNC_CLEANUP_PAGE ? null : rows[rows.length - 1].id };
+  });
+}
+
+/**
+ * Deletes the next `limit` rows of a sync's seen set after product id `after` (a seek past the rows
+ * already deleted: picking "any `limit` rows" again walked over every dead one first, 6.3 s for 50k).
+ * Returns where the next page starts (null: the seen set is gone).
+ */
+export async function deleteSeenPage(db: Knex, tenantId: string, syncId: string, after: string, limit = SYNC_CLEANUP_PAGE * 5): Promise<string | null> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off');
+    const ids: string[] = await trx('product_sync_items')
+      .where({ tenant_id: tenantId, sync_id: syncId })
+      .andWhere('product_id', '>', after)
+      .orderBy('product_id')
+      .limit(limit)
+      .pluck('product_id');
+    if (ids.length)
+      await trx.raw(`DELETE FROM product_sync_items WHERE tenant_id = ? AND sync_id = ? AND product_id = ANY(?::text[])`, [tenantId, syncId, ids]);
+    return ids.length < limit ? null : ids[ids.length - 1];
+  });
+}
+
+/** Whether a completed sync's seen set is still there (its finish-sync has not ended). */
+export async function syncCleanupPending(db: Knex | Knex.Transaction, tenantId: string, syncId: string): Promise<boolean> {
+  return !!(await db('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).first(db.raw('1 AS one')));
+}
+
+/** Starts the finish-sync job of a completed sync, or joins the one queued or running for it. */
+export function startSyncCleanup(deps: StartJobDeps, tenantId: string, syncId: string) {
+  return startJob(deps, {
+    tenantId,
+    kind: 'sync',
+    params: { sync_id: syncId },
+    dedupeKey: `sync-${syncId}`,
+    first: finishSyncJob,
+    data: (jobRowId) => ({ tenantId, syncId, jobRowId }),
+  });
+}
