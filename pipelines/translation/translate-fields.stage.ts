@@ -24,7 +24,7 @@ export const translateFields = defineStage({
       const row = current.get(i.id);
       return !!row && row.version === i.version && !row.human_edited;
     };
-    const todo = data.items.filter(due);
+    const pending = data.items.filter(due);
     const t = deps.config.translation;
     const store = deps.repos.translationAnswers.forJob({ tenantId: data.tenantId, runId: data.runId, chunk: data.chunk, target: data.targetLocale });
     const {
@@ -32,7 +32,7 @@ export const translateFields = defineStage({
       cost,
       called,
       reused,
-    } = await translateItems(deps.translator, data.targetLocale, todo, store, {
+    } = await translateItems(deps.translator, data.targetLocale, pending, store, {
       batchFields: t.batchFields,
       batchChars: t.batchChars,
       parallelCalls: t.parallelCalls,
@@ -47,7 +47,7 @@ export const translateFields = defineStage({
     });
     return {
       translated: done.filter((i) => i.output !== undefined).length,
-      skipped: data.items.length - todo.length,
+      skipped: data.items.length - pending.length,
       calls: called,
       reused,
       cost_micros: cost.micros,

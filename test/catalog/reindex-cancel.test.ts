@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
 import { swapGeneration } from '../../pipelines/catalog/swap-generation.stage.js';
+import { docsIn } from '../helpers/indexed.js';
 
 /** A reindex canceled after its build finished and before its swap ran leaves no half-served generation behind. */
 
@@ -12,13 +13,7 @@ const products = Array.from({ length: 20 }, (_, i) => ({ id: `c${i}`, name: { en
 await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } });
 await eventually(async () => (await deps.engine.search({ tenantId, tokens: ['lamp'], offset: 0, limit: 1 })).total === 20, 15_000);
 const generations = () => deps.db('search_generations').where({ tenant_id: tenantId }).first();
-const docs = (generation: number) =>
-  deps
-    .db('search_docs')
-    .where({ tenant_id: tenantId, generation })
-    .count({ n: '*' })
-    .first()
-    .then((r) => Number(r!.n));
+const docs = (generation: number) => docsIn(deps.db, tenantId, generation);
 
 t.test('the swap of a canceled reindex drops the built generation: the job says canceled, writes stop going to it', async (t) => {
   const before = await generations();

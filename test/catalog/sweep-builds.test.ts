@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
 import { sweepBuilds } from '../../pipelines/maintenance/sweep-builds.stage.js';
+import { docsIn } from '../helpers/indexed.js';
 
 /**
  * The maintenance sweep's safety net: a generation left building by a reindex that finished (its
@@ -14,13 +15,7 @@ const deps = h.api.deps;
 const products = Array.from({ length: 20 }, (_, i) => ({ id: `b${i}`, name: { en: `Sweep lamp ${i}` }, price: 10 + i, currency: 'USD' }));
 
 const generations = (tenantId: string) => deps.db('search_generations').where({ tenant_id: tenantId }).first();
-const docs = (tenantId: string, generation: number) =>
-  deps
-    .db('search_docs')
-    .where({ tenant_id: tenantId, generation })
-    .count({ n: '*' })
-    .first()
-    .then((r) => Number(r!.n));
+const docs = (tenantId: string, generation: number) => docsIn(deps.db, tenantId, generation);
 const found = async (tenantId: string) => (await deps.engine.search({ tenantId, tokens: ['lamp'], offset: 0, limit: 1 })).total;
 
 /**

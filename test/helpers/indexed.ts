@@ -45,3 +45,9 @@ export async function indexReport(db: Knex, tenantId: string): Promise<IndexRepo
 export function complete(r: IndexReport): boolean {
   return r.missing.length === 0 && r.duplicated.length === 0 && r.unindexed === 0 && r.strays === 0;
 }
+
+/** How many search documents a generation of a tenant holds. */
+export async function docsIn(db: Knex, tenantId: string, generation: number): Promise<number> {
+  const row = await db('search_docs').where({ tenant_id: tenantId, generation }).count({ n: '*' }).first();
+  return Number(row!.n);
+}
