@@ -8,6 +8,7 @@ import { IdempotencyStore } from './platform/db/idempotency-store.js';
 import { Sealer } from './platform/sealed.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Notices } from './platform/notices.js';
+import { throttledWarn } from './platform/throttled-log.js';
 import { Queues } from './platform/queue/queues.js';
 import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
@@ -142,8 +143,9 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   // Every command answers or fails within the bound, also while Redis is down (commands wait in
   // the offline queue for a reconnect until then): a request never hangs on Redis.
   const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: config.redisCommandTimeoutMs });
+  redis.on('error', throttledWarn(logger, 'redis error', { client: 'commands' }));
   let sub: Redis | undefined;
-  const queues = new Queues(config.redisUrl, config.queuePrefix, config.redisCommandTimeoutMs);
+  const queues = new Queues(config.redisUrl, config.queuePrefix, config.redisCommandTimeoutMs, throttledWarn(logger, 'redis error', { client: 'queues' }));
   const repos = createRepos(db, config);
   const authFailures = new RateLimiter(redis, config.queuePrefix, logger, 100, 60_000, 'authfail');
   const auth = new Authenticator(

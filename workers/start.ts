@@ -5,6 +5,7 @@ import { runStage } from './run-stage.js';
 import { withLogScope } from '../shared/platform/logger.js';
 import { jobSeconds, watchQueues } from '../shared/platform/metrics.js';
 import { stagesByQueue } from './registry.js';
+import { throttledWarn } from '../shared/platform/throttled-log.js';
 
 export interface Workers {
   workers: Worker[];
@@ -44,7 +45,7 @@ export function startWorkers(deps: Deps, stages: Stage<any>[], opts: { queues?: 
         maxStalledCount: 2,
       },
     );
-    worker.on('error', (err) => deps.logger.warn('worker error', { queue, err }));
+    worker.on('error', throttledWarn(deps.logger, 'worker error', { queue }));
     // Final failures runStage never saw (no stage for the name, stalled past maxStalledCount) would
     // leave the jobs row live forever; finish() writes only a live row, so runStage's own write wins.
     worker.on('failed', (job, err) => {

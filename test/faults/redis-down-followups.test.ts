@@ -161,4 +161,16 @@ t.test('a billing webhook stored while Redis is down is applied once Redis is ba
   t.equal((await event()).outcome, 'applied');
   const sub = await h.api.deps.db('billing_subscriptions').where({ tenant_id: tenantId }).first();
   t.equal(sub?.plan_code, 'growth', 'the subscription follows the event');
+  // Every connection's errors are heard and logged, a few lines per outage: no stack printed by a
+  // client with no listener (BullMQ's queues, ioredis' "Unhandled error event") to bury the log.
+  const printed = worker
+    .log()
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('{'));
+  t.same(printed.slice(0, 5), [], 'the outage is in log lines, no stack traces printed');
+  const redisErrors = worker
+    .log()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"redis error"')).length;
+  t.ok(redisErrors <= 4, `Redis errors logged once per client per 30 s, not per reconnect attempt (${redisErrors})`);
 });

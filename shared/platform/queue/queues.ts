@@ -23,6 +23,8 @@ export class Queues {
     private redisUrl: string,
     readonly prefix: string,
     private commandTimeoutMs = 2_000,
+    /** Errors of the connection and queues (reconnect attempts while Redis is down); unheard, BullMQ prints each one's stack. */
+    private onError: (err: unknown) => void = () => undefined,
   ) {}
 
   /** Runs `fn` each time the queues' connection is ready again after it was lost (see watchRedis). */
@@ -35,9 +37,11 @@ export class Queues {
     if (!q) {
       if (!this.connection) {
         this.connection = new Redis(this.redisUrl, { maxRetriesPerRequest: null, commandTimeout: this.commandTimeoutMs });
+        this.connection.on('error', this.onError);
         watchRedis(this.connection, () => this.reconnected.forEach((fn) => fn()));
       }
       q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      q.on('error', this.onError);
       this.queues.set(name, q);
     }
     return q;
