@@ -287,10 +287,12 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     }
     return written;
   };
-  // Billing's facts reach the store's receivers: usage at 80/100 % and subscription changes.
-  billingNotifications.on(({ kind, tenantId, ...payload }) =>
-    notifications.notify(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload).then(() => undefined),
-  );
+  // Billing's facts reach the store's receivers: usage at 80/100 % and subscription changes. Inside
+  // billing's transaction (db) the delivery rows commit with the change they report; queued after.
+  billingNotifications.on(async ({ kind, tenantId, ...payload }, db) => {
+    const deliveries = await notifications.record(tenantId, kind === 'usage.threshold' ? 'usage.threshold_reached' : kind, payload, db);
+    return () => notifications.queue(deliveries);
+  });
   const idempotency = new IdempotencyStore(repos.idempotency, idempotencyPendingRepo(redis, config.queuePrefix), logger, {
     ttlHours: config.idempotencyTtlHours,
     flushMs: config.idempotencyFlushMs,

@@ -4,24 +4,14 @@ import { applyBillingEventJob, applyStoredEvent } from '../../shared/billing/ind
 import { queueCheckoutCloses } from './queue-checkout-closes.js';
 
 /**
- * Applies one stored provider event to the subscription (never backwards); re-runs are no-ops
- * (events.applied_at). Then queues close-checkout for what it left the store to close at the provider.
+ * Applies one stored provider event to the subscription (never backwards) in one transaction; re-runs
+ * are no-ops (events.applied_at), and a failed attempt leaves nothing for the retry to trip on. Then
+ * queues close-checkout for what it left the store to close at the provider.
  */
 export const applyBillingEvent = defineStage({
   ...applyBillingEventJob,
   async run({ data, deps }) {
-    const outcome = await applyStoredEvent(
-      {
-        events: deps.repos.billingEvents,
-        subscriptions: deps.repos.subscriptions,
-        addons: deps.repos.addonPurchases,
-        checkouts: deps.repos.checkouts,
-        notices: deps.notices,
-        notifications: deps.billingNotifications,
-      },
-      data.provider,
-      data.eventId,
-    );
+    const outcome = await applyStoredEvent({ db: deps.db, notices: deps.notices, notifications: deps.billingNotifications }, data.provider, data.eventId);
     if (outcome === 'missing') throw new UnrecoverableError(`no stored event ${data.provider}/${data.eventId}`);
     const tenantId = (await deps.repos.billingEvents.get(data.provider, data.eventId))?.tenant_id;
     if (outcome === 'late_checkout_accepted')

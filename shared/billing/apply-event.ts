@@ -1,22 +1,29 @@
+import type { Knex } from 'knex';
 import type { BillingEvent } from '../engines/payments/port.js';
 import type { Notices } from '../platform/notices.js';
 import { findAddon, findPlan } from './plans.js';
 import { addonPeriodEnd } from './proration.js';
-import type { BillingNotifications } from './notifications.js';
-import type { billingEventsRepo } from './events.repo.js';
-import type { subscriptionsRepo } from './subscriptions.repo.js';
-import type { addonsRepo } from './addons.repo.js';
-import type { checkoutsRepo } from './checkouts.repo.js';
+import type { AfterCommit, BillingNotifications } from './notifications.js';
+import { billingEventsRepo } from './events.repo.js';
+import { subscriptionsRepo } from './subscriptions.repo.js';
+import { addonsRepo } from './addons.repo.js';
+import { checkoutsRepo } from './checkouts.repo.js';
 import { mapStatus, type ProviderName } from './states.js';
 
 export interface ApplyDeps {
-  events: ReturnType<typeof billingEventsRepo>;
-  subscriptions: ReturnType<typeof subscriptionsRepo>;
-  addons: ReturnType<typeof addonsRepo>;
-  checkouts: Pick<ReturnType<typeof checkoutsRepo>, 'settle' | 'replacedSubscription'>;
+  /** The pool: each event is applied in one transaction of it. */
+  db: Knex;
   notices: Pick<Notices, 'publish'>;
-  notifications: Pick<BillingNotifications, 'emit'>;
+  notifications: Pick<BillingNotifications, 'record'>;
 }
+
+/** The repositories an event writes through, all on the event's transaction. */
+const reposIn = (trx: Knex.Transaction) => ({
+  events: billingEventsRepo(trx),
+  subscriptions: subscriptionsRepo(trx),
+  addons: addonsRepo(trx),
+  checkouts: checkoutsRepo(trx),
+});
 
 const revive = (e: BillingEvent): BillingEvent => ({
   ...e,
@@ -42,44 +49,64 @@ const revive = (e: BillingEvent): BillingEvent => ({
  * the store's latest decision: outcome `late_checkout_accepted`, the checkout that superseded it is
  * `replaced` (close-checkout cancels its subscription), and that subscription's events no longer
  * move the store (outcome `replaced_subscription`).
+ *
+ * All of an event's writes are one transaction (applyIn); notices and notification deliveries go
+ * out after it commits.
  */
 export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, eventId: string): Promise<string> {
-  const row = await deps.events.get(provider, eventId);
-  if (!row) return 'missing';
-  if (row.applied_at) return row.outcome ?? 'applied';
+  const { outcome, after } = await deps.db.transaction((trx) => applyIn(trx, deps, provider, eventId));
+  // Notices and queued deliveries leave Postgres: only a committed application sends them.
+  for (const f of after) await f();
+  return outcome;
+}
+
+/**
+ * Every write of one event, in `trx`, with the event row locked first: a failure anywhere leaves
+ * nothing behind (the job's retry starts from a clean state, so it ends as a clean run would),
+ * and a second worker on the same event waits, then finds it applied.
+ */
+async function applyIn(trx: Knex.Transaction, deps: ApplyDeps, provider: ProviderName, eventId: string) {
+  const repos = reposIn(trx);
+  const after: AfterCommit[] = [];
+  const done = (outcome: string) => ({ outcome, after });
+  const row = await repos.events.lock(provider, eventId);
+  if (!row) return done('missing');
+  if (row.applied_at) return done(row.outcome ?? 'applied');
   const event = revive(row.payload);
   let outcome = 'ignored';
   if (event.subscription && !findPlan(event.subscription.planCode)) {
-    await deps.events.markOutcome(provider, eventId, 'plan_unknown');
-    return 'plan_unknown';
+    await repos.events.markOutcome(provider, eventId, 'plan_unknown');
+    return done('plan_unknown');
   }
-  const checkout = event.checkout && event.tenantId ? await deps.checkouts.settle(provider, event.tenantId, event.checkout) : 'unchanged';
+  const checkout = event.checkout && event.tenantId ? await repos.checkouts.settle(provider, event.tenantId, event.checkout) : 'unchanged';
   const snap = event.subscription;
-  if (snap?.subscriptionId && (await deps.checkouts.replacedSubscription(provider, snap.tenantId, snap.subscriptionId))) {
-    await deps.events.markApplied(provider, eventId, 'replaced_subscription');
-    return 'replaced_subscription';
+  if (snap?.subscriptionId && (await repos.checkouts.replacedSubscription(provider, snap.tenantId, snap.subscriptionId))) {
+    await repos.events.markApplied(provider, eventId, 'replaced_subscription');
+    return done('replaced_subscription');
   }
   if (event.subscription) {
-    const before = await deps.subscriptions.get(event.subscription.tenantId);
-    const written = await deps.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
+    const before = await repos.subscriptions.get(event.subscription.tenantId);
+    const written = await repos.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
     outcome = written ? 'applied' : 'stale';
     // Bundles end with the subscription, and a reactivated one starts without the old ones,
     // whichever path canceled it (here, the API, end-billing-periods, reconcile).
     const reactivated = before?.status === 'canceled' && written && written.status !== 'canceled';
-    if (written?.status === 'canceled' || reactivated) await deps.addons.end(written.tenant_id, event.occurredAt);
+    if (written?.status === 'canceled' || reactivated) await repos.addons.end(written.tenant_id, event.occurredAt);
     if (
       written &&
       (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)
     ) {
-      await deps.notices.publish('subscription', written.tenant_id);
-      await deps.notifications.emit({
-        kind: 'subscription.changed',
-        tenantId: written.tenant_id,
-        plan_code: written.plan_code,
-        status: written.status,
-        previous_status: before?.status ?? null,
-        cancel_at_period_end: written.cancel_at_period_end,
-      });
+      after.push(() => deps.notices.publish('subscription', written.tenant_id));
+      after.push(
+        await deps.notifications.record(trx, {
+          kind: 'subscription.changed',
+          tenantId: written.tenant_id,
+          plan_code: written.plan_code,
+          status: written.status,
+          previous_status: before?.status ?? null,
+          cancel_at_period_end: written.cancel_at_period_end,
+        }),
+      );
     }
   }
   if (event.addons?.length && event.tenantId) {
@@ -88,7 +115,7 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
     for (const a of event.addons) {
       const addon = findAddon(a.code);
       if (!addon) continue;
-      await deps.addons.record({
+      await repos.addons.record({
         id: `adp_${provider}_${eventId}_${a.code}`,
         tenant_id: event.tenantId,
         code: a.code,
@@ -104,6 +131,6 @@ export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, 
   }
   if (checkout === 'late') outcome = 'late_checkout_accepted';
   else if (checkout !== 'unchanged' && outcome === 'ignored') outcome = 'applied';
-  await deps.events.markApplied(provider, eventId, outcome);
-  return outcome;
+  await repos.events.markApplied(provider, eventId, outcome);
+  return done(outcome);
 }

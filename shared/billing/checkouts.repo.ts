@@ -30,7 +30,7 @@ export type CheckoutOutcome = 'completed' | 'late' | 'expired' | 'unchanged';
 /** Statuses whose checkout was closed by another one's completion. */
 const CLOSED_BY_OTHER: readonly CheckoutStatus[] = ['superseded', 'expired'];
 
-/** The checkouts the service opened at the provider; the store's completions are settled one at a time (a row lock per store). */
+/** The checkouts the service opened at the provider; the store's completions are settled one at a time (a lock per store). `db`: the pool or a transaction. */
 export function checkoutsRepo(db: Knex) {
   const table = (q: Knex = db) => q<CheckoutRow>('billing_checkouts');
   return {
@@ -44,7 +44,8 @@ export function checkoutsRepo(db: Knex) {
       return table().where({ tenant_id: tenantId }).orderBy('created_at');
     },
     /**
-     * Applies a provider's checkout event for `tenantId` in one transaction. Completed: the
+     * Applies a provider's checkout event for `tenantId` in one transaction (a savepoint when `db`
+     * is already one: the lock is then held until the caller commits). Completed: the
      * store's other open checkouts become `superseded` (to expire at the provider); completed
      * after it was superseded: accepted as the store's latest decision, and the checkout whose
      * completion superseded it becomes `replaced` (its subscription to cancel at the provider).

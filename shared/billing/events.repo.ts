@@ -14,7 +14,7 @@ export interface EventRow {
   outcome: string | null;
 }
 
-/** Provider webhook events, unique per (provider, event id): a redelivery is stored once. */
+/** Provider webhook events, unique per (provider, event id): a redelivery is stored once. `db`: the pool or a transaction. */
 export function billingEventsRepo(db: Knex) {
   return {
     /** True when the event is new; false for a duplicate delivery. */
@@ -28,6 +28,13 @@ export function billingEventsRepo(db: Knex) {
     },
     async get(provider: ProviderName, eventId: string): Promise<EventRow | undefined> {
       return db<EventRow>('billing_events').where({ provider, event_id: eventId }).first();
+    },
+    /**
+     * The event row, locked until the caller's transaction (`db` must be one) ends: a second worker
+     * applying the same event waits here, then finds it applied.
+     */
+    async lock(provider: ProviderName, eventId: string): Promise<EventRow | undefined> {
+      return db<EventRow>('billing_events').where({ provider, event_id: eventId }).forUpdate().first();
     },
     /** Marks an event applied once; false when another run already did. */
     async markApplied(provider: string, eventId: string, outcome: string): Promise<boolean> {

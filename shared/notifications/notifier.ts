@@ -1,9 +1,10 @@
+import type { Knex } from 'knex';
 import type { Queues } from '../platform/queue/queues.js';
 import type { Logger } from '../platform/logger.js';
 import type { Sealer, Sealed } from '../platform/sealed.js';
 import { webhookDeliveries } from '../platform/metrics.js';
-import type { receiversRepo, ReceiverRow } from './receivers.repo.js';
-import type { deliveriesRepo, DeliveryRow } from './deliveries.repo.js';
+import { receiversRepo, type ReceiverRow } from './receivers.repo.js';
+import { deliveriesRepo, type DeliveryRow } from './deliveries.repo.js';
 import { deliverJob } from './notifications.jobs.js';
 import { signedHeaders } from './signing.js';
 import { sendNotification } from './send.js';
@@ -31,18 +32,42 @@ export function retryDelayMs(baseMs: number, next: number): number {
 
 /**
  * Outbound notifications: `notify` records one delivery per subscribed receiver and queues its
- * first attempt; `attempt` (the deliver-notification stage) signs and sends one attempt and
- * queues the next after a failure, or gives up and counts it against the receiver.
+ * first attempt (`record` and `queue` do it in two steps: recorded in a caller's transaction,
+ * queued after its commit); `attempt` (the deliver-notification stage) signs and sends one
+ * attempt and queues the next after a failure, or gives up and counts it against the receiver.
  */
 export class Notifier {
   constructor(private deps: NotifierDeps) {}
 
   /** Tells the store's enabled receivers subscribed to `kind`; returns the delivery ids. Never throws for a store without receivers. */
   async notify(tenantId: string, kind: NotificationKind, payload: Record<string, unknown>): Promise<string[]> {
-    const receivers = await this.deps.receivers.subscribed(tenantId, kind);
-    const ids: string[] = [];
-    for (const r of receivers) ids.push((await this.deliverTo(r, kind, payload)).id);
-    return ids;
+    const deliveries = await this.record(tenantId, kind, payload);
+    await this.queue(deliveries);
+    return deliveries.map((d) => d.id);
+  }
+
+  /**
+   * Records one delivery per subscribed receiver, without queueing it. With `db`, a caller's
+   * transaction, the deliveries are its outbox rows: they commit or roll back with its writes,
+   * and the caller queues them once committed (or requeue-deliveries does, when it never gets to).
+   */
+  async record(tenantId: string, kind: NotificationKind, payload: Record<string, unknown>, db?: Knex): Promise<DeliveryRow[]> {
+    const { receivers, deliveries } = db ? { receivers: receiversRepo(db), deliveries: deliveriesRepo(db) } : this.deps;
+    const made: DeliveryRow[] = [];
+    for (const r of await receivers.subscribed(tenantId, kind)) made.push(await deliveries.create(r.tenant_id, r.id, kind, payload));
+    return made;
+  }
+
+  /**
+   * Queues the first attempt of recorded deliveries. One that cannot be queued (Redis down) is
+   * queued by requeue-deliveries once Redis answers, so this never throws for it.
+   */
+  async queue(deliveries: Array<Pick<DeliveryRow, 'id'>>): Promise<void> {
+    for (const d of deliveries) {
+      await this.deps.queues
+        .enqueue(deliverJob, { deliveryId: d.id, attempt: 1 })
+        .catch((err) => this.deps.logger.warn('notification not queued; requeue-deliveries will send it', { err, deliveryId: d.id }));
+    }
   }
 
   /**
@@ -52,9 +77,7 @@ export class Notifier {
    */
   async deliverTo(receiver: ReceiverRow, kind: string, payload: Record<string, unknown>): Promise<DeliveryRow> {
     const delivery = await this.deps.deliveries.create(receiver.tenant_id, receiver.id, kind, payload);
-    await this.deps.queues
-      .enqueue(deliverJob, { deliveryId: delivery.id, attempt: 1 })
-      .catch((err) => this.deps.logger.warn('notification not queued; requeue-deliveries will send it', { err, deliveryId: delivery.id }));
+    await this.queue([delivery]);
     return delivery;
   }
 

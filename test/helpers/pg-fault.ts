@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+
+export interface RowTrigger {
+  /** Names the trigger, its function (and sequence): plain lower-case letters, digits, underscores. */
+  name: string;
+  table: string;
+  on: 'INSERT' | 'UPDATE';
+  /** The trigger's WHEN condition over NEW: only the rows it matches are touched. */
+  when: string;
+}
+
+async function install(db: Knex, r: RowTrigger, body: string): Promise<() => Promise<void>> {
+  if (!/^[a-z0-9_]+$/.test(r.name)) throw new Error(`trigger name ${r.name}`);
+  await db.raw(`CREATE FUNCTION ${r.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NEW; END $$`);
+  await db.raw(`CREATE TRIGGER ${r.name} BEFORE ${r.on} ON ${r.table} FOR EACH ROW WHEN (${r.when}) EXECUTE FUNCTION ${r.name}()`);
+  return async () => void (await db.raw(`DROP TRIGGER ${r.name} ON ${r.table}; DROP FUNCTION ${r.name}()`));
+}
+
+/**
+ * The first matching write raises a Postgres error (a failure between two writes of a job, as a
+ * crash or a lost connection would leave it); later ones pass. Returns how many matching writes
+ * were tried: the count is a sequence, which the failed transaction does not roll back.
+ */
+export async function failOnce(db: Knex, r: RowTrigger): Promise<{ tried(): Promise<number>; remove(): Promise<void> }> {
+  await db.raw(`CREATE SEQUENCE ${r.name}`);
+  const drop = await install(db, r, `IF nextval('${r.name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${r.name}'; END IF;`);
+  return {
+    async tried() {
+      const { rows } = await db.raw(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM ${r.name}`);
+      return Number(rows[0].n);
+    },
+    async remove() {
+      await drop();
+      await db.raw(`DROP SEQUENCE ${r.name}`);
+    },
+  };
+}
+
+/**
+ * Matching writes wait until `release()`: each takes an advisory lock that a transaction of the
+ * test holds, so a test can stop a job in the middle of its writes and start another beside it.
+ */
+export async function holdWrites(db: Knex, r: RowTrigger): Promise<{ release(): Promise<void>; remove(): Promise<void> }> {
+  const key = `hold:${r.name}`;
+  const drop = await install(db, r, `PERFORM pg_advisory_xact_lock(hashtext('${key}'));`);
+  const holder = await db.transaction();
+  await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
+  return { release: async () => void (await holder.commit()), remove: drop };
+}
+
+/** Backends of this database waiting on a lock (a row lock, an advisory lock). */
+export async function lockWaiters(db: Knex): Promise<number> {
+  const { rows } = await db.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+  return rows[0].n;
+}
