@@ -9,14 +9,31 @@ import { ensureSchedules, type Schedule } from './schedule.js';
  * comes back and every `checkEveryMs`, re-created when missing. After a reconnect or a
  * re-creation, the schedules marked `recover` also run at once (one run per 10 s whichever
  * worker asks), to redo what may have been lost with Redis: sweeps, job reconciliation.
+ *
+ * Writing every schedule at start (so a changed definition replaces the one in Redis) can fail:
+ * Redis stops or stalls mid-way and a command times out. That is never fatal to the process (it
+ * used to be: `started` rejected and the worker exited, taking its running jobs' slots with it);
+ * the next check, on reconnect or on the timer, writes every schedule again until one succeeds.
  */
 export function keepSchedules(queues: Queues, schedules: Schedule[], opts: { checkEveryMs: number; logger: Logger }): { started: Promise<void>; stop(): void } {
   let running: Promise<void> | null = null;
+  // Every schedule is written (not only the missing ones) until that has succeeded once.
+  let writeAll = true;
   const check = async (reason: 'start' | 'reconnect' | 'timer'): Promise<void> => {
     // One check at a time; a reconnect during a check (that may have failed on the old connection) checks again.
     while (running) await running.catch(() => undefined);
     running = (async () => {
-      if (reason === 'start') return ensureSchedules(queues, schedules);
+      if (writeAll) {
+        await ensureSchedules(queues, schedules);
+        writeAll = false;
+        if (reason === 'start') return;
+        // Written after a failed start: whatever Redis lost meanwhile is redone as after a reconnect.
+        opts.logger.warn('schedules written after a failed attempt', { reason });
+        return runNow(
+          queues,
+          schedules.filter((s) => s.recover),
+        );
+      }
       let missing = 0;
       for (const s of schedules) {
         if (await queues.get(s.job.queue).getJobScheduler(s.id)) continue;
@@ -36,7 +53,8 @@ export function keepSchedules(queues: Queues, schedules: Schedule[], opts: { che
   queues.onReconnect(() => retry('reconnect'));
   const timer = setInterval(() => retry('timer'), opts.checkEveryMs);
   timer.unref();
-  return { started: check('start'), stop: () => clearInterval(timer) };
+  const started = check('start').catch((err) => opts.logger.warn('could not write the schedules at start; retrying on reconnect and every check', { err }));
+  return { started, stop: () => clearInterval(timer) };
 }
 
 async function runNow(queues: Queues, schedules: Schedule[]): Promise<void> {
