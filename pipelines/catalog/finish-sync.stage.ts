@@ -1,39 +1,54 @@
+import type { Deps } from '../../shared/deps.js';
 import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import { finishSyncJob, indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
-import { deleteSeenPage, deleteUnsentPage, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
+import { cleanupCheckpoint, deleteSeenPage, deleteUnsentPage, endCleanup, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
 
 /**
- * Finishes a large store's completed full sync (a `sync` job, started by its completing batch):
- * walks the catalog in pages of SYNC_CLEANUP_PAGE, deleting the products the sync never sent that
- * are older than it (one short transaction a page), removing them from search at once and queueing
- * their index job (vectors, translations); then deletes the seen set in pages. Re-runnable: a retry
- * walks again and finds only what is left. Progress: the share of the catalog walked. Result:
- * `deleted` (by this run: a retried run does not count what an earlier attempt deleted).
+ * Finishes a large store's completed full sync (a `sync` job, started by its completing batch or by
+ * resume-syncs): walks the catalog in pages of SYNC_CLEANUP_PAGE, deleting the products the sync
+ * never sent that are older than it (one short transaction a page, which also moves the sync's
+ * checkpoint), removing them from search at once and queueing their index job (vectors,
+ * translations); then deletes the seen set in pages. Re-runnable: a retry or restart resumes after
+ * the last page done. Progress: the share of the catalog walked by this run. Result: `deleted`,
+ * every product the cleanup deleted, over all its runs.
  */
 export const finishSync = defineStage({
   ...finishSyncJob,
   async run({ data, deps, progress, signal }) {
     const { tenantId, syncId } = data;
+    const at = await cleanupCheckpoint(deps.db, tenantId, syncId);
+    const row = await deps.repos.jobs.get(data.jobRowId);
+    // A job of an earlier completion, run again after its sync_id began another sync: the products are no longer its to delete.
+    if (!at?.completedAt || !row || row.created_at < at.completedAt) return { deleted: 0, superseded: true };
+    // Ended already (this job's own end was not written: the database went as it finished).
+    if (at.after === null) return { deleted: at.deleted };
+    // The last page a run deleted may not have left search: its products are gone, so walking again would not find them.
+    if (at.removing.length) await takeOutOfSearch(deps, tenantId, at.removing);
     const total = Math.max(1, await deps.repos.products.count(tenantId));
-    let deleted = 0;
+    let removed = at.removing.length;
     let walked = 0;
-    for (let after: string | null = ''; after !== null;) {
+    for (let after: string | null = at.after; after !== null;) {
       signal.throwIfAborted();
       const step = await deleteUnsentPage(deps.db, tenantId, syncId, after);
-      if (step.deleted.length) {
-        await deps.engine.remove(tenantId, step.deleted);
-        // A fresh batch id: a retry's pages hold other products, and must not be taken for an earlier run's jobs.
-        await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: [], deletes: step.deleted });
-        deleted += step.deleted.length;
-      }
+      if (step.deleted.length) await takeOutOfSearch(deps, tenantId, step.deleted);
+      removed += step.deleted.length;
       walked += SYNC_CLEANUP_PAGE;
       after = step.next;
       await progress(Math.min(0.95, walked / total));
     }
-    if (deleted) await deps.notices.publish('index', tenantId);
+    if (removed) await deps.notices.publish('index', tenantId);
     for (let after: string | null = ''; after !== null; after = await deleteSeenPage(deps.db, tenantId, syncId, after)) signal.throwIfAborted();
+    const deleted = await endCleanup(deps.db, tenantId, syncId);
+    if (deleted === undefined) throw new Error(`the seen set of sync ${syncId} is still there after its deletion`);
     await progress(1);
     return { deleted };
   },
 });
+
+/** Removes deleted products from search at once and queues their index job (vectors, translations). */
+async function takeOutOfSearch(deps: Deps, tenantId: string, ids: string[]): Promise<void> {
+  await deps.engine.remove(tenantId, ids);
+  // A fresh batch id: a resumed run's pages hold other products, and must not be taken for an earlier run's jobs.
+  await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: [], deletes: ids });
+}

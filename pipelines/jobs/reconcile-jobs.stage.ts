@@ -5,14 +5,17 @@ import type { JobKind, JobRow } from '../../shared/jobs/jobs.repo.js';
 import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
 import type { JobSpec } from '../../shared/platform/queue/define-job.js';
-import { buildGenerationJob } from '../../shared/catalog/catalog.jobs.js';
+import { buildGenerationJob, finishSyncJob } from '../../shared/catalog/catalog.jobs.js';
 import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
 import { collectJob, PROVIDER_QUEUE, restartData, TRANSLATION_QUEUE } from '../../shared/translation/index.js';
 import { buildVectorsJob } from '../../shared/vectors/index.js';
 
 const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children'] as const;
 
-/** How a kind of job starts over: its first stage with its data, and the queues its stages run on. */
+/**
+ * How a kind of job starts over: its first stage with its data, and the queues its later stages run
+ * on (read whole for a live job of the row; the first stage's own job is looked up by its id).
+ */
 interface Restart {
   queues: string[];
   first(row: JobRow): { job: JobSpec<any>; data: unknown };
@@ -39,20 +42,28 @@ const RESTARTS: Partial<Record<JobKind, Restart>> = {
     queues: ['mining'],
     first: (row) => ({ job: mineSynonymsJob, data: { ...row.params, tenantId: row.tenant_id, jobRowId: row.id } }),
   },
+  // One stage, resumed from the sync's checkpoint. Its queue (catalog) holds every index job: not read whole.
+  sync: {
+    queues: [],
+    first: (row) => ({ job: finishSyncJob, data: { tenantId: row.tenant_id, syncId: row.params.sync_id, jobRowId: row.id } }),
+  },
 };
 
 /**
- * Queues a row's first stage again. BullMQ ignores an add under an id it still keeps, and it keeps
- * finished jobs (a failure for 7 days): a row whose final write was lost (the database down as its
- * last attempt failed) would never start over. A finished job under that id goes first.
+ * Queues a row's first stage again, unless its job is still waiting or running (false). BullMQ
+ * ignores an add under an id it still keeps, and it keeps finished jobs (a failure for 7 days): a
+ * row whose final write was lost (the database down as its last attempt failed) would never start
+ * over. A finished job under that id goes first.
  */
-async function restart(deps: Deps, row: JobRow, how: Restart): Promise<void> {
+async function restart(deps: Deps, row: JobRow, how: Restart): Promise<boolean> {
   const first = how.first(row);
   const parsed = first.job.schema.safeParse(first.data);
   if (!parsed.success) throw new UnrecoverableError(`its parameters no longer start ${first.job.name}: ${parsed.error.message}`);
   const held = await deps.queues.get(first.job.queue).getJob(first.job.jobId(parsed.data));
-  if (held?.finishedOn) await held.remove();
+  if (held && !held.finishedOn) return false;
+  if (held) await held.remove();
   await deps.queues.enqueue(first.job, first.data, { jobRowId: row.id });
+  return true;
 }
 
 /**
@@ -80,8 +91,7 @@ export const reconcileJobs = defineStage({
         await deps.repos.jobs.finish(row.id, 'canceled', {});
       } else if (how) {
         try {
-          await restart(deps, row, how);
-          restarted++;
+          if (await restart(deps, row, how)) restarted++;
         } catch (err) {
           // A row that cannot start over (its parameters refused, its job id held by another row) fails alone: the rows after it still run.
           if (!(err instanceof UnrecoverableError || err instanceof z.ZodError)) throw err;

@@ -5482,7 +5482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job (404 once a finished job passed its retention: 30 days by default) */
+            /** @description the job (404 once a finished job passed its retention: 30 days by default). A failed `sync` job is started again by the service: it goes back to `queued` and ends with the outcome of the run that finishes it */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6732,7 +6732,7 @@ export interface operations {
                             index: number;
                             message: string;
                         }[];
-                        /** @description a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes */
+                        /** @description a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes. A `sync` job that fails for good is started again by the service (the same job goes back to `queued`, resuming where it stopped) until it succeeds */
                         sync_job?: {
                             /** Format: date-time */
                             created_at: string;

@@ -33,11 +33,27 @@ export async function deleteUnsentInline(trx: Knex.Transaction, tenantId: string
   return res.rows.map((r: { id: string }) => r.id);
 }
 
+/** Where a completed sync's cleanup stands (see migration 032); `after` null: the cleanup has ended. */
+export interface CleanupCheckpoint {
+  completedAt: Date | null;
+  after: string | null;
+  deleted: number;
+  removing: string[];
+}
+
+export async function cleanupCheckpoint(db: Knex, tenantId: string, syncId: string): Promise<CleanupCheckpoint | undefined> {
+  const row = await db('product_syncs')
+    .where({ tenant_id: tenantId, sync_id: syncId })
+    .first('completed_at', 'cleanup_after', 'cleanup_deleted', 'cleanup_removing');
+  return row && { completedAt: row.completed_at, after: row.cleanup_after, deleted: row.cleanup_deleted, removing: row.cleanup_removing ?? [] };
+}
+
 /**
  * One step of finish-sync: reads the next SYNC_CLEANUP_PAGE products after `after` (id order) and
- * deletes those the sync never sent that are older than it, in one short transaction. A product
- * written since the sync started (a later batch) survives. Returns the deleted ids and where the
- * next step starts (null: the walk is over).
+ * deletes those the sync never sent that are older than it, in one short transaction that also
+ * moves the checkpoint past the page (and records the deleted ids, for a resume to take out of
+ * search again). A product written since the sync started (a later batch) survives. Returns the
+ * deleted ids and where the next step starts (null: the walk is over).
  */
 export async function deleteUnsentPage(db: Knex, tenantId: string, syncId: string, after: string): Promise<{ deleted: string[]; next: string | null }> {
   return db.transaction(async (trx) => {
@@ -58,6 +74,14 @@ export async function deleteUnsentPage(db: Knex, tenantId: string, syncId: strin
           )
         ).rows.map((r: { id: string }) => r.id)
       : [];
+    await trx('product_syncs')
+      .where({ tenant_id: tenantId, sync_id: syncId })
+      .whereNotNull('cleanup_after')
+      .update({
+        cleanup_after: rows.length ? rows[rows.length - 1].id : after,
+        cleanup_deleted: trx.raw('cleanup_deleted + ?', [deleted.length]),
+        cleanup_removing: deleted.length ? deleted : null,
+      });
     return { deleted, next: rows.length < SYNC_CLEANUP_PAGE ? null : rows[rows.length - 1].id };
   });
 }
@@ -82,10 +106,25 @@ export async function deleteSeenPage(db: Knex, tenantId: string, syncId: string,
   });
 }
 
+/** Marks a sync's cleanup ended once its seen set is gone; returns the products it deleted in all (undefined: the seen set is still there). */
+export async function endCleanup(db: Knex, tenantId: string, syncId: string): Promise<number | undefined> {
+  const res = await db.raw(
+    `UPDATE product_syncs s SET cleanup_after = NULL, cleanup_removing = NULL
+      WHERE s.tenant_id = ? AND s.sync_id = ?
+        AND NOT EXISTS (SELECT 1 FROM product_sync_items i WHERE i.tenant_id = s.tenant_id AND i.sync_id = s.sync_id)
+     RETURNING s.cleanup_deleted`,
+    [tenantId, syncId],
+  );
+  return res.rows[0]?.cleanup_deleted;
+}
+
 /** Whether a completed sync's seen set is still there (its finish-sync has not ended). */
 export async function syncCleanupPending(db: Knex | Knex.Transaction, tenantId: string, syncId: string): Promise<boolean> {
   return !!(await db('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).first(db.raw('1 AS one')));
 }
+
+/** The dedupe key of a sync's `sync` jobs rows: one live at a time. */
+export const syncJobKey = (syncId: string) => `sync-${syncId}`;
 
 /** Starts the finish-sync job of a completed sync, or joins the one queued or running for it. */
 export function startSyncCleanup(deps: StartJobDeps, tenantId: string, syncId: string) {
@@ -93,7 +132,7 @@ export function startSyncCleanup(deps: StartJobDeps, tenantId: string, syncId: s
     tenantId,
     kind: 'sync',
     params: { sync_id: syncId },
-    dedupeKey: `sync-${syncId}`,
+    dedupeKey: syncJobKey(syncId),
     first: finishSyncJob,
     data: (jobRowId) => ({ tenantId, syncId, jobRowId }),
   });

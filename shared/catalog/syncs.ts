@@ -74,11 +74,13 @@ export async function touchSync(trx: Knex.Transaction, tenantId: string, syncId:
 
 /**
  * Ends a full sync: its seen set goes (`keepSeen`: finish-sync deletes it in pages once it has
- * deleted the unsent products), its row stays as completed (SYNC_COMPLETED_HOLD_MINUTES).
+ * deleted the unsent products, from a fresh checkpoint), its row stays as completed (SYNC_COMPLETED_HOLD_MINUTES).
  */
 export async function completeSync(trx: Knex.Transaction, tenantId: string, syncId: string, opts: { keepSeen?: boolean } = {}): Promise<void> {
   if (!opts.keepSeen) await trx('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).delete();
-  await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).update({ completed_at: trx.fn.now() });
+  await trx('product_syncs')
+    .where({ tenant_id: tenantId, sync_id: syncId })
+    .update({ completed_at: trx.fn.now(), cleanup_after: opts.keepSeen ? '' : null, cleanup_deleted: 0, cleanup_removing: null });
 }
 
 /**

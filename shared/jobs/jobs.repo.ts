@@ -92,6 +92,10 @@ export function jobsRepo(db: Knex) {
         .orderBy('created_at')
         .limit(limit);
     },
+    /** The newest row with `dedupeKey` created at or after `since` (the row of one occurrence of the work, whatever its status). */
+    async newest(tenantId: string, dedupeKey: string, since: Date): Promise<JobRow | undefined> {
+      return jobs().where({ tenant_id: tenantId, dedupe_key: dedupeKey }).andWhere('created_at', '>=', since).orderBy('created_at', 'desc').first();
+    },
     /** queued -> running (only from queued or running; a canceled job stays canceled). */
     async markRunning(id: string): Promise<JobRow | undefined> {
       const [row] = await jobs()
@@ -125,6 +129,19 @@ export function jobsRepo(db: Knex) {
           started_at: db.raw('coalesce(started_at, now())') as unknown as Date,
         });
       return n > 0;
+    },
+    /**
+     * failed -> queued, for work a sweep starts again after it failed for good (resume-syncs), so
+     * the row a client holds ends with the outcome of the run that finishes the work. False when
+     * the row is not failed, or a live row with its dedupe key has taken over meanwhile.
+     */
+    async reopen(id: string): Promise<boolean> {
+      try {
+        return (await jobs().where({ id, status: 'failed' }).update({ status: 'queued', error: null, result: null, finished_at: null })) > 0;
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') return false;
+        throw err;
+      }
     },
     /** Queued jobs are canceled at once; running ones are flagged and stop at their next check. */
     async requestCancel(tenantId: string, id: string): Promise<JobRow | undefined> {

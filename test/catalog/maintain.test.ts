@@ -6,7 +6,7 @@ import { statsSettled } from '../helpers/pg-stats.js';
 import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
-import { schedules as catalogSchedules, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
+import { schedules as catalogSchedules, RESUME_SYNCS_SCHEDULER_ID, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
 import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
 import { schedules as jobsSchedules, RECONCILE_SCHEDULER_ID } from '../../pipelines/jobs/index.js';
 
@@ -65,7 +65,7 @@ t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule 
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
   t.same(
     schedulers.map((s) => s.key).sort(),
-    [MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort(),
+    [MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, RESUME_SYNCS_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort(),
   );
   t.ok(
     schedulers.filter((s) => s.key !== PURGE_SCHEDULER_ID).every((s) => Number(s.every) === h.config.sweepEveryMs),

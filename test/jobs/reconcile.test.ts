@@ -3,6 +3,8 @@ import { setupWithWorkers } from '../helpers/workers.js';
 import { waitFor } from '../helpers/wait.js';
 import { reconcileJobs } from '../../pipelines/jobs/reconcile-jobs.stage.js';
 import { buildGeneration } from '../../pipelines/catalog/build-generation.stage.js';
+import { finishSync } from '../../pipelines/catalog/finish-sync.stage.js';
+import { searchIds } from '../helpers/catalog.js';
 
 // A jobs row queued or running whose BullMQ job no longer exists (Redis restarted empty, a
 // queueing that failed after the row was written) starts over, or fails with a reason.
@@ -78,4 +80,55 @@ t.test("a row whose last write was lost while its BullMQ job is kept finished st
     'the reindex ending',
   );
   t.equal(done.status, 'succeeded', 'the reindex ran again');
+});
+
+t.test('a sync row whose finish-sync job is alive on the catalog queue is left alone (that queue is not read whole)', async (t) => {
+  const { id: tenantId } = await h.tenant();
+  const { job } = await deps.repos.jobs.create(tenantId, 'sync', { sync_id: 'alive-1' }, 'sync-alive-1');
+  await deps.queues
+    .get(finishSync.queue)
+    .add(finishSync.name, { input: { tenantId, syncId: 'alive-1', jobRowId: job.id }, jobRowId: job.id }, { jobId: `finish-sync-${job.id}`, delay: 60_000 });
+  t.match(await reconcile('sync-alive'), { restarted: 0, failed: 0 });
+  t.equal((await deps.repos.jobs.get(job.id))!.status, 'queued', 'not failed as lost');
+});
+
+t.test("a sync row whose queued work was lost starts over from the sync's checkpoint", async (t) => {
+  const { id: tenantId, key } = await h.tenant();
+  const product = (id: string, name = `Product ${id}`) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
+  const upsert = [product('a0'), product('k1', 'quokka lamp'), product('s1'), product('z1')];
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert } })).status, 200);
+  await waitFor(async () => (await searchIds(h, key)('quokka')).includes('k1'), 20_000, 'k1 searchable');
+  // A cleanup stopped after the page that ended at 'm' committed (5 products deleted so far, k1 last), before k1 left search.
+  await deps
+    .db('products')
+    .where({ tenant_id: tenantId })
+    .update({ updated_at: deps.db.raw(`now() - interval '1 hour'`) });
+  await deps.db('products').where({ tenant_id: tenantId, id: 'k1' }).delete();
+  await deps.db('product_syncs').insert({
+    tenant_id: tenantId,
+    sync_id: 'lost-1',
+    started_at: deps.db.raw(`now() - interval '10 minutes'`),
+    completed_at: deps.db.raw(`now() - interval '5 minutes'`),
+    batches: 2,
+    cleanup_after: 'm',
+    cleanup_deleted: 5,
+    cleanup_removing: ['k1'],
+  });
+  await deps.db('product_sync_items').insert({ tenant_id: tenantId, sync_id: 'lost-1', product_id: 's1' });
+  const { job } = await deps.repos.jobs.create(tenantId, 'sync', { sync_id: 'lost-1' }, 'sync-lost-1');
+
+  t.match(await reconcile('sync-lost'), { restarted: 1, failed: 0 });
+  const done = await waitFor(
+    async () => {
+      const r = await deps.repos.jobs.get(job.id);
+      return r && ['succeeded', 'failed', 'canceled'].includes(r.status) ? r : null;
+    },
+    30_000,
+    'the sync job ending',
+  );
+  t.match(done, { status: 'succeeded', result: { deleted: 6 } }, "the earlier run's 5 and z1");
+  t.same(await deps.db('products').where({ tenant_id: tenantId }).orderBy('id').pluck('id'), ['a0', 's1'], 'a0, before the checkpoint, was not walked again');
+  t.equal(Number((await deps.db('product_sync_items').where({ tenant_id: tenantId }).count({ n: '*' }))[0].n), 0, 'the seen set is gone');
+  t.match(await deps.db('product_syncs').where({ tenant_id: tenantId, sync_id: 'lost-1' }).first(), { cleanup_after: null, cleanup_removing: null });
+  await waitFor(async () => !(await searchIds(h, key)('quokka')).includes('k1'), 20_000, 'k1, deleted by the earlier run, out of search');
 });

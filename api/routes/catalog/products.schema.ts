@@ -39,7 +39,7 @@ export const ProductBatchResult = z.object({
   errors: z.array(ItemError),
   visible_within_s: z.number(),
   sync_job: Job.optional().describe(
-    "a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes",
+    "a large store's completing batch of a full sync: the `sync` job deleting the products the sync never sent (poll GET /v1/jobs/{id}; its result's `deleted` counts them). `deleted` above counts only this batch's own deletes. A `sync` job that fails for good is started again by the service (the same job goes back to `queued`, resuming where it stopped) until it succeeds",
   ),
 });
 

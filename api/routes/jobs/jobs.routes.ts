@@ -58,7 +58,13 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       summary: 'Get a job (poll until terminal)',
       auth: JOBS,
       params: JobParams,
-      responses: { 200: { description: 'the job (404 once a finished job passed its retention: 30 days by default)', schema: Job } },
+      responses: {
+        200: {
+          description:
+            'the job (404 once a finished job passed its retention: 30 days by default). A failed `sync` job is started again by the service: it goes back to `queued` and ends with the outcome of the run that finishes it',
+          schema: Job,
+        },
+      },
       async handle(ctx, { params }) {
         const row = await jobs.find(ctx.state.principal.tenantId, params.job_id);
         if (!row) throw notFound('job');

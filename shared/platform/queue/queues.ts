@@ -83,14 +83,15 @@ export class Queues {
    * Queues `data` again for a sweep that finds work whose job was lost: adds it when no job holds its id, and
    * retries the job (with its attempts counted afresh) when it failed for good, since BullMQ keeps a failed job
    * for a week and silently ignores an add under its id. A job still waiting, delayed, running or completed is
-   * left alone ('held'): the stage it runs decides whether there is still work.
+   * left alone ('held'): the stage it runs decides whether there is still work. `jobRowId`: the jobs row an
+   * added job works for (a retried one keeps its own).
    */
-  async requeue<T>(stage: JobSpec<T>, data: T): Promise<'added' | 'retried' | 'held'> {
+  async requeue<T>(stage: JobSpec<T>, data: T, opts: { jobRowId?: string | null } = {}): Promise<'added' | 'retried' | 'held'> {
     const parsed = stage.schema.safeParse(data);
     if (!parsed.success) throw new UnrecoverableError(`invalid data for ${stage.name}: ${parsed.error.message}`);
     const held = await this.get(stage.queue).getJob(stage.jobId(parsed.data));
     if (!held) {
-      await this.enqueue(stage, data);
+      await this.enqueue(stage, data, { jobRowId: opts.jobRowId });
       return 'added';
     }
     if (!(await held.isFailed())) return 'held';

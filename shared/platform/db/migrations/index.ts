@@ -28,6 +28,7 @@ import * as m028 from './028-billing-checkouts.js';
 import * as m029 from './029-translation-answers.js';
 import * as m030 from './030-catalog-builds.js';
 import * as m031 from './031-catalog-sync-expiry.js';
+import * as m032 from './032-catalog-sync-cleanup.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -65,6 +66,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['029-translation-answers', m029],
   ['030-catalog-builds', m030],
   ['031-catalog-sync-expiry', m031],
+  ['032-catalog-sync-cleanup', m032],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import type { Queues } from '../platform/queue/queues.js';
+import type { StartJobDeps } from '../jobs/index.js';
+import { finishSyncJob } from './catalog.jobs.js';
+import { startSyncCleanup, syncJobKey } from './sync-cleanup.js';
+
+/** Syncs resume-syncs reads at a time. */
+const SYNCS_PER_PAGE = 100;
+
+export interface ResumeSyncsDeps extends StartJobDeps {
+  db: Knex;
+  queues: Pick<Queues, 'enqueue' | 'requeue'>;
+}
+
+/**
+ * resume-syncs' step: finds the completed syncs, completed over `graceMs` ago, whose cleanup has
+ * not ended (their checkpoint is set until finish-sync deletes the seen set) and whose `sync` job
+ * is not queued or running, and starts the cleanup again: a row that failed for good (every
+ * attempt spent while the database was down) is reopened and its job queued again under its own
+ * id, to resume from the checkpoint; a completion no row was written for (the API went between its
+ * commit and the job) gets one. A live row is left to reconcile-jobs (it restarts one whose queued
+ * work was lost), a canceled one stays canceled (its seen set stays until the completing batch is
+ * sent again). `graceMs`: a completing batch writes its row just after its commit.
+ */
+export async function resumeSyncCleanups(deps: ResumeSyncsDeps, graceMs: number, signal?: AbortSignal): Promise<{ resumed: number; started: number }> {
+  let resumed = 0;
+  let started = 0;
+  for (let last = ['', '']; ;) {
+    signal?.throwIfAborted();
+    const page: Array<{ tenant_id: string; sync_id: string; completed_at: Date }> = await deps
+      .db('product_syncs')
+      .select('tenant_id', 'sync_id', 'completed_at')
+      .whereNotNull('cleanup_after')
+      .andWhere('completed_at', '<', deps.db.raw(`now() - ? * interval '1 millisecond'`, [graceMs]))
+      .andWhereRaw('(tenant_id, sync_id) > (?, ?)', last)
+      .orderBy(['tenant_id', 'sync_id'])
+      .limit(SYNCS_PER_PAGE);
+    for (const s of page) {
+      // Only a row written since this completion: an earlier use of the sync_id had rows of its own.
+      const row = await deps.repos.jobs.newest(s.tenant_id, syncJobKey(s.sync_id), s.completed_at);
+      if (!row) {
+        await startSyncCleanup(deps, s.tenant_id, s.sync_id);
+        started++;
+      } else if (row.status === 'failed' && (await deps.repos.jobs.reopen(row.id))) {
+        // The row first: queued while it still said failed, the job would find its row finished and skip the work.
+        const data = { tenantId: s.tenant_id, syncId: s.sync_id, jobRowId: row.id };
+        await deps.queues.requeue(finishSyncJob, data, { jobRowId: row.id });
+        resumed++;
+      }
+    }
+    if (page.length < SYNCS_PER_PAGE) return { resumed, started };
+    last = [page[page.length - 1].tenant_id, page[page.length - 1].sync_id];
+  }
+}
