@@ -157,7 +157,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     new AuthThrottle(authFailures, config.authFailureLimits),
   );
   const rateLimiter = new RateLimiter(redis, config.queuePrefix, logger);
-  const engine = createLexicalEngine(config, db);
+  const engine = createLexicalEngine(config, db, redis);
   const notices = new Notices(redis, config.queuePrefix);
   const searchLog = new SearchLogWriter(repos.searchLog.insertMany, logger);
   const usage = new UsageCounter(redis, config.queuePrefix, logger);

@@ -104,6 +104,8 @@ const Env = z.object({
   VOCAB_DEBOUNCE_MS: z.coerce.number().int().min(100).default(30_000),
   SWEEP_EVERY_MS: z.coerce.number().int().min(10_000).default(300_000),
   PURGE_EVERY_MS: z.coerce.number().int().min(60_000).default(3_600_000),
+  // A process marks a set it keeps using once an hour (typesense.set-usage.ts REFRESH_MS): a set in use must outlive that.
+  ALT_SET_RETENTION_HOURS: z.coerce.number().int().min(2).max(8760).default(24),
   // The search log and events feed 90-day synonym mining and 60-day click learning: never less.
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(90).max(3650).default(90),
   JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -203,6 +205,8 @@ export interface Config {
   secretEncryptionKeyIsDefault: boolean;
   searchEngine: 'postgres' | 'typesense';
   typesense?: { url: string; apiKey: string };
+  /** Typesense: a synonym set of alternatives no process has written or used for this long is deleted (sweep-alternatives, every `retention.everyMs`). */
+  altSetRetentionHours: number;
   qdrantUrl?: string;
   openaiBaseUrl?: string;
   /** AI query rewriting: the chat model, its hard timeout, prices (USD per million tokens), the default monthly budget per store and the cache life. */
@@ -361,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretEncryptionKeyIsDefault: !sealingKey,
     searchEngine: e.SEARCH_ENGINE,
     typesense: e.TYPESENSE_URL ? { url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY ?? '' } : undefined,
+    altSetRetentionHours: e.ALT_SET_RETENTION_HOURS,
     qdrantUrl: e.QDRANT_URL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     llm: {

@@ -5,9 +5,16 @@ import { waitFor } from '../helpers/wait.js';
 import { statsSettled } from '../helpers/pg-stats.js';
 import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
+import { sweepAlternatives } from '../../pipelines/maintenance/sweep-alternatives.stage.js';
 import { ensureSchedules } from '../../shared/platform/queue/schedule.js';
 import { schedules as catalogSchedules, RESUME_SYNCS_SCHEDULER_ID, SWEEP_SCHEDULER_ID } from '../../pipelines/catalog/index.js';
-import { schedules as maintenanceSchedules, MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID } from '../../pipelines/maintenance/index.js';
+import {
+  schedules as maintenanceSchedules,
+  MAINTAIN_SCHEDULER_ID,
+  PURGE_SCHEDULER_ID,
+  SWEEP_ALTERNATIVES_SCHEDULER_ID,
+  SWEEP_BUILDS_SCHEDULER_ID,
+} from '../../pipelines/maintenance/index.js';
 import { schedules as jobsSchedules, RECONCILE_SCHEDULER_ID } from '../../pipelines/jobs/index.js';
 
 // Dead rows where the server's autovacuum is off (as on this machine): the service vacuums its own tables.
@@ -65,11 +72,34 @@ t.test('the maintain-tables stage vacuums on a worker; the maintenance schedule 
   const schedulers = await h.api.deps.queues.get('maintenance').getJobSchedulers();
   t.same(
     schedulers.map((s) => s.key).sort(),
-    [MAINTAIN_SCHEDULER_ID, PURGE_SCHEDULER_ID, RECONCILE_SCHEDULER_ID, RESUME_SYNCS_SCHEDULER_ID, SWEEP_BUILDS_SCHEDULER_ID, SWEEP_SCHEDULER_ID].sort(),
+    [
+      MAINTAIN_SCHEDULER_ID,
+      PURGE_SCHEDULER_ID,
+      RECONCILE_SCHEDULER_ID,
+      RESUME_SYNCS_SCHEDULER_ID,
+      SWEEP_ALTERNATIVES_SCHEDULER_ID,
+      SWEEP_BUILDS_SCHEDULER_ID,
+      SWEEP_SCHEDULER_ID,
+    ].sort(),
   );
   t.ok(
-    schedulers.filter((s) => s.key !== PURGE_SCHEDULER_ID).every((s) => Number(s.every) === h.config.sweepEveryMs),
-    'every SWEEP_EVERY_MS (purge-expired: PURGE_EVERY_MS)',
+    schedulers.every(
+      (s) => Number(s.every) === ([PURGE_SCHEDULER_ID, SWEEP_ALTERNATIVES_SCHEDULER_ID].includes(s.key) ? h.config.retention.everyMs : h.config.sweepEveryMs),
+    ),
+    'every SWEEP_EVERY_MS (purge-expired and sweep-alternatives: PURGE_EVERY_MS)',
   );
   for (const s of schedulers) await h.api.deps.queues.get('maintenance').removeJobScheduler(s.key);
+});
+
+t.test('sweep-alternatives does nothing on the Postgres engine (it keeps no synonym sets)', async (t) => {
+  const jobId = await h.api.deps.queues.enqueue(sweepAlternatives, { run: 'postgres' });
+  const result = await waitFor(
+    async () => {
+      const job = await h.api.deps.queues.get('maintenance').getJob(jobId);
+      return job?.finishedOn ? (job.returnvalue ?? { failed: job.failedReason }) : null;
+    },
+    20_000,
+    'sweep-alternatives finished',
+  );
+  t.same(result, { deleted: 0, kept: 0, skipped: true });
 });

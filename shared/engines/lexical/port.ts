@@ -263,4 +263,9 @@ export interface LexicalEngine {
   changed?(tenantId: string): void;
   /** Removes everything of a tenant. */
   dropTenant(tenantId: string): Promise<void>;
+  /**
+   * Deletes what the engine keeps at its server for queries' alternatives that no process has written
+   * or used within `olderThanMs` (Typesense: synonym sets of alternatives); absent where nothing is kept.
+   */
+  dropUnusedAlternatives?(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number }>;
 }

@@ -18,5 +18,7 @@ export function timedEngine(engine: LexicalEngine): LexicalEngine {
     search: (q: EngineQuery) => timeEngine(engine.name, 'search', () => engine.search(q)),
     dropTenant: (t) => engine.dropTenant(t),
     changed: (t) => engine.changed?.(t),
+    // Kept absent where the engine has none: the sweep stage then does nothing.
+    ...(engine.dropUnusedAlternatives && { dropUnusedAlternatives: (ms, signal) => engine.dropUnusedAlternatives!(ms, signal) }),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Client } from 'typesense';
 import type { EngineQuery } from './port.js';
+import { REFRESH_MS, type SetUsage } from './typesense.set-usage.js';
 
 /**
  * A term's alternatives on Typesense. `q` has no OR, but a search's synonym sets are expanded
@@ -74,29 +75,46 @@ export const isMissingSet = (message: string | undefined) => /Synonym index not 
  * Sets one process keeps at Typesense: past this, the set it used least recently is deleted there. Every
  * distinct correction makes a set, so without a bound a store's long tail of typos would pile them up.
  * Another process still using a deleted set writes it again on its next search (isMissingSet, one retry).
- * Sets written by a process that has since stopped stay until their tenant is dropped.
+ * Sets written by a process that has since stopped are left to the sweep (sweep below, SetUsage).
  */
 export const MAX_SETS = 2_000;
 
-/** The synonym sets of alternatives this process has written, least recently used first; a forgotten one is written again (an upsert by name). */
+/** A set of alternatives of this deployment (any tenant's): `<prefix>_<tenant>_alt_<16 hex>`. */
+const isAlternativesSet = (head: string, name: string) => name.startsWith(head) && /^.+_alt_[0-9a-f]{16}$/.test(name.slice(head.length));
+
+/**
+ * The synonym sets of alternatives this process has written, least recently used first, each with
+ * when this process last marked it used (SetUsage); a forgotten one is written again (an upsert by name).
+ */
 export class AlternativeSets {
-  private written = new Map<string, true>();
+  private written = new Map<string, number>();
 
   constructor(
     private client: Promise<Client>,
     private maxSets = MAX_SETS,
+    private readonly usage: SetUsage | null = null,
   ) {}
 
-  /** Writes the set unless this process already has (`again`: it was found missing); deletes the least recently used one past maxSets. */
+  /**
+   * Writes the set unless this process already has (`again`: it was found missing) and marks it used;
+   * a set it already has is marked again once REFRESH_MS has passed, so the sweep keeps it. Deletes
+   * the least recently used one past maxSets.
+   */
   async ensure(name: string, items: SynonymItem[], again = false): Promise<void> {
-    const held = this.written.delete(name);
-    if (held && !again) {
-      this.written.set(name, true);
+    const now = this.usage?.now() ?? 0;
+    const marked = this.written.get(name);
+    this.written.delete(name);
+    if (marked !== undefined && !again) {
+      const due = this.usage !== null && now - marked >= REFRESH_MS;
+      if (due) this.usage.mark(name);
+      this.written.set(name, due ? now : marked);
       return;
     }
+    // Marked as it is written (in Redis within FLUSH_MS): a sweep listing it before then deletes it, and the next search writes it again.
+    this.usage?.mark(name);
     const client = await this.client;
     await client.synonymSets(name).upsert({ items });
-    this.written.set(name, true);
+    this.written.set(name, now);
     if (this.written.size <= this.maxSets) return;
     const oldest = this.written.keys().next().value!;
     this.written.delete(oldest);
@@ -113,5 +131,28 @@ export class AlternativeSets {
     const names = (await client.synonymSets().retrieve()).map((s) => s.name).filter((n) => isAlternativesSetOf(alias, n));
     for (const name of names) await client.synonymSets(name).delete().catch(ignoreNotFound);
     for (const name of [...this.written.keys()]) if (isAlternativesSetOf(alias, name)) this.written.delete(name);
+  }
+
+  /**
+   * Deletes this deployment's sets of alternatives (names starting `head`) not marked used within
+   * `olderThanMs`, or never marked (written before marks were kept, or their mark lost with Redis),
+   * and forgets their marks. Any other synonym set is left alone. A process still holding a deleted
+   * set finds it missing on its next search and writes it again (one retry).
+   */
+  async sweep(head: string, olderThanMs: number, ignoreNotFound: (e: unknown) => null, signal?: AbortSignal): Promise<{ deleted: number; kept: number }> {
+    // Without marks every set would look unused.
+    if (!this.usage) throw new Error('sweeping sets of alternatives needs their marks (SetUsage)');
+    const client = await this.client;
+    const cutoff = this.usage.now() - olderThanMs;
+    const names = (await client.synonymSets().retrieve()).map((s) => s.name).filter((n) => isAlternativesSet(head, n));
+    const marks = await this.usage.lastUsed(names);
+    const stale = names.filter((_, i) => (marks[i] ?? -Infinity) < cutoff);
+    for (const name of stale) {
+      signal?.throwIfAborted();
+      await client.synonymSets(name).delete().catch(ignoreNotFound);
+      this.written.delete(name);
+    }
+    await this.usage.forgetBefore(cutoff);
+    return { deleted: stale.length, kept: names.length - stale.length };
   }
 }

@@ -3,6 +3,7 @@ import type { EngineQuery, EngineResult, IndexSettings, LexicalEngine, SearchDoc
 import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
 import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
 import { AlternativeSets, alternativesSetName, isMissingSet } from './typesense.alternatives.js';
+import type { SetUsage } from './typesense.set-usage.js';
 
 export interface TypesenseEngineOptions {
   url: string;
@@ -12,6 +13,8 @@ export interface TypesenseEngineOptions {
   connectionTimeoutSeconds?: number;
   /** Synonym sets of alternatives one process keeps at Typesense (typesense.alternatives.ts MAX_SETS). */
   maxAlternativeSets?: number;
+  /** Where the sets of alternatives are marked used (typesense.set-usage.ts); without it nothing is marked and the sweep refuses to run. */
+  setUsage?: SetUsage;
 }
 
 /** One document that Typesense refused during an import. */
@@ -103,7 +106,7 @@ export class TypesenseEngine implements LexicalEngine {
         }),
     );
     this.client.catch(() => undefined);
-    this.sets = new AlternativeSets(this.client, opts.maxAlternativeSets);
+    this.sets = new AlternativeSets(this.client, opts.maxAlternativeSets, opts.setUsage);
   }
 
   private alias(tenantId: string): string {
@@ -281,6 +284,10 @@ export class TypesenseEngine implements LexicalEngine {
     await this.sets.dropTenant(this.alias(tenantId), ignoreNotFound);
   }
 
+  async dropUnusedAlternatives(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number }> {
+    return this.sets.sweep(`${this.prefix}_`, olderThanMs, ignoreNotFound, signal);
+  }
+
   /**
    * One search through the alias; a multi_search when facets need counts without their own filter.
    * Every search names the query's synonym set of alternatives when it has one (typesense.alternatives.ts).
@@ -293,7 +300,7 @@ export class TypesenseEngine implements LexicalEngine {
     if (!set) return toEngineResult(plan, (await this.run(alias, searches)) ?? []);
     await this.sets.ensure(set, plan.alternatives);
     const results = await this.run(alias, searches).catch(async (e: unknown) => {
-      // Deleted since this process wrote it (the tenant dropped by another process): written again.
+      // Deleted since this process wrote it (swept as unused, its tenant dropped, evicted by another process): written again.
       if (!isMissingSet((e as Error).message)) throw e;
       await this.sets.ensure(set, plan.alternatives, true);
       return this.run(alias, searches);
