@@ -9,6 +9,7 @@ import { buildGenerationJob, finishSyncJob } from '../../shared/catalog/catalog.
 import { mineSynonymsJob } from '../../shared/synonyms/synonyms.jobs.js';
 import { collectJob, PROVIDER_QUEUE, restartData, TRANSLATION_QUEUE } from '../../shared/translation/index.js';
 import { buildVectorsJob } from '../../shared/vectors/index.js';
+import { catalogExportJob, dataDeleteJob, dataExportJob } from '../../shared/tenant-data/index.js';
 
 const LIVE = ['waiting', 'prioritized', 'active', 'delayed', 'waiting-children'] as const;
 
@@ -41,6 +42,24 @@ const RESTARTS: Partial<Record<JobKind, Restart>> = {
   synonym_mining: {
     queues: ['mining'],
     first: (row) => ({ job: mineSynonymsJob, data: { ...row.params, tenantId: row.tenant_id, jobRowId: row.id } }),
+  },
+  // One stage each, re-runnable (an archive and its link are keyed by the row; a deletion deletes what is left).
+  // Their queue was not read before stop 40: an export waiting or running over the grace was failed
+  // as lost, and its later success was dropped (a finished row is never written again).
+  export: {
+    queues: [catalogExportJob.queue],
+    first: (row) => ({ job: catalogExportJob, data: { tenantId: row.tenant_id, jobRowId: row.id } }),
+  },
+  data_export: {
+    queues: [dataExportJob.queue],
+    first: (row) => ({ job: dataExportJob, data: { tenantId: row.tenant_id, jobRowId: row.id } }),
+  },
+  data_delete: {
+    queues: [dataDeleteJob.queue],
+    first: (row) => ({
+      job: dataDeleteJob,
+      data: { tenantId: row.tenant_id, jobRowId: row.id, ...(row.params.requested_by ? { requestedBy: row.params.requested_by } : {}) },
+    }),
   },
   // One stage, resumed from the sync's checkpoint. Its queue (catalog) holds every index job: not read whole.
   sync: {

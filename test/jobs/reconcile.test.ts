@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait.js';
 import { reconcileJobs } from '../../pipelines/jobs/reconcile-jobs.stage.js';
 import { buildGeneration } from '../../pipelines/catalog/build-generation.stage.js';
 import { finishSync } from '../../pipelines/catalog/finish-sync.stage.js';
+import { exportData } from '../../pipelines/tenant-data/export-data.stage.js';
 import { searchIds } from '../helpers/catalog.js';
 
 // A jobs row queued or running whose BullMQ job no longer exists (Redis restarted empty, a
@@ -22,11 +23,11 @@ const reconcile = async (run: string, graceMs = 0) => {
   );
 };
 
-t.test('a reindex row whose queued work vanished starts over and succeeds; an unknown kind fails honestly', async (t) => {
+t.test('a reindex row whose queued work vanished starts over and succeeds; a kind that cannot start over fails honestly', async (t) => {
   const { id: tenantId } = await h.tenant();
   // Rows written, their queued work lost.
   const { job: reindex } = await deps.repos.jobs.create(tenantId, 'reindex', { mode: 'full', reason: null }, 'reindex');
-  const { job: exported } = await deps.repos.jobs.create(tenantId, 'export', {});
+  const { job: exported } = await deps.repos.jobs.create(tenantId, 'import', {});
   t.match(await reconcile('young', 60_000), { checked: 0 }, 'rows younger than the grace may still be being queued');
   t.match(await reconcile('lost'), { restarted: 1, failed: 1 });
   const done = await waitFor(
@@ -43,10 +44,46 @@ t.test('a reindex row whose queued work vanished starts over and succeeds; an un
   t.match(failed.error, /lost/);
 });
 
+t.test("a store's export waiting in its queue over the grace is left alone; one whose queued work was lost starts over", async (t) => {
+  const { id: tenantId, key } = await h.tenant();
+  await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [{ id: 'x1', name: { en: 'Export kettle' }, price: 5, currency: 'USD' }] } });
+  // A data export waiting behind others in the tenant-data queue (delayed here: alive, not yet run), past the grace.
+  const { job: waiting } = await deps.repos.jobs.create(tenantId, 'data_export', {});
+  // Out of the later subtests' way.
+  await deps.queues
+    .get(exportData.queue)
+    .add(
+      exportData.name,
+      { input: { tenantId, jobRowId: waiting.id }, jobRowId: waiting.id },
+      { jobId: `export-data-${tenantId}-${waiting.id}`, delay: 60_000 },
+    );
+  // A catalog export whose queued work was lost (Redis restarted empty).
+  const { job: lost } = await deps.repos.jobs.create(tenantId, 'export', { format: 'jsonl' });
+  t.match(await reconcile('exports'), { restarted: 1, failed: 0 }, 'the lost one restarted, the waiting one left alone');
+  t.equal((await deps.repos.jobs.get(waiting.id))!.status, 'queued', 'the waiting export is not failed');
+  const done = await waitFor(
+    async () => {
+      const r = await deps.repos.jobs.get(lost.id);
+      return r && ['succeeded', 'failed'].includes(r.status) ? r : null;
+    },
+    30_000,
+    'the lost export finishing',
+  );
+  t.equal(done.status, 'succeeded', `the lost export ran again (${done.error ?? ''})`);
+  t.ok(done.result?.download_url, 'with its download link');
+  // Out of the later subtests' way.
+  await deps.queues
+    .get(exportData.queue)
+    .getJob(`export-data-${tenantId}-${waiting.id}`)
+    .then((j) => j?.remove());
+  await deps.repos.jobs.finish(waiting.id, 'canceled', {});
+});
+
 t.test('a row whose job is alive is left alone', async (t) => {
   const { id: tenantId } = await h.tenant();
   const { job } = await deps.repos.jobs.create(tenantId, 'reindex', { mode: 'full', reason: null }, 'reindex');
   // Queued for later: alive in BullMQ, not yet run.
+  // Out of the later subtests' way.
   await deps.queues
     .get(buildGeneration.queue)
     .add(buildGeneration.name, { input: { tenantId, jobRowId: job.id, mode: 'full' }, jobRowId: job.id }, { jobId: `reindex-${job.id}`, delay: 60_000 });
@@ -85,6 +122,7 @@ t.test("a row whose last write was lost while its BullMQ job is kept finished st
 t.test('a sync row whose finish-sync job is alive on the catalog queue is left alone (that queue is not read whole)', async (t) => {
   const { id: tenantId } = await h.tenant();
   const { job } = await deps.repos.jobs.create(tenantId, 'sync', { sync_id: 'alive-1' }, 'sync-alive-1');
+  // Out of the later subtests' way.
   await deps.queues
     .get(finishSync.queue)
     .add(finishSync.name, { input: { tenantId, syncId: 'alive-1', jobRowId: job.id }, jobRowId: job.id }, { jobId: `finish-sync-${job.id}`, delay: 60_000 });

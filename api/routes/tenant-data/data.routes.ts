@@ -71,7 +71,8 @@ export function dataRoutes(deps: Deps): RouteSpec[] {
         const { job } = await startJob(deps, {
           tenantId: p.tenantId,
           kind: 'data_delete',
-          params: {},
+          // On the row too: reconcile-jobs restarts a deletion whose queued work was lost, and the audit record names who asked.
+          params: { requested_by: `${p.kind}:${p.id}` },
           first: dataDeleteJob,
           data: (jobRowId) => ({ tenantId: p.tenantId, jobRowId, requestedBy: `${p.kind}:${p.id}` }),
         });
