@@ -2,6 +2,7 @@ import t from 'tap';
 import { setup } from '../helpers/harness.js';
 import { eventually, startTestWorkers } from '../helpers/workers.js';
 import { searchIds } from '../helpers/catalog.js';
+import { FILLERS, SENT_FILLERS, fid, fill, product } from './big-store.js';
 
 // A full sync of a store over SYNC_INLINE_PRODUCTS: its completing batch answers at once with a
 // `sync` job, and finish-sync (a real worker, started when the test says) deletes what the sync
@@ -10,11 +11,6 @@ import { searchIds } from '../helpers/catalog.js';
 const h = await setup();
 t.teardown(() => h.close());
 const { db } = h.api.deps;
-// SYNC_INLINE_PRODUCTS (10,000) fillers plus a, b, c: over the bound (a literal, so the test also runs on code without it).
-const FILLERS = 10_000;
-const SENT_FILLERS = 999;
-const product = (id: string, name = `Product ${id}`) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
-const fid = (n: number) => `f${String(n).padStart(5, '0')}`;
 
 async function store(name: string) {
   const { id, key } = await h.tenant(name);
@@ -26,12 +22,7 @@ async function store(name: string) {
 t.test("a large store's full sync: the completing batch answers at once, a sync job deletes the unsent products", async (t) => {
   const a = await store('Store A');
   const b = await store('Store B');
-  await db.raw(
-    `INSERT INTO products (tenant_id, id, data, content_hash, updated_at)
-     SELECT p.tenant_id, 'f' || lpad(g::text, 5, '0'), jsonb_set(p.data, '{id}', to_jsonb('f' || lpad(g::text, 5, '0'))), p.content_hash, now() - interval '1 hour'
-       FROM products p, generate_series(0, ? - 1) g WHERE p.tenant_id = ? AND p.id = 'a'`,
-    [FILLERS, a.id],
-  );
+  await fill(db, a.id);
   const workers = await startTestWorkers(h.config);
   await eventually(async () => (await searchIds(h, a.key)('zebra')).includes('b'), 30_000);
 

@@ -3,6 +3,7 @@ import { setup } from '../helpers/harness.js';
 import { spawnWorker } from '../helpers/processes.js';
 import { searchIds } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
+import { FILLERS, SENT_FILLERS, fid, fill, product } from '../catalog/big-store.js';
 
 // A large store's full-sync cleanup (finish-sync) that fails for good: every attempt spent while
 // the database refused its deletes (a trigger the test installs and drops, standing in for a
@@ -13,20 +14,7 @@ import { waitFor } from '../helpers/wait.js';
 const h = await setup({ SWEEP_EVERY_MS: '10000' });
 t.teardown(() => h.close());
 const { db } = h.api.deps;
-// SYNC_INLINE_PRODUCTS (10,000) fillers plus a, b, c: over the bound (a literal, so the test also runs on code without it).
-const FILLERS = 10_000;
-const SENT_FILLERS = 999;
-const product = (id: string, name = `Product ${id}`) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
-const fid = (n: number) => `f${String(n).padStart(5, '0')}`;
 const count = async (table: string, where: Record<string, string>) => Number((await db(table).where(where).count({ n: '*' }))[0].n);
-/** FILLERS products older than any sync: copies of the store's product a. */
-const fill = (tenantId: string) =>
-  db.raw(
-    `INSERT INTO products (tenant_id, id, data, content_hash, updated_at)
-     SELECT p.tenant_id, 'f' || lpad(g::text, 5, '0'), jsonb_set(p.data, '{id}', to_jsonb('f' || lpad(g::text, 5, '0'))), p.content_hash, now() - interval '1 hour'
-       FROM products p, generate_series(0, ? - 1) g WHERE p.tenant_id = ? AND p.id = 'a'`,
-    [FILLERS, tenantId],
-  );
 const ended = (j: { status: string }) => ['succeeded', 'failed', 'canceled'].includes(j.status);
 
 t.test('a sync cleanup that failed for good is started again by the sweep and its job row ends succeeded', async (t) => {
@@ -34,7 +22,7 @@ t.test('a sync cleanup that failed for good is started again by the sweep and it
   const { id: tenantId, key } = await h.tenant();
   const send = (body: Record<string, unknown>) => h.api.call('POST', '/v1/products/batch', { key, body });
   t.equal((await send({ upsert: [product('a'), product('b', 'zebra lamp'), product('c')] })).status, 200);
-  await fill(tenantId);
+  await fill(db, tenantId);
   await waitFor(
     async () => (await searchIds(h, key)('zebra')).includes('b'),
     60_000,
@@ -102,7 +90,7 @@ t.test('a completed sync whose job was never started (the API went after its com
   const { id: tenantId, key } = await h.tenant('Store L');
   const send = (body: Record<string, unknown>) => h.api.call('POST', '/v1/products/batch', { key, body });
   t.equal((await send({ upsert: [product('a'), product('b'), product('c')] })).status, 200);
-  await fill(tenantId);
+  await fill(db, tenantId);
   t.equal((await send({ replace_all: true, sync_id: 'lost-1', upsert: [product('a')] })).status, 200);
   // No worker yet: the completing batch's job waits in Redis. Then both it and its row go, as if the API had died between its commit and the job.
   const done = await send({ replace_all: true, sync_id: 'lost-1', sync_complete: true, upsert: [product('c')] });
