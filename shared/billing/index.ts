@@ -24,6 +24,7 @@ export * from './subscription-out.js';
 export * from './billing-service.js';
 export * from './apply-event.js';
 export * from './period-end.js';
+export * from './reconcile.js';
 export * from './subscription-change.js';
 export * from './billing.jobs.js';
 export type { SubscriptionRow } from './subscriptions.repo.js';
