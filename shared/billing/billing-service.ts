@@ -35,18 +35,13 @@ interface StoreChange {
 /**
  * Checkout, plan changes with proration, add-on purchases and cancellation (spec 4.4).
  *
- * A change (plan, add-ons, cancel) is one transaction with the store's subscription locked from
- * its first read to its commit, the provider's call included: an event the provider sends for this
- * very change (the mock delivers it before answering), another event, a stage or a second request
- * on the store waits for this change and starts from its result (one subscription.changed per
- * change, each with the right previous_status; a second plan change quoted from the first's plan).
- * The order is as it always was: checks, the provider's call, our writes. The provider's call is
- * not undone by a rollback: when our writes fail after it, nothing of ours stays (500, no
- * notification) and the provider already holds the new state. Its webhook (applied by
- * apply-billing-event) writes that state, ends the bundles of a cancel and tells the store;
- * reconcile-billing finds it daily if the webhook is lost. A client's retry in the meantime asks
- * the provider for the same change again: a change onto the plan the subscription is already on
- * charges nothing there, and an add-on purchase's charge carries the request's idempotency key.
+ * A change is one transaction holding the store's subscription lock from its first read to its
+ * commit, the provider's call included, so the event the provider sends for it (the mock delivers
+ * it before answering), another event or request waits and starts from its result. The order is
+ * as it always was: checks, the provider, our writes. A rollback cannot undo the provider's call:
+ * when our writes fail after it (500, nothing of ours stays), the provider's webhook, or
+ * reconcile-billing if it is lost, writes the state the provider holds (README: "One store's
+ * billing writes", for the client's retry).
  */
 export function billingService(deps: BillingServiceDeps) {
   const { provider } = deps;
