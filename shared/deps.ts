@@ -172,14 +172,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     config.billing.defaultPlan,
   );
   const meter = new SearchMeter(usage, entitlements, config.usage.metering);
-  const billing = billingService({
-    provider: payments,
-    subscriptions: repos.subscriptions,
-    addons: repos.addonPurchases,
-    checkouts: repos.checkouts,
-    notices,
-    notifications: billingNotifications,
-  });
+  const billing = billingService({ db, provider: payments, notices, notifications: billingNotifications });
   const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
   const contexts = new TenantContexts(

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineStage } from '../define-stage.js';
 import { newId } from '../../shared/platform/ids.js';
-import { applyBillingEventJob } from '../../shared/billing/index.js';
+import { applyBillingEventJob, correctFromProvider } from '../../shared/billing/index.js';
 
 /**
  * Daily: queues stored events left unapplied (their enqueue was lost), and compares every live
- * subscription with the provider's own state, writing the provider's snapshot when it differs
- * (as of now: a later webhook still wins). Re-runnable: writes are the same snapshot.
+ * subscription with the provider's own state, writing the provider's snapshot where it differs as
+ * its webhook would (as of the reading: a later webhook still wins), one store per transaction
+ * with its row locked (correctFromProvider). Re-runnable: a corrected row no longer differs.
  */
 export const reconcileBilling = defineStage({
   queue: 'billing',
@@ -22,19 +23,12 @@ export const reconcileBilling = defineStage({
     }
     let corrected = 0;
     const provider = deps.payments;
+    const store = { db: deps.db, notices: deps.notices, notifications: deps.billingNotifications };
     for (const row of await deps.repos.subscriptions.withProvider(provider.name)) {
+      // The provider is read outside any transaction: no row stays locked during its call.
+      const readAt = new Date();
       const snap = await provider.fetch({ tenantId: row.tenant_id, subscriptionId: row.provider_subscription_id! });
-      if (!snap) continue;
-      const differs =
-        snap.rawStatus !== row.provider_status ||
-        snap.planCode !== row.plan_code ||
-        snap.cancelAtPeriodEnd !== row.cancel_at_period_end ||
-        snap.periodEnd?.getTime() !== row.current_period_end?.getTime();
-      if (!differs) continue;
-      if (await deps.repos.subscriptions.applySnapshot(provider.name, snap, new Date())) {
-        corrected++;
-        await deps.notices.publish('subscription', row.tenant_id);
-      }
+      if (snap && (await correctFromProvider(store, provider.name, snap, readAt))) corrected++;
     }
     if (corrected) deps.logger.warn('subscriptions corrected from the provider', { corrected });
     return { requeued, corrected };

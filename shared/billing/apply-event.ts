@@ -9,6 +9,7 @@ import { subscriptionsRepo } from './subscriptions.repo.js';
 import { addonsRepo } from './addons.repo.js';
 import { checkoutsRepo } from './checkouts.repo.js';
 import { mapStatus, type ProviderName } from './states.js';
+import { billingTransaction, writeSnapshot } from './subscription-change.js';
 
 export interface ApplyDeps {
   /** The pool: each event is applied in one transaction of it. */
@@ -54,60 +55,38 @@ const revive = (e: BillingEvent): BillingEvent => ({
  * out after it commits.
  */
 export async function applyStoredEvent(deps: ApplyDeps, provider: ProviderName, eventId: string): Promise<string> {
-  const { outcome, after } = await deps.db.transaction((trx) => applyIn(trx, deps, provider, eventId));
-  // Notices and queued deliveries leave Postgres: only a committed application sends them.
-  for (const f of after) await f();
-  return outcome;
+  return billingTransaction(deps.db, (trx, afterCommit) => applyIn(trx, deps, provider, eventId, afterCommit));
 }
 
 /**
  * Every write of one event, in `trx`, with the event row locked first: a failure anywhere leaves
  * nothing behind (the job's retry starts from a clean state, so it ends as a clean run would),
- * and a second worker on the same event waits, then finds it applied.
+ * and a second worker on the same event waits, then finds it applied. Then the store's
+ * subscription is locked: another event of the store, an API change or a stage applied at the
+ * same moment waits, so the `before` this one reports (previous_status) is the state it replaced.
  */
-async function applyIn(trx: Knex.Transaction, deps: ApplyDeps, provider: ProviderName, eventId: string) {
+async function applyIn(trx: Knex.Transaction, deps: ApplyDeps, provider: ProviderName, eventId: string, afterCommit: AfterCommit[]): Promise<string> {
   const repos = reposIn(trx);
-  const after: AfterCommit[] = [];
-  const done = (outcome: string) => ({ outcome, after });
   const row = await repos.events.lock(provider, eventId);
-  if (!row) return done('missing');
-  if (row.applied_at) return done(row.outcome ?? 'applied');
+  if (!row) return 'missing';
+  if (row.applied_at) return row.outcome ?? 'applied';
   const event = revive(row.payload);
+  const tenantId = event.subscription?.tenantId ?? event.tenantId;
+  if (tenantId) await repos.subscriptions.lock(tenantId);
   let outcome = 'ignored';
   if (event.subscription && !findPlan(event.subscription.planCode)) {
     await repos.events.markOutcome(provider, eventId, 'plan_unknown');
-    return done('plan_unknown');
+    return 'plan_unknown';
   }
   const checkout = event.checkout && event.tenantId ? await repos.checkouts.settle(provider, event.tenantId, event.checkout) : 'unchanged';
   const snap = event.subscription;
   if (snap?.subscriptionId && (await repos.checkouts.replacedSubscription(provider, snap.tenantId, snap.subscriptionId))) {
     await repos.events.markApplied(provider, eventId, 'replaced_subscription');
-    return done('replaced_subscription');
+    return 'replaced_subscription';
   }
   if (event.subscription) {
-    const before = await repos.subscriptions.get(event.subscription.tenantId);
-    const written = await repos.subscriptions.applySnapshot(provider, event.subscription, event.occurredAt);
+    const written = await writeSnapshot(trx, deps, provider, event.subscription, event.occurredAt, afterCommit);
     outcome = written ? 'applied' : 'stale';
-    // Bundles end with the subscription, and a reactivated one starts without the old ones,
-    // whichever path canceled it (here, the API, end-billing-periods, reconcile).
-    const reactivated = before?.status === 'canceled' && written && written.status !== 'canceled';
-    if (written?.status === 'canceled' || reactivated) await repos.addons.end(written.tenant_id, event.occurredAt);
-    if (
-      written &&
-      (before?.status !== written.status || before?.plan_code !== written.plan_code || before?.cancel_at_period_end !== written.cancel_at_period_end)
-    ) {
-      after.push(() => deps.notices.publish('subscription', written.tenant_id));
-      after.push(
-        await deps.notifications.record(trx, {
-          kind: 'subscription.changed',
-          tenantId: written.tenant_id,
-          plan_code: written.plan_code,
-          status: written.status,
-          previous_status: before?.status ?? null,
-          cancel_at_period_end: written.cancel_at_period_end,
-        }),
-      );
-    }
   }
   if (event.addons?.length && event.tenantId) {
     const s = event.subscription;
@@ -132,5 +111,5 @@ async function applyIn(trx: Knex.Transaction, deps: ApplyDeps, provider: Provide
   if (checkout === 'late') outcome = 'late_checkout_accepted';
   else if (checkout !== 'unchanged' && outcome === 'ignored') outcome = 'applied';
   await repos.events.markApplied(provider, eventId, outcome);
-  return done(outcome);
+  return outcome;
 }

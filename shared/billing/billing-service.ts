@@ -1,88 +1,68 @@
+import type { Knex } from 'knex';
 import type { PaymentProvider } from '../engines/payments/port.js';
-import { AppError, conflict } from '../platform/errors.js';
+import { conflict } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { Notices } from '../platform/notices.js';
-import { findAddon, findPlan, planPrice, type Plan } from './plans.js';
 import { addonPeriodEnd, quoteChange } from './proration.js';
-import { LIVE, type Interval, type SubscriptionStatus } from './states.js';
-import type { BillingNotifications } from './notifications.js';
-import type { SubscriptionRow, subscriptionsRepo } from './subscriptions.repo.js';
-import type { addonsRepo } from './addons.repo.js';
-import type { checkoutsRepo } from './checkouts.repo.js';
+import type { Interval } from './states.js';
+import { addonsTotal, allowedAddons, currentPlan, HELD, live, sellable, type AddonQty } from './billing-checks.js';
+import type { AfterCommit, BillingNotifications } from './notifications.js';
+import { subscriptionsRepo, type SubscriptionRow } from './subscriptions.repo.js';
+import { addonsRepo } from './addons.repo.js';
+import { checkoutsRepo } from './checkouts.repo.js';
+import { billingTransaction, recordChange } from './subscription-change.js';
 
 export interface BillingServiceDeps {
+  /** The pool: each change of a store is one transaction of it. */
+  db: Knex;
   provider: PaymentProvider;
-  subscriptions: ReturnType<typeof subscriptionsRepo>;
-  addons: ReturnType<typeof addonsRepo>;
-  checkouts: Pick<ReturnType<typeof checkoutsRepo>, 'insert'>;
   notices: Pick<Notices, 'publish'>;
-  notifications: Pick<BillingNotifications, 'emit'>;
+  notifications: Pick<BillingNotifications, 'record'>;
 }
 
 /** Our own writes are stamped to the second, as provider events are: an event of the same second still applies. */
 const toSecond = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
-type AddonQty = Array<{ code: string; quantity: number }>;
-
-function sellable(code: string, interval: Interval): Plan {
-  const plan = findPlan(code);
-  if (!plan) throw new AppError('plan_not_found', 404, `no plan "${code}"`);
-  if (plan.code === 'free') throw conflict('plan_not_purchasable', 'the free plan needs no checkout; cancel the subscription to return to it');
-  if (planPrice(plan, interval) === null) throw conflict('plan_not_self_serve', `the ${plan.name} plan is sold by contract, not through checkout`);
-  return plan;
+/** What one change of a store works with: its transaction, its subscription as locked, and what waits for the commit. */
+interface StoreChange {
+  trx: Knex.Transaction;
+  sub: SubscriptionRow | undefined;
+  subscriptions: ReturnType<typeof subscriptionsRepo>;
+  addons: ReturnType<typeof addonsRepo>;
+  afterCommit: AfterCommit[];
 }
 
-function allowedAddons(plan: Plan, addons: AddonQty) {
-  return addons.map((a) => {
-    const addon = findAddon(a.code);
-    if (!addon) throw new AppError('addon_not_found', 404, `no add-on "${a.code}"`);
-    if (!addon.plans.includes(plan.code))
-      throw conflict('addon_not_allowed', `the ${plan.name} plan cannot buy ${addon.code} (plans: ${addon.plans.join(', ')})`);
-    if (addon.price_cents === null) throw conflict('addon_not_priced', `${addon.code} has no price yet`);
-    return { addon, quantity: a.quantity };
-  });
-}
-
-function live(sub: SubscriptionRow | undefined): SubscriptionRow {
-  if (!sub || !LIVE.includes(sub.status) || sub.provider === 'manual') throw conflict('subscription_not_live', 'this needs a trialing or active subscription');
-  return sub;
-}
-
-/** The subscription's own plan; a code the catalog no longer has (written by a provider or an operator) is a 409, never a crash. */
-function currentPlan(sub: SubscriptionRow): Plan {
-  const plan = findPlan(sub.plan_code);
-  if (!plan) throw conflict('plan_unknown', `this subscription's plan "${sub.plan_code}" is not in the catalog: contact support to change it`);
-  return plan;
-}
-
-/** A store holding one of these has a subscription: a second checkout would be a second charge. */
-const HELD: readonly SubscriptionStatus[] = [...LIVE, 'past_due', 'paused'];
-
-const addonsTotal = (bundles: ReturnType<typeof allowedAddons>) => bundles.reduce((s, b) => s + b.addon.price_cents! * b.quantity, 0);
-
-/** Checkout, plan changes with proration, add-on purchases and cancellation (spec 4.4). */
+/**
+ * Checkout, plan changes with proration, add-on purchases and cancellation (spec 4.4).
+ *
+ * A change is one transaction holding the store's subscription lock from its first read to its
+ * commit, the provider's call included, so the event the provider sends for it (the mock delivers
+ * it before answering), another event or request waits and starts from its result. The order is
+ * as it always was: checks, the provider, our writes. A rollback cannot undo the provider's call:
+ * when our writes fail after it (500, nothing of ours stays), the provider's webhook, or
+ * reconcile-billing if it is lost, writes the state the provider holds (README: "One store's
+ * billing writes", for the client's retry).
+ */
 export function billingService(deps: BillingServiceDeps) {
-  const { provider, subscriptions } = deps;
+  const { provider } = deps;
 
-  async function changed(before: SubscriptionRow, after: SubscriptionRow | undefined) {
-    await deps.notices.publish('subscription', before.tenant_id);
-    if (after) {
-      await deps.notifications.emit({
-        kind: 'subscription.changed',
-        tenantId: after.tenant_id,
-        plan_code: after.plan_code,
-        status: after.status,
-        previous_status: before.status,
-        cancel_at_period_end: after.cancel_at_period_end,
-      });
-    }
-  }
+  const onStore = <T>(tenantId: string, work: (c: StoreChange) => Promise<T>): Promise<T> =>
+    billingTransaction(deps.db, async (trx, afterCommit) => {
+      const subscriptions = subscriptionsRepo(trx);
+      const sub = await subscriptions.lock(tenantId);
+      return work({ trx, sub, subscriptions, addons: addonsRepo(trx), afterCommit });
+    });
+
+  const changed = async (c: StoreChange, before: SubscriptionRow, after: SubscriptionRow | undefined) => {
+    if (after) await recordChange(c.trx, deps, before, after, c.afterCommit);
+  };
 
   return {
+    /** Opens a provider checkout and records it (one write, no subscription to lock: the subscription comes with its webhook). */
     async checkout(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string) {
       const plan = sellable(input.plan_code, input.interval);
       const bundles = allowedAddons(plan, input.addons ?? []);
-      const sub = await subscriptions.get(tenantId);
+      const sub = await subscriptionsRepo(deps.db).get(tenantId);
       if (sub && HELD.includes(sub.status) && sub.provider !== 'manual') {
         throw conflict('subscription_exists', 'this store already has a subscription: change its plan instead');
       }
@@ -96,7 +76,7 @@ export function billingService(deps: BillingServiceDeps) {
         baseUrl,
       });
       // Recorded before the link is handed out: a checkout the store can pay is one the service can expire.
-      await deps.checkouts.insert({
+      await checkoutsRepo(deps.db).insert({
         id: newId('chk'),
         tenant_id: tenantId,
         provider: provider.name,
@@ -115,123 +95,130 @@ export function billingService(deps: BillingServiceDeps) {
      */
     async changePlan(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string, now = new Date()) {
       const stateAt = toSecond(now);
-      const sub = live(await subscriptions.get(tenantId));
-      currentPlan(sub);
-      const plan = sellable(input.plan_code, input.interval);
-      const bundles = allowedAddons(plan, input.addons ?? []);
-      if (!sub.current_period_start || !sub.current_period_end) throw conflict('subscription_not_live', 'the subscription has no current period');
-      const quote = quoteChange(
-        {
-          plan: sub.plan_code,
-          interval: sub.interval,
-          periodStart: sub.current_period_start,
-          periodEnd: sub.current_period_end,
-          trialing: sub.status === 'trialing',
-        },
-        { plan: plan.code, interval: input.interval },
-        now,
-        bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
-      );
-      const immediate = quote.kind === 'upgrade' || quote.kind === 'trial';
-      const { creditMinor } = await provider.changePlan({
-        tenantId,
-        subscriptionId: sub.provider_subscription_id!,
-        customerId: sub.provider_customer_id,
-        planCode: plan.code,
-        interval: input.interval,
-        chargeNowMinor: quote.chargeNowMinor,
-        creditMinor: quote.creditMinor,
-        now: immediate,
-        baseUrl,
-      });
-      // The credit balance is the provider's (drawn first, topped up by what this change leaves
-      // over); mirrored when it reports one, as its events do.
-      const credit = creditMinor === undefined ? {} : { credit_minor: String(creditMinor) };
-      const after = await subscriptions.update(
-        tenantId,
-        immediate
-          ? {
-              plan_code: plan.code,
-              interval: input.interval,
-              current_period_start: quote.periodStart,
-              current_period_end: quote.periodEnd,
-              pending_plan_code: null,
-              pending_interval: null,
-              ...credit,
-              state_at: stateAt,
-            }
-          : quote.kind === 'downgrade'
-            ? { pending_plan_code: plan.code, pending_interval: input.interval, ...credit }
-            : { pending_plan_code: null, pending_interval: null, ...credit },
-      );
-      const ref = newId('chg');
-      const periodEnd = after && addonPeriodEnd({ status: after.status, interval: after.interval, periodEnd: after.current_period_end });
-      for (const b of bundles) {
-        await deps.addons.record({
-          id: newId('adp'),
-          tenant_id: tenantId,
-          code: b.addon.code,
-          bundles: b.quantity,
-          units: b.quantity * b.addon.bundle_size,
-          amount_minor: String(b.addon.price_cents! * b.quantity),
-          currency: b.addon.currency,
-          period_end: b.addon.expires === 'period_end' ? (periodEnd ?? null) : null,
-          provider_ref: `${ref}:${b.addon.code}`,
+      return onStore(tenantId, async (c) => {
+        const sub = live(c.sub);
+        currentPlan(sub);
+        const plan = sellable(input.plan_code, input.interval);
+        const bundles = allowedAddons(plan, input.addons ?? []);
+        if (!sub.current_period_start || !sub.current_period_end) throw conflict('subscription_not_live', 'the subscription has no current period');
+        const quote = quoteChange(
+          {
+            plan: sub.plan_code,
+            interval: sub.interval,
+            periodStart: sub.current_period_start,
+            periodEnd: sub.current_period_end,
+            trialing: sub.status === 'trialing',
+          },
+          { plan: plan.code, interval: input.interval },
+          now,
+          bundles.map((b) => ({ code: b.addon.code, quantity: b.quantity, priceMinor: b.addon.price_cents! })),
+        );
+        const immediate = quote.kind === 'upgrade' || quote.kind === 'trial';
+        const { creditMinor } = await provider.changePlan({
+          tenantId,
+          subscriptionId: sub.provider_subscription_id!,
+          customerId: sub.provider_customer_id,
+          planCode: plan.code,
+          interval: input.interval,
+          chargeNowMinor: quote.chargeNowMinor,
+          creditMinor: quote.creditMinor,
+          now: immediate,
+          baseUrl,
         });
-      }
-      if (immediate) await changed(sub, after);
-      return { subscription: after!, quote };
+        // The credit balance is the provider's (drawn first, topped up by what this change leaves
+        // over); mirrored when it reports one, as its events do.
+        const credit = creditMinor === undefined ? {} : { credit_minor: String(creditMinor) };
+        const after = await c.subscriptions.update(
+          tenantId,
+          immediate
+            ? {
+                plan_code: plan.code,
+                interval: input.interval,
+                current_period_start: quote.periodStart,
+                current_period_end: quote.periodEnd,
+                pending_plan_code: null,
+                pending_interval: null,
+                ...credit,
+                state_at: stateAt,
+              }
+            : quote.kind === 'downgrade'
+              ? { pending_plan_code: plan.code, pending_interval: input.interval, ...credit }
+              : { pending_plan_code: null, pending_interval: null, ...credit },
+        );
+        const ref = newId('chg');
+        const periodEnd = after && addonPeriodEnd({ status: after.status, interval: after.interval, periodEnd: after.current_period_end });
+        for (const b of bundles) {
+          await c.addons.record({
+            id: newId('adp'),
+            tenant_id: tenantId,
+            code: b.addon.code,
+            bundles: b.quantity,
+            units: b.quantity * b.addon.bundle_size,
+            amount_minor: String(b.addon.price_cents! * b.quantity),
+            currency: b.addon.currency,
+            period_end: b.addon.expires === 'period_end' ? (periodEnd ?? null) : null,
+            provider_ref: `${ref}:${b.addon.code}`,
+          });
+        }
+        if (immediate) await changed(c, sub, after);
+        return { subscription: after!, quote };
+      });
     },
 
     /**
      * A one-time charge for add-on bundles, in full (a credit balance is not drawn); needs a live
      * subscription on a plan that allows the add-on. Bought during a trial: charged now, valid to
-     * the end of the first paid period.
+     * the end of the first paid period. Under the store's lock, so a cancel at the same moment
+     * either refuses it (409) or ends the bundles it bought.
      */
     async purchaseAddon(tenantId: string, input: { code: string; quantity: number }, baseUrl: string, idempotencyKey: string) {
-      const sub = live(await subscriptions.get(tenantId));
-      const [{ addon, quantity }] = allowedAddons(currentPlan(sub), [input]);
-      const amount = addon.price_cents! * quantity;
-      const { providerRef } = await provider.charge({
-        tenantId,
-        customerId: sub.provider_customer_id,
-        subscriptionId: sub.provider_subscription_id,
-        amountMinor: amount,
-        currency: addon.currency,
-        description: `${quantity} x ${addon.name}`,
-        item: { key: `addon:${addon.code}`, quantity },
-        baseUrl,
-        idempotencyKey,
+      return onStore(tenantId, async (c) => {
+        const sub = live(c.sub);
+        const [{ addon, quantity }] = allowedAddons(currentPlan(sub), [input]);
+        const amount = addon.price_cents! * quantity;
+        const { providerRef } = await provider.charge({
+          tenantId,
+          customerId: sub.provider_customer_id,
+          subscriptionId: sub.provider_subscription_id,
+          amountMinor: amount,
+          currency: addon.currency,
+          description: `${quantity} x ${addon.name}`,
+          item: { key: `addon:${addon.code}`, quantity },
+          baseUrl,
+          idempotencyKey,
+        });
+        await c.addons.record({
+          id: newId('adp'),
+          tenant_id: tenantId,
+          code: addon.code,
+          bundles: quantity,
+          units: quantity * addon.bundle_size,
+          amount_minor: String(amount),
+          currency: addon.currency,
+          period_end: addon.expires === 'period_end' ? addonPeriodEnd({ status: sub.status, interval: sub.interval, periodEnd: sub.current_period_end }) : null,
+          provider_ref: providerRef,
+        });
+        return sub;
       });
-      await deps.addons.record({
-        id: newId('adp'),
-        tenant_id: tenantId,
-        code: addon.code,
-        bundles: quantity,
-        units: quantity * addon.bundle_size,
-        amount_minor: String(amount),
-        currency: addon.currency,
-        period_end: addon.expires === 'period_end' ? addonPeriodEnd({ status: sub.status, interval: sub.interval, periodEnd: sub.current_period_end }) : null,
-        provider_ref: providerRef,
-      });
-      return sub;
     },
 
     /** Now: canceled at once, its add-on bundles end. At period end: the status stays until then (end-billing-periods ends it). */
     async cancel(tenantId: string, input: { at_period_end: boolean; reason?: string | null }, baseUrl: string, now = new Date()) {
-      const sub = await subscriptions.get(tenantId);
-      if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
-      if (sub.provider_subscription_id)
-        await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
-      const after = await subscriptions.update(
-        tenantId,
-        input.at_period_end
-          ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
-          : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
-      );
-      if (!input.at_period_end) await deps.addons.end(tenantId, now);
-      await changed(sub, after);
-      return after!;
+      return onStore(tenantId, async (c) => {
+        const sub = c.sub;
+        if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
+        if (sub.provider_subscription_id)
+          await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
+        const after = await c.subscriptions.update(
+          tenantId,
+          input.at_period_end
+            ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
+            : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
+        );
+        if (!input.at_period_end) await c.addons.end(tenantId, now);
+        await changed(c, sub, after);
+        return after!;
+      });
     },
   };
 }

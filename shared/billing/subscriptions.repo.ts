@@ -25,11 +25,38 @@ export interface SubscriptionRow {
   state_at: Date;
 }
 
+/** The rows of `q` whose period ended with something to do (see `due`). */
+function dueRows(q: Knex.QueryBuilder<SubscriptionRow>, now: Date, dunningDays: number) {
+  return q.whereIn('provider', ['mock', 'manual']).andWhere((w) =>
+    w
+      .where((x) =>
+        x
+          .where('current_period_end', '<=', now)
+          .andWhere((y) => y.where('cancel_at_period_end', true).orWhereNotNull('pending_plan_code'))
+          .whereNot('status', 'canceled'),
+      )
+      .orWhere((x) => x.where('status', 'past_due').andWhere('past_due_since', '<=', new Date(now.getTime() - dunningDays * 86400_000))),
+  );
+}
+
 /** One subscription per tenant; provider state lands here only when it is not older than what is stored. */
 export function subscriptionsRepo(db: Knex) {
   return {
     async get(tenantId: string): Promise<SubscriptionRow | undefined> {
       return db<SubscriptionRow>('billing_subscriptions').where({ tenant_id: tenantId }).first();
+    },
+    /**
+     * The store's row, locked until the caller's transaction (`db` must be one) ends. Every write
+     * of a store's billing (a provider event, an API change, end-billing-periods, reconcile-billing)
+     * takes it first, so two never both start from the same state. A store with no row yet has
+     * nothing to lock: a per-store advisory lock stands in, then the row is read again, so a writer
+     * that waited there finds (and locks) the row the one before it created.
+     */
+    async lock(tenantId: string): Promise<SubscriptionRow | undefined> {
+      const row = await db<SubscriptionRow>('billing_subscriptions').where({ tenant_id: tenantId }).forUpdate().first();
+      if (row) return row;
+      await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`billing-subscription:${tenantId}`]);
+      return db<SubscriptionRow>('billing_subscriptions').where({ tenant_id: tenantId }).forUpdate().first();
     },
     /**
      * Writes a provider's snapshot taken at `at`, unless the row already holds a newer state
@@ -90,18 +117,16 @@ export function subscriptionsRepo(db: Knex) {
     },
     /** Rows whose period ended with something to do: cancel at period end, a pending downgrade, dunning past its days. */
     async due(now: Date, dunningDays: number): Promise<SubscriptionRow[]> {
-      return db<SubscriptionRow>('billing_subscriptions')
-        .whereIn('provider', ['mock', 'manual'])
-        .andWhere((q) =>
-          q
-            .where((w) =>
-              w
-                .where('current_period_end', '<=', now)
-                .andWhere((x) => x.where('cancel_at_period_end', true).orWhereNotNull('pending_plan_code'))
-                .whereNot('status', 'canceled'),
-            )
-            .orWhere((w) => w.where('status', 'past_due').andWhere('past_due_since', '<=', new Date(now.getTime() - dunningDays * 86400_000))),
-        );
+      return dueRows(db<SubscriptionRow>('billing_subscriptions'), now, dunningDays);
+    },
+    /**
+     * The store's row, locked as `lock` does, if it is still due: a run that waited for another
+     * one's lock reads the row that one left (no longer due: undefined, nothing locked).
+     */
+    async lockIfDue(tenantId: string, now: Date, dunningDays: number): Promise<SubscriptionRow | undefined> {
+      return dueRows(db<SubscriptionRow>('billing_subscriptions').where({ tenant_id: tenantId }), now, dunningDays)
+        .forUpdate()
+        .first();
     },
     async withProvider(provider: ProviderName): Promise<SubscriptionRow[]> {
       return db<SubscriptionRow>('billing_subscriptions').where({ provider }).whereNotNull('provider_subscription_id').whereNot('status', 'canceled');

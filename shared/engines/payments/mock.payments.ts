@@ -91,11 +91,15 @@ export class MockPayments implements PaymentProvider {
     return expires > unix(new Date()) && want.length === got.length && timingSafeEqual(want, got);
   }
 
-  /** Now: the new plan (a new interval starts a new period, except during a trial). Else: waits for the renewal. */
+  /** Now: the new plan (a new interval starts a new period, except during a trial). Else: waits for the renewal. A change now onto the current plan is a retry: no charge. */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor: number }> {
     const sub = await this.subscription(input.subscriptionId);
     if (!sub) throw new Error(`mock subscription ${input.subscriptionId} not found`);
     const balance = sub.credit_minor ?? 0;
+    // Already on the plan and interval asked for now: the retry of a change whose result the
+    // service lost (its own write failed after this call). Nothing changes, nothing is charged
+    // again, as Stripe and Paddle charge nothing for an update onto the price a subscription has.
+    if (input.now && input.planCode === sub.plan_code && input.interval === sub.interval) return { creditMinor: balance };
     const drawn = Math.min(balance, input.chargeNowMinor);
     if (input.chargeNowMinor > drawn) await this.invoice(input.tenantId, input.chargeNowMinor - drawn, 'paid');
     const credit_minor = balance - drawn + input.creditMinor;

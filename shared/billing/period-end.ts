@@ -1,0 +1,45 @@
+import type { Knex } from 'knex';
+import { subscriptionsRepo, type SubscriptionRow } from './subscriptions.repo.js';
+import { billingTransaction, recordChange, type ChangeDeps } from './subscription-change.js';
+
+/** What the period's end does to a due row: cancel it (cancel at period end, dunning over) or apply its waiting change. */
+function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date): { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow> } | null {
+  const periodOver = row.current_period_end && row.current_period_end <= now;
+  if (row.status === 'past_due' || (periodOver && row.cancel_at_period_end)) {
+    return { kind: 'ended', patch: { status: 'canceled', canceled_at: now, cancel_at_period_end: false, state_at: stateAt } };
+  }
+  if (periodOver && row.pending_plan_code) {
+    return {
+      kind: 'changed',
+      patch: {
+        plan_code: row.pending_plan_code,
+        interval: row.pending_interval ?? row.interval,
+        pending_plan_code: null,
+        pending_interval: null,
+        state_at: stateAt,
+      },
+    };
+  }
+  return null;
+}
+
+/**
+ * Ends one store's period (end-billing-periods, for the subscriptions the service keeps itself):
+ * one transaction, the row and its subscription.changed deliveries, taken with the row locked
+ * and read again (lockIfDue): a run that waited for another one's change, or an event's, finds
+ * the row no longer due and changes nothing (null). The notice and the deliveries' queueing
+ * follow the commit.
+ */
+export async function endPeriod(deps: ChangeDeps & { db: Knex }, tenantId: string, now: Date, dunningDays: number): Promise<'ended' | 'changed' | null> {
+  // Provider events carry whole seconds: a state_at with milliseconds would make an event of the same second look older.
+  const stateAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  return billingTransaction(deps.db, async (trx, afterCommit) => {
+    const subscriptions = subscriptionsRepo(trx);
+    const row = await subscriptions.lockIfDue(tenantId, now, dunningDays);
+    const change = row && periodEndChange(row, now, stateAt);
+    if (!row || !change) return null;
+    const after = await subscriptions.update(tenantId, change.patch);
+    if (after) await recordChange(trx, deps, row, after, afterCommit);
+    return change.kind;
+  });
+}
