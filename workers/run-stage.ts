@@ -20,7 +20,11 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
   }
   if (rowId) {
     const row = await jobs.markRunning(rowId);
-    if (!row) return { skipped: 'job is no longer live' };
+    if (!row) {
+      // Canceled while queued (the API ends such a row at once): its undo runs as its job leaves the queue.
+      if (stage.canceled && (await jobs.get(rowId))?.status === 'canceled') await undo(stage, rowId, parsed.data, deps);
+      return { skipped: 'job is no longer live' };
+    }
     if (row.cancel_requested) return cancel(stage, rowId, parsed.data, deps);
   }
 
@@ -76,11 +80,14 @@ export async function runStage(stage: Stage<unknown>, job: Job<StageJobData>, de
 
 /** Ends the row canceled and, when this call ended it, undoes what the pipeline left for this stage (Stage.canceled). */
 async function cancel(stage: Stage<unknown>, rowId: string, data: unknown, deps: Deps): Promise<{ canceled: true }> {
-  if ((await deps.repos.jobs.finish(rowId, 'canceled', {})) && stage.canceled) {
-    // The row already says canceled: a failed undo is logged, not retried as the job's failure.
-    await stage.canceled({ data, deps }).catch((err) => deps.logger.error('undoing a canceled stage failed', { stage: stage.name, rowId, err }));
-  }
+  if (await deps.repos.jobs.finish(rowId, 'canceled', {})) await undo(stage, rowId, data, deps);
   return { canceled: true };
+}
+
+/** Runs the stage's undo for a row that says canceled. */
+async function undo(stage: Stage<unknown>, rowId: string, data: unknown, deps: Deps): Promise<void> {
+  // The row already says canceled: a failed undo is logged, not retried as the job's failure.
+  await stage.canceled?.({ data, deps }).catch((err) => deps.logger.error('undoing a canceled stage failed', { stage: stage.name, rowId, err }));
 }
 
 /** Errors by which BullMQ puts a job back (rate limit, delay, waiting children) without spending an attempt. */

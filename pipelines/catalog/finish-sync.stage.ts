@@ -1,8 +1,7 @@
-import type { Deps } from '../../shared/deps.js';
 import { defineStage } from '../define-stage.js';
-import { newId } from '../../shared/platform/ids.js';
-import { finishSyncJob, indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
+import { finishSyncJob } from '../../shared/catalog/catalog.jobs.js';
 import { cleanupCheckpoint, deleteSeenPage, deleteUnsentPage, endCleanup, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
+import { settleCanceledCleanup, takeOutOfSearch } from '../../shared/catalog/sync-settle.js';
 
 /**
  * Finishes a large store's completed full sync (a `sync` job, started by its completing batch or by
@@ -11,7 +10,8 @@ import { cleanupCheckpoint, deleteSeenPage, deleteUnsentPage, endCleanup, SYNC_C
  * checkpoint), removing them from search at once and queueing their index job (vectors,
  * translations); then deletes the seen set in pages. Re-runnable: a retry or restart resumes after
  * the last page done. Progress: the share of the catalog walked by this run. Result: `deleted`,
- * every product the cleanup deleted, over all its runs.
+ * every product the cleanup deleted, over all its runs. Canceled (queued or running), it stops
+ * deleting and settles: the seen set goes, the checkpoint is cleared, the row keeps `deleted`.
  */
 export const finishSync = defineStage({
   ...finishSyncJob,
@@ -23,6 +23,8 @@ export const finishSync = defineStage({
     if (!at?.completedAt || !row || row.created_at < at.completedAt) return { deleted: 0, superseded: true };
     // Ended already (this job's own end was not written: the database went as it finished).
     if (at.after === null) return { deleted: at.deleted };
+    // Canceled meanwhile (its settling cut off): another run must not start deleting again.
+    if (at.canceledAt) return { deleted: await settleCanceledCleanup(deps, tenantId, syncId, data.jobRowId, signal), canceled: true };
     // The last page a run deleted may not have left search: its products are gone, so walking again would not find them.
     if (at.removing.length) await takeOutOfSearch(deps, tenantId, at.removing);
     const total = Math.max(1, await deps.repos.products.count(tenantId));
@@ -44,11 +46,9 @@ export const finishSync = defineStage({
     await progress(1);
     return { deleted };
   },
+  // The deletions stop where they are; the cleanup ends, so the sync_id is free after its hold.
+  // A settling cut off (the worker killed) is finished by resume-syncs.
+  async canceled({ data, deps }) {
+    await settleCanceledCleanup(deps, data.tenantId, data.syncId, data.jobRowId);
+  },
 });
-
-/** Removes deleted products from search at once and queues their index job (vectors, translations). */
-async function takeOutOfSearch(deps: Deps, tenantId: string, ids: string[]): Promise<void> {
-  await deps.engine.remove(tenantId, ids);
-  // A fresh batch id: a resumed run's pages hold other products, and must not be taken for an earlier run's jobs.
-  await deps.queues.enqueue(indexProductsJob, { tenantId, batchId: newId('b'), ids: [], deletes: ids });
-}

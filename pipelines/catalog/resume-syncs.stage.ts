@@ -5,8 +5,8 @@ import { resumeSyncCleanups } from '../../shared/catalog/sync-resume.js';
 
 /**
  * Starts again the cleanup of completed full syncs whose finish-sync failed for good or was never
- * queued (see resumeSyncCleanups): until it ends, the unsent products stay and the sync_id stays
- * taken. Re-runnable: a restarted cleanup resumes from its checkpoint, one job id per jobs row.
+ * queued, and settles those whose job was canceled (see resumeSyncCleanups): until it ends, the
+ * unsent products stay and the sync_id stays taken. Re-runnable: a restarted cleanup resumes from its checkpoint, one job id per jobs row.
  * Runs every SWEEP_EVERY_MS and when the workers' Redis comes back. Job id: resume-syncs-<run>.
  */
 export const resumeSyncs = defineStage({
@@ -17,7 +17,7 @@ export const resumeSyncs = defineStage({
   attempts: 2,
   async run({ data, deps, signal }) {
     const out = await resumeSyncCleanups(deps, data.graceMs, signal);
-    if (out.resumed + out.started) deps.logger.warn('full-sync cleanups started again', out);
+    if (out.resumed + out.started + out.settled) deps.logger.warn('full-sync cleanups started again or settled', out);
     return out;
   },
 });

@@ -5593,7 +5593,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry) */
+            /** @description the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry; a `sync` job keeps the products it deleted, ends its cleanup so the `sync_id` is free after its completed hold, and writes `result.deleted` once that is done) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -36,6 +36,8 @@ export async function deleteUnsentInline(trx: Knex.Transaction, tenantId: string
 /** Where a completed sync's cleanup stands (see migration 032); `after` null: the cleanup has ended. */
 export interface CleanupCheckpoint {
   completedAt: Date | null;
+  /** Set once the cleanup was canceled: it deletes no more products, only settles (sync-settle.ts). */
+  canceledAt: Date | null;
   after: string | null;
   deleted: number;
   removing: string[];
@@ -44,8 +46,16 @@ export interface CleanupCheckpoint {
 export async function cleanupCheckpoint(db: Knex, tenantId: string, syncId: string): Promise<CleanupCheckpoint | undefined> {
   const row = await db('product_syncs')
     .where({ tenant_id: tenantId, sync_id: syncId })
-    .first('completed_at', 'cleanup_after', 'cleanup_deleted', 'cleanup_removing');
-  return row && { completedAt: row.completed_at, after: row.cleanup_after, deleted: row.cleanup_deleted, removing: row.cleanup_removing ?? [] };
+    .first('completed_at', 'cleanup_canceled_at', 'cleanup_after', 'cleanup_deleted', 'cleanup_removing');
+  return (
+    row && {
+      completedAt: row.completed_at,
+      canceledAt: row.cleanup_canceled_at,
+      after: row.cleanup_after,
+      deleted: row.cleanup_deleted,
+      removing: row.cleanup_removing ?? [],
+    }
+  );
 }
 
 /**
@@ -57,6 +67,10 @@ export async function cleanupCheckpoint(db: Knex, tenantId: string, syncId: stri
  */
 export async function deleteUnsentPage(db: Knex, tenantId: string, syncId: string, after: string): Promise<{ deleted: string[]; next: string | null }> {
   return db.transaction(async (trx) => {
+    // The sync's row first, locked: a cancel marks it before deleting the seen set, and a page that
+    // read a half-deleted seen set would take sent products for unsent ones.
+    const sync = await trx('product_syncs').where({ tenant_id: tenantId, sync_id: syncId }).forUpdate().first('cleanup_after', 'cleanup_canceled_at');
+    if (!sync || sync.cleanup_after === null || sync.cleanup_canceled_at) return { deleted: [], next: null };
     // Walk the primary key, whatever the statistics say (see productsRepo.page).
     await trx.raw('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off');
     const page = await trx.raw(
@@ -118,9 +132,20 @@ export async function endCleanup(db: Knex, tenantId: string, syncId: string): Pr
   return res.rows[0]?.cleanup_deleted;
 }
 
-/** Whether a completed sync's seen set is still there (its finish-sync has not ended). */
+/**
+ * Whether a completed sync's cleanup is still to run: its seen set is there (its finish-sync has not
+ * ended) and it was not canceled (a canceled cleanup's seen set goes without deleting more products:
+ * the completing batch sent again must not start the deletions the merchant stopped).
+ */
 export async function syncCleanupPending(db: Knex | Knex.Transaction, tenantId: string, syncId: string): Promise<boolean> {
-  return !!(await db('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).first(db.raw('1 AS one')));
+  const res = await db.raw(
+    `SELECT 1 FROM product_syncs s
+      WHERE s.tenant_id = ? AND s.sync_id = ? AND s.cleanup_canceled_at IS NULL
+        AND EXISTS (SELECT 1 FROM product_sync_items i WHERE i.tenant_id = s.tenant_id AND i.sync_id = s.sync_id)
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.tenant_id = s.tenant_id AND j.dedupe_key = ? AND j.status = 'canceled' AND j.created_at >= s.completed_at)`,
+    [tenantId, syncId, syncJobKey(syncId)],
+  );
+  return res.rows.length > 0;
 }
 
 /** The dedupe key of a sync's `sync` jobs rows: one live at a time. */

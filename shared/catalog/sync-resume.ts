@@ -1,14 +1,13 @@
-import type { Knex } from 'knex';
 import type { Queues } from '../platform/queue/queues.js';
 import type { StartJobDeps } from '../jobs/index.js';
 import { finishSyncJob } from './catalog.jobs.js';
 import { startSyncCleanup, syncJobKey } from './sync-cleanup.js';
+import { settleCanceledCleanup, type SettleSyncDeps } from './sync-settle.js';
 
 /** Syncs resume-syncs reads at a time. */
 const SYNCS_PER_PAGE = 100;
 
-export interface ResumeSyncsDeps extends StartJobDeps {
-  db: Knex;
+export interface ResumeSyncsDeps extends StartJobDeps, SettleSyncDeps {
   queues: Pick<Queues, 'enqueue' | 'requeue'>;
 }
 
@@ -19,12 +18,19 @@ export interface ResumeSyncsDeps extends StartJobDeps {
  * attempt spent while the database was down) is reopened and its job queued again under its own
  * id, to resume from the checkpoint; a completion no row was written for (the API went between its
  * commit and the job) gets one. A live row is left to reconcile-jobs (it restarts one whose queued
- * work was lost), a canceled one stays canceled (its seen set stays until the completing batch is
- * sent again). `graceMs`: a completing batch writes its row just after its commit.
+ * work was lost), a canceled one stays canceled and its cleanup is settled (the seen set deleted,
+ * the checkpoint cleared, nothing more deleted): its worker settles it as it stops, this finishes
+ * a settling cut off (the worker killed) or never begun (its queued job lost with Redis).
+ * `graceMs`: a completing batch writes its row just after its commit.
  */
-export async function resumeSyncCleanups(deps: ResumeSyncsDeps, graceMs: number, signal?: AbortSignal): Promise<{ resumed: number; started: number }> {
+export async function resumeSyncCleanups(
+  deps: ResumeSyncsDeps,
+  graceMs: number,
+  signal?: AbortSignal,
+): Promise<{ resumed: number; started: number; settled: number }> {
   let resumed = 0;
   let started = 0;
+  let settled = 0;
   for (let last = ['', '']; ;) {
     signal?.throwIfAborted();
     const page: Array<{ tenant_id: string; sync_id: string; completed_at: Date }> = await deps
@@ -38,7 +44,9 @@ export async function resumeSyncCleanups(deps: ResumeSyncsDeps, graceMs: number,
     for (const s of page) {
       // Only a row written since this completion: an earlier use of the sync_id had rows of its own.
       const row = await deps.repos.jobs.newest(s.tenant_id, syncJobKey(s.sync_id), s.completed_at);
-      if (!row) {
+      if (row?.status === 'canceled') {
+        if ((await settleCanceledCleanup(deps, s.tenant_id, s.sync_id, row.id, signal)) !== undefined) settled++;
+      } else if (!row) {
         await startSyncCleanup(deps, s.tenant_id, s.sync_id);
         started++;
       } else if (row.status === 'failed' && (await deps.repos.jobs.reopen(row.id))) {
@@ -48,7 +56,7 @@ export async function resumeSyncCleanups(deps: ResumeSyncsDeps, graceMs: number,
         resumed++;
       }
     }
-    if (page.length < SYNCS_PER_PAGE) return { resumed, started };
+    if (page.length < SYNCS_PER_PAGE) return { resumed, started, settled };
     last = [page[page.length - 1].tenant_id, page[page.length - 1].sync_id];
   }
 }

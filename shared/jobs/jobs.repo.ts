@@ -130,6 +130,10 @@ export function jobsRepo(db: Knex) {
         });
       return n > 0;
     },
+    /** The result of a canceled job, known only once its cancel has settled (a sync's cleanup: what it deleted before it stopped). */
+    async setCanceledResult(id: string, result: Record<string, unknown>): Promise<boolean> {
+      return (await jobs().where({ id, status: 'canceled' }).update({ result })) > 0;
+    },
     /**
      * failed -> queued, for work a sweep starts again after it failed for good (resume-syncs), so
      * the row a client holds ends with the outcome of the run that finishes the work. False when

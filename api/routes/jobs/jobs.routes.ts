@@ -82,7 +82,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
       responses: {
         200: {
           description:
-            'the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry)',
+            'the job after the request: a queued job is canceled at once, a running one ends `canceled` at its next check (a reindex then drops the generation it was building, even between a failed attempt and its retry; a `sync` job keeps the products it deleted, ends its cleanup so the `sync_id` is free after its completed hold, and writes `result.deleted` once that is done)',
           schema: Job,
         },
       },

@@ -29,7 +29,9 @@ export interface Stage<T, D = any> extends JobSpec<T> {
   /**
    * Undoes what earlier stages left for this one when the jobs row ends canceled at this stage
    * (before it ran, or when it stopped for the cancel): a reindex's swap drops the generation its
-   * build left, which every write would otherwise keep updating. Runs once, after the row is canceled.
+   * build left, which every write would otherwise keep updating. Runs after the row is canceled:
+   * as the stage stops, or as the job of a row canceled while queued leaves the queue; so it must be
+   * safe to run again (a worker killed during it, a sweep that finishes it).
    */
   canceled?(ctx: { data: T; deps: D }): Promise<void>;
 }

@@ -29,6 +29,7 @@ import * as m029 from './029-translation-answers.js';
 import * as m030 from './030-catalog-builds.js';
 import * as m031 from './031-catalog-sync-expiry.js';
 import * as m032 from './032-catalog-sync-cleanup.js';
+import * as m033 from './033-catalog-sync-cancel.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,6 +68,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['030-catalog-builds', m030],
   ['031-catalog-sync-expiry', m031],
   ['032-catalog-sync-cleanup', m032],
+  ['033-catalog-sync-cancel', m033],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
