@@ -2,7 +2,8 @@ import t, { type Test } from 'tap';
 import { setup } from '../helpers/harness.js';
 import { startTestWorkers } from '../helpers/workers.js';
 import { searchIds } from '../helpers/catalog.js';
-import { deferred, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
+import { holdWrites } from '../helpers/pg-fault.js';
 
 // Canceling a large store's full-sync cleanup (`POST /v1/jobs/{id}/cancel` on its `sync` job): the
 // deletions stop where they are, the cleanup ends (seen set gone, checkpoint cleared, the job row
@@ -16,7 +17,6 @@ const { db } = h.api.deps;
 // SYNC_INLINE_PRODUCTS (10,000) fillers plus a, b, c, zz: over the bound.
 const FILLERS = 10_000;
 const SENT_FILLERS = 999;
-const GATE = 4242;
 const product = (id: string, name = `Product ${id}`) => ({ id, name: { en: name }, price: 10, currency: 'USD' });
 const fid = (n: number) => `f${String(n).padStart(5, '0')}`;
 const count = async (table: string, where: Record<string, string>) => Number((await db(table).where(where).count({ n: '*' }))[0].n);
@@ -54,19 +54,8 @@ t.test('a cleanup canceled while it runs stops deleting, ends, and frees the syn
   t.equal((await s.send(firstBatch)).status, 200);
 
   // Deleting the second half of the fillers waits for the test's lock: the cleanup stops on that page.
-  await db.raw(
-    `CREATE FUNCTION wait_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(${GATE}); RETURN OLD; END $$`,
-  );
-  await db.raw(`CREATE TRIGGER wait_for_test BEFORE DELETE ON products FOR EACH ROW WHEN (OLD.id >= 'f05000') EXECUTE FUNCTION wait_for_test()`);
-  t.teardown(() => db.raw('DROP TRIGGER IF EXISTS wait_for_test ON products'));
-  const locked = deferred();
-  const gate = deferred();
-  const holding = db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?)', [GATE]);
-    locked.resolve();
-    await gate.promise;
-  });
-  await locked.promise;
+  const hold = await holdWrites(db, { name: 'hold_cleanup_page', table: 'products', on: 'DELETE', when: `OLD.id >= 'f05000'` });
+  t.teardown(() => hold.remove());
 
   const done = await s.send(completing);
   t.equal(done.status, 200);
@@ -78,8 +67,7 @@ t.test('a cleanup canceled while it runs stops deleting, ends, and frees the syn
   );
   const asked = await h.api.call('POST', `/v1/jobs/${jobId}/cancel`, { key: s.key });
   t.match(asked, { status: 200, body: { status: 'running' } }, 'a running job stops at its next check');
-  gate.resolve();
-  await holding;
+  await hold.release();
 
   const job = await waitFor(async () => ((j) => (j.status !== 'running' && j.result ? j : null))(await s.job(jobId)), 60_000, 'the canceled job settled');
   const left = new Set<string>(await db('products').where({ tenant_id: s.id }).pluck('id'));
@@ -101,7 +89,7 @@ t.test('a cleanup canceled while it runs stops deleting, ends, and frees the syn
     .where({ tenant_id: s.id, sync_id: 'big-1' })
     .update({ completed_at: db.raw(`completed_at - interval '16 minutes'`) });
   t.equal((await s.send({ replace_all: true, sync_id: 'big-1', upsert: [product('a'), product('c')] })).status, 200, 'after the hold: a new sync');
-  await db.raw('DROP TRIGGER wait_for_test ON products');
+  await hold.remove();
   const next = await s.send({ replace_all: true, sync_id: 'big-1', sync_complete: true, upsert: [product('zz', 'yak lamp')] });
   t.equal(next.status, 200);
   t.same((await db('products').where({ tenant_id: s.id }).pluck('id')).sort(), ['a', 'c', 'zz'], 'the new sync completed');

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
 import { setup } from '../helpers/harness.js';
 import { spawnWorker } from '../helpers/processes.js';
-import { deferred, waitFor } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
+import { holdWrites } from '../helpers/pg-fault.js';
 
 // The settling of a canceled full-sync cleanup (seen set deleted, checkpoint cleared) that no
 // worker finishes: the worker process doing it is killed (SIGKILL) while a Postgres advisory lock
@@ -12,7 +13,6 @@ const h = await setup({ SWEEP_EVERY_MS: '10000' });
 t.teardown(() => h.close());
 const { db } = h.api.deps;
 const FILLERS = 10_000;
-const GATE = 4343;
 const product = (id: string) => ({ id, name: { en: `Product ${id}` }, price: 10, currency: 'USD' });
 const count = async (table: string, where: Record<string, string>) => Number((await db(table).where(where).count({ n: '*' }))[0].n);
 
@@ -60,18 +60,8 @@ async function assertSettled(t: Test, s: Awaited<ReturnType<typeof completedSync
 t.test('a worker killed while settling a canceled cleanup: another worker finishes it', async (t) => {
   const s = await completedSync(t, 'Store K');
   // Deleting the seen set waits for the test's lock: the worker is killed there.
-  await db.raw(
-    `CREATE FUNCTION wait_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock_shared(${GATE}); RETURN NULL; END $$`,
-  );
-  await db.raw(`CREATE TRIGGER wait_for_test BEFORE DELETE ON product_sync_items FOR EACH STATEMENT EXECUTE FUNCTION wait_for_test()`);
-  const locked = deferred();
-  const gate = deferred();
-  const holding = db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?)', [GATE]);
-    locked.resolve();
-    await gate.promise;
-  });
-  await locked.promise;
+  const hold = await holdWrites(db, { name: 'hold_settle_seen', table: 'product_sync_items', on: 'DELETE' });
+  t.teardown(() => hold.remove());
 
   const first = spawnWorker(t, h.config, { SWEEP_EVERY_MS: '600000' });
   await waitFor(
@@ -80,9 +70,8 @@ t.test('a worker killed while settling a canceled cleanup: another worker finish
     () => `the settling waiting (${first.log().slice(-1000)})`,
   );
   await first.kill('SIGKILL');
-  gate.resolve();
-  await holding;
-  await db.raw('DROP TRIGGER wait_for_test ON product_sync_items');
+  await hold.release();
+  await hold.remove();
   t.ok((await count('product_sync_items', { tenant_id: s.id })) > 0, 'the settling was cut off: the seen set is there');
   t.match(await s.job(), { status: 'canceled', result: null });
 

@@ -1,19 +1,30 @@
 import type { Knex } from 'knex';
 
-export interface RowTrigger {
+export interface WriteTrigger {
   /** Names the trigger, its function (and sequence): plain lower-case letters, digits, underscores. */
   name: string;
   table: string;
-  on: 'INSERT' | 'UPDATE';
-  /** The trigger's WHEN condition over NEW: only the rows it matches are touched. */
-  when: string;
+  on: 'INSERT' | 'UPDATE' | 'DELETE';
+  /**
+   * The trigger's WHEN condition over NEW (OLD for DELETE): only the rows it matches are touched.
+   * Without it the trigger is a statement-level one: every such statement on the table is touched, once.
+   */
+  when?: string;
 }
 
-async function install(db: Knex, r: RowTrigger, body: string): Promise<() => Promise<void>> {
+async function install(db: Knex, r: WriteTrigger, body: string): Promise<() => Promise<void>> {
   if (!/^[a-z0-9_]+$/.test(r.name)) throw new Error(`trigger name ${r.name}`);
-  await db.raw(`CREATE FUNCTION ${r.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NEW; END $$`);
-  await db.raw(`CREATE TRIGGER ${r.name} BEFORE ${r.on} ON ${r.table} FOR EACH ROW WHEN (${r.when}) EXECUTE FUNCTION ${r.name}()`);
-  return async () => void (await db.raw(`DROP TRIGGER ${r.name} ON ${r.table}; DROP FUNCTION ${r.name}()`));
+  // A BEFORE row trigger returns the row to write (NULL would skip it); a statement trigger's result is ignored.
+  const result = r.when === undefined ? 'NULL' : r.on === 'DELETE' ? 'OLD' : 'NEW';
+  const each = r.when === undefined ? 'FOR EACH STATEMENT' : `FOR EACH ROW WHEN (${r.when})`;
+  await db.raw(`CREATE FUNCTION ${r.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN ${result}; END $$`);
+  await db.raw(`CREATE TRIGGER ${r.name} BEFORE ${r.on} ON ${r.table} ${each} EXECUTE FUNCTION ${r.name}()`);
+  let removed = false;
+  return async () => {
+    if (removed) return;
+    removed = true;
+    await db.raw(`DROP TRIGGER ${r.name} ON ${r.table}; DROP FUNCTION ${r.name}()`);
+  };
 }
 
 /**
@@ -21,7 +32,7 @@ async function install(db: Knex, r: RowTrigger, body: string): Promise<() => Pro
  * crash or a lost connection would leave it); later ones pass. Returns how many matching writes
  * were tried: the count is a sequence, which the failed transaction does not roll back.
  */
-export async function failOnce(db: Knex, r: RowTrigger): Promise<{ tried(): Promise<number>; remove(): Promise<void> }> {
+export async function failOnce(db: Knex, r: WriteTrigger): Promise<{ tried(): Promise<number>; remove(): Promise<void> }> {
   await db.raw(`CREATE SEQUENCE ${r.name}`);
   const drop = await install(db, r, `IF nextval('${r.name}') = 1 THEN RAISE EXCEPTION 'injected fault: ${r.name}'; END IF;`);
   return {
@@ -39,13 +50,22 @@ export async function failOnce(db: Knex, r: RowTrigger): Promise<{ tried(): Prom
 /**
  * Matching writes wait until `release()`: each takes an advisory lock that a transaction of the
  * test holds, so a test can stop a job in the middle of its writes and start another beside it.
+ * `remove()` lets the writes go first if they are still held (a test that failed before its
+ * `release()`; held writers would block DROP TRIGGER), and does nothing once done.
  */
-export async function holdWrites(db: Knex, r: RowTrigger): Promise<{ release(): Promise<void>; remove(): Promise<void> }> {
+export async function holdWrites(db: Knex, r: WriteTrigger): Promise<{ release(): Promise<void>; remove(): Promise<void> }> {
   const key = `hold:${r.name}`;
   const drop = await install(db, r, `PERFORM pg_advisory_xact_lock(hashtext('${key}'));`);
   const holder = await db.transaction();
   await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
-  return { release: async () => void (await holder.commit()), remove: drop };
+  const release = async () => void (await holder.commit());
+  return {
+    release,
+    async remove() {
+      if (!holder.isCompleted()) await release();
+      await drop();
+    },
+  };
 }
 
 /** Backends of this database waiting on a lock (a row lock, an advisory lock). */
