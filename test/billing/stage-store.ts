@@ -55,3 +55,23 @@ export async function stageStore(h: Harness) {
 }
 
 export type StageStore = Awaited<ReturnType<typeof stageStore>>;
+
+/**
+ * Stage stores of one test file: `store(subscription)` makes one subscribed with that checkout body;
+ * `closeAll()` (its teardown) closes them and then the harness.
+ */
+export function stageStores(h: Harness) {
+  const stores: StageStore[] = [];
+  return {
+    async store(subscription: Record<string, unknown>): Promise<StageStore> {
+      const s = await stageStore(h);
+      stores.push(s);
+      await s.subscribe(subscription);
+      return s;
+    },
+    async closeAll() {
+      for (const s of stores) s.close();
+      await h.close();
+    },
+  };
+}

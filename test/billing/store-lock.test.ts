@@ -3,7 +3,7 @@ import { setup } from '../helpers/harness.js';
 import { holdWrites, lockWaiters } from '../helpers/pg-fault.js';
 import { waitFor } from '../helpers/wait.js';
 import { eventStore } from './event-store.js';
-import { stageStore, type StageStore } from './stage-store.js';
+import { stageStores } from './stage-store.js';
 import { endBillingPeriods } from '../../pipelines/billing/end-billing-periods.stage.js';
 
 // Two writers on one store's billing at the same moment (a provider event and an API change, two
@@ -14,20 +14,12 @@ import { endBillingPeriods } from '../../pipelines/billing/end-billing-periods.s
 // write, or not at all), so the waits below also end when the second finishes first.
 const SECRET = 'mock_whsec_store_lock_01';
 const h = await setup({ MOCK_WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_DEFAULT_PLAN: 'free', API_STATEMENT_TIMEOUT_MS: '0' });
-const stores: StageStore[] = [];
-t.teardown(async () => {
-  for (const s of stores) s.close();
-  await h.close();
-});
+const stages = stageStores(h);
+t.teardown(stages.closeAll);
 const db = h.api.deps.db;
 const T0 = Math.floor(Date.now() / 1000);
 
-async function store(): Promise<StageStore> {
-  const s = await stageStore(h);
-  stores.push(s);
-  await s.subscribe({ plan_code: 'growth', interval: 'month' });
-  return s;
-}
+const store = () => stages.store({ plan_code: 'growth', interval: 'month' });
 
 /**
  * Starts `run` once `first` waits at the hold, and answers once `run` waits behind it (or, on the

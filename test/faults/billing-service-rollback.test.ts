@@ -1,26 +1,16 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
 import { failOnce } from '../helpers/pg-fault.js';
-import { stageStore, type StageStore } from '../billing/stage-store.js';
+import { stageStores, type StageStore } from '../billing/stage-store.js';
 
 // A Postgres error between two writes of a billing API change (a trigger that raises once), after
 // the mock provider has made the change on its side: nothing of the attempt may stay (500, no
 // notification), and the client's retry, or the provider's webhook alone, must end as a clean run
 // of the same request does on another store. The provider's events are applied by calling the stage.
 const h = await setup({ WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_DEFAULT_PLAN: 'free' });
-const stores: StageStore[] = [];
-t.teardown(async () => {
-  for (const s of stores) s.close();
-  await h.close();
-});
+const { store, closeAll } = stageStores(h);
+t.teardown(closeAll);
 const db = h.api.deps.db;
-
-async function store(subscription: Record<string, unknown>): Promise<StageStore> {
-  const s = await stageStore(h);
-  stores.push(s);
-  await s.subscribe(subscription);
-  return s;
-}
 
 /** What Postgres holds of a store's billing, without ids and times that differ between two stores' runs. */
 async function ours(s: StageStore) {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
 import { failOnce } from '../helpers/pg-fault.js';
-import { stageStore, type StageStore } from '../billing/stage-store.js';
+import { stageStores, type StageStore } from '../billing/stage-store.js';
 import { endBillingPeriods } from '../../pipelines/billing/end-billing-periods.stage.js';
 import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stage.js';
 
@@ -9,21 +9,11 @@ import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stag
 // trigger that raises once): the run fails and leaves the store as it was, so the job's retry
 // makes the whole change and tells the store once. The stages are run by calling them, as their jobs would.
 const h = await setup({ WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_DEFAULT_PLAN: 'free' });
-const stores: StageStore[] = [];
-t.teardown(async () => {
-  for (const s of stores) s.close();
-  await h.close();
-});
+const { store, closeAll } = stageStores(h);
+t.teardown(closeAll);
 const db = h.api.deps.db;
 const run = <T>(stage: { run(ctx: never): Promise<unknown> }, data: Record<string, unknown> = {}) =>
   stage.run({ data, deps: h.api.deps } as never) as Promise<T>;
-
-async function store(subscription: Record<string, unknown>): Promise<StageStore> {
-  const s = await stageStore(h);
-  stores.push(s);
-  await s.subscribe(subscription);
-  return s;
-}
 
 const bundles = (s: StageStore) => db('billing_addon_purchases').where({ tenant_id: s.tenant.id }).select('code', 'period_end');
 
