@@ -1,14 +1,24 @@
 import type { Knex } from 'knex';
 import { subscriptionsRepo, type SubscriptionRow } from './subscriptions.repo.js';
+import { addonsRepo } from './addons.repo.js';
 import { billingTransaction, recordChange, type ChangeDeps } from './subscription-change.js';
 
-/** What the period's end does to a due row: cancel it (cancel at period end, dunning over) or apply its waiting change. */
-function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date): { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow> } | null {
-  const periodOver = row.current_period_end && row.current_period_end <= now;
-  if (row.status === 'past_due' || (periodOver && row.cancel_at_period_end)) {
-    return { kind: 'ended', patch: { status: 'canceled', canceled_at: now, cancel_at_period_end: false, state_at: stateAt } };
+type PeriodEnd = { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow>; endsAt?: Date };
+
+/**
+ * What the period's end does to a due row: cancel it (cancel at period end, dunning over) or apply
+ * its waiting change. `endsAt` is when a cancel took effect (the period's end, or the dunning's):
+ * its add-on bundles end then.
+ */
+function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date, dunningDays: number): PeriodEnd | null {
+  const periodEnd = row.current_period_end && row.current_period_end <= now ? row.current_period_end : null;
+  const cancel = { status: 'canceled' as const, canceled_at: now, cancel_at_period_end: false, state_at: stateAt };
+  if (row.status === 'past_due') {
+    const dunningEnd = row.past_due_since && new Date(row.past_due_since.getTime() + dunningDays * 86400_000);
+    return { kind: 'ended', patch: cancel, endsAt: dunningEnd && dunningEnd <= now ? dunningEnd : (periodEnd ?? now) };
   }
-  if (periodOver && row.pending_plan_code) {
+  if (periodEnd && row.cancel_at_period_end) return { kind: 'ended', patch: cancel, endsAt: periodEnd };
+  if (periodEnd && row.pending_plan_code) {
     return {
       kind: 'changed',
       patch: {
@@ -25,10 +35,10 @@ function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date): { kind
 
 /**
  * Ends one store's period (end-billing-periods, for the subscriptions the service keeps itself):
- * one transaction, the row and its subscription.changed deliveries, taken with the row locked
- * and read again (lockIfDue): a run that waited for another one's change, or an event's, finds
- * the row no longer due and changes nothing (null). The notice and the deliveries' queueing
- * follow the commit.
+ * one transaction, the row, the add-on bundles a cancel ends and its subscription.changed
+ * deliveries, taken with the row locked and read again (lockIfDue): a run that waited for another
+ * one's change, or an event's, finds the row no longer due and changes nothing (null). The notice
+ * and the deliveries' queueing follow the commit.
  */
 export async function endPeriod(deps: ChangeDeps & { db: Knex }, tenantId: string, now: Date, dunningDays: number): Promise<'ended' | 'changed' | null> {
   // Provider events carry whole seconds: a state_at with milliseconds would make an event of the same second look older.
@@ -36,9 +46,10 @@ export async function endPeriod(deps: ChangeDeps & { db: Knex }, tenantId: strin
   return billingTransaction(deps.db, async (trx, afterCommit) => {
     const subscriptions = subscriptionsRepo(trx);
     const row = await subscriptions.lockIfDue(tenantId, now, dunningDays);
-    const change = row && periodEndChange(row, now, stateAt);
+    const change = row && periodEndChange(row, now, stateAt, dunningDays);
     if (!row || !change) return null;
     const after = await subscriptions.update(tenantId, change.patch);
+    if (change.endsAt) await addonsRepo(trx).end(tenantId, change.endsAt);
     if (after) await recordChange(trx, deps, row, after, afterCommit);
     return change.kind;
   });
