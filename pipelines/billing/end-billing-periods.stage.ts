@@ -6,9 +6,9 @@ import { endPeriod } from '../../shared/billing/index.js';
 /**
  * For subscriptions the service keeps itself (mock, manual): ends those canceled at period end
  * once the period is over, applies downgrades waiting for the period end, and cancels those
- * past_due longer than BILLING_DUNNING_DAYS; a cancel ends the store's add-on bundles at the
- * period's (or the dunning's) end. Each store's change is one transaction taken with its
- * row locked and still due (endPeriod): re-running, or a second run at the same moment, changes
+ * past_due longer than BILLING_DUNNING_DAYS (only that ends a past_due one: its period's end
+ * waits). A cancel ends the store's add-on bundles at the period's (or the dunning's) end. Each
+ * store's change is one transaction taken with its row locked and still due (endPeriod): re-running, or a second run at the same moment, changes
  * nothing twice, and a run failing part-way leaves that store as it was for the retry.
  */
 export const endBillingPeriods = defineStage({

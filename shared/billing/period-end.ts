@@ -7,16 +7,17 @@ type PeriodEnd = { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow>; e
 
 /**
  * What the period's end does to a due row: cancel it (cancel at period end, dunning over) or apply
- * its waiting change. `endsAt` is when a cancel took effect (the period's end, or the dunning's):
- * its add-on bundles end then.
+ * its waiting change. A past_due row is in dunning: only the dunning's end cancels it, and its plan
+ * (and a waiting downgrade, which the paid retry of the renewal bills and applies) stays until then.
+ * `endsAt` is when a cancel took effect (the period's end, or the dunning's): its add-on bundles end then.
  */
 function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date, dunningDays: number): PeriodEnd | null {
-  const periodEnd = row.current_period_end && row.current_period_end <= now ? row.current_period_end : null;
   const cancel = { status: 'canceled' as const, canceled_at: now, cancel_at_period_end: false, state_at: stateAt };
   if (row.status === 'past_due') {
     const dunningEnd = row.past_due_since && new Date(row.past_due_since.getTime() + dunningDays * 86400_000);
-    return { kind: 'ended', patch: cancel, endsAt: dunningEnd && dunningEnd <= now ? dunningEnd : (periodEnd ?? now) };
+    return dunningEnd && dunningEnd <= now ? { kind: 'ended', patch: cancel, endsAt: dunningEnd } : null;
   }
+  const periodEnd = row.current_period_end && row.current_period_end <= now ? row.current_period_end : null;
   if (periodEnd && row.cancel_at_period_end) return { kind: 'ended', patch: cancel, endsAt: periodEnd };
   if (periodEnd && row.pending_plan_code) {
     return {

@@ -25,7 +25,10 @@ export interface SubscriptionRow {
   state_at: Date;
 }
 
-/** The rows of `q` whose period ended with something to do (see `due`). */
+/**
+ * The rows of `q` whose period ended with something to do (see `due`). A past_due row is due only
+ * when its dunning is over: its period's end (cancel at period end, a waiting downgrade) waits for it.
+ */
 function dueRows(q: Knex.QueryBuilder<SubscriptionRow>, now: Date, dunningDays: number) {
   return q.whereIn('provider', ['mock', 'manual']).andWhere((w) =>
     w
@@ -33,7 +36,7 @@ function dueRows(q: Knex.QueryBuilder<SubscriptionRow>, now: Date, dunningDays: 
         x
           .where('current_period_end', '<=', now)
           .andWhere((y) => y.where('cancel_at_period_end', true).orWhereNotNull('pending_plan_code'))
-          .whereNot('status', 'canceled'),
+          .whereNotIn('status', ['canceled', 'past_due']),
       )
       .orWhere((x) => x.where('status', 'past_due').andWhere('past_due_since', '<=', new Date(now.getTime() - dunningDays * 86400_000))),
   );

@@ -15,8 +15,7 @@ const dunningDays = h.api.deps.config.billing.dunningDays;
 const run = () => endBillingPeriods.run({ data: {}, deps: h.api.deps } as never);
 
 const withBundle = { plan_code: 'growth', interval: 'month', addons: [{ code: 'assistant_conversations_500', quantity: 1 }] };
-const bundleEnds = async (s: StageStore) =>
-  (await db('billing_addon_purchases').where({ tenant_id: s.tenant.id })).map((b) => b.period_end?.getTime() ?? null);
+const bundleEnds = async (s: StageStore) => (await db('billing_addon_purchases').where({ tenant_id: s.tenant.id })).map((b) => b.period_end?.getTime() ?? null);
 /** What the store's own reads show: its plan, the conversations limit its bundles give, their balances. */
 const limits = async (s: StageStore) => {
   const usage = (await s.api('GET', '/v1/usage')).body;
@@ -42,7 +41,10 @@ t.test('canceled at the period end: its bundles end at the period end with it, a
   await s.settle();
   const periodEnd = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
   await setRow(s, { current_period_end: periodEnd });
-  t.ok((await bundleEnds(s)).every((e) => e === null || e > periodEnd.getTime()), 'the bundle outlives the period (bought for longer)');
+  t.ok(
+    (await bundleEnds(s)).every((e) => e === null || e > periodEnd.getTime()),
+    'the bundle outlives the period (bought for longer)',
+  );
 
   t.same(await run(), { ended: 1, changed: 0 });
   t.match(await s.row(), { status: 'canceled', cancel_at_period_end: false });
@@ -50,6 +52,22 @@ t.test('canceled at the period end: its bundles end at the period end with it, a
   t.same(await limits(s), { plan: 'free', conversations: null, addons: [] });
   t.same(await run(), { ended: 0, changed: 0 }, 'a second run changes nothing');
   t.same(await bundleEnds(s), [periodEnd.getTime()]);
+});
+
+t.test('past_due within its dunning days: a period over with a waiting downgrade or a cancel at period end does not cancel it', async (t) => {
+  const s = await store(withBundle);
+  await pastDue(t, s, dunningDays - 1);
+  const bundles = await bundleEnds(s);
+  await setRow(s, { pending_plan_code: 'starter', pending_interval: 'month' });
+  t.same(await run(), { ended: 0, changed: 0 }, 'a waiting downgrade: nothing yet');
+  t.match(await s.row(), { status: 'past_due', plan_code: 'growth', pending_plan_code: 'starter' }, 'the plan and its waiting change stay during dunning');
+
+  await setRow(s, { cancel_at_period_end: true });
+  t.same(await run(), { ended: 0, changed: 0 }, 'a cancel at period end: nothing yet');
+  t.match(await s.row(), { status: 'past_due', plan_code: 'growth', cancel_at_period_end: true });
+  t.same(await bundleEnds(s), bundles, 'the bundles run');
+  t.same(await limits(s), { plan: 'growth', conversations: 500, addons: ['assistant_conversations_500'] });
+  t.equal((await s.told()).filter((d) => d.status === 'canceled').length, 0, 'the store is not told of a cancel');
 });
 
 t.test('past_due past its dunning days: canceled, its bundles end when the dunning did', async (t) => {
