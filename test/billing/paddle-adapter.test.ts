@@ -163,7 +163,12 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
   t.match((await api('GET', '/v1/billing/subscription')).body, { plan_code: 'scale', status: 'active' });
   charged.length = 0;
   const units = (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500.units;
-  const fault = await failOnce(h.api.deps.db, { name: 'fault_paddle_change_addons', table: 'billing_addon_purchases', on: 'INSERT', when: `NEW.tenant_id = '${tenant.id}'` });
+  const fault = await failOnce(h.api.deps.db, {
+    name: 'fault_paddle_change_addons',
+    table: 'billing_addon_purchases',
+    on: 'INSERT',
+    when: `NEW.tenant_id = '${tenant.id}'`,
+  });
   t.teardown(() => fault.remove());
   const change = { plan_code: 'growth', addons: [{ code: 'assistant_conversations_500', quantity: 2 }] };
   const headers = { 'idempotency-key': 'paddle-change-0001' };
@@ -173,9 +178,9 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
   t.match(retry.body, { pending_change: { plan_code: 'growth' } });
   t.equal(retry.body.addons.assistant_conversations_500.units, units + 1000);
   t.match(last('PATCH', '/subscriptions/sub_01').body, { custom_data: { tenant_id: tenant.id, addon_charge_key: 'paddle-change-0001' } });
-  t.match(
-    calls.filter((c) => c.path === '/subscriptions/sub_01' && c.method === 'PATCH' && c.body.items).at(-1)!.body,
-    { items: [{ price_id: 'pri_growth_m', quantity: 1 }], proration_billing_mode: 'do_not_bill' },
-  );
+  t.match(calls.filter((c) => c.path === '/subscriptions/sub_01' && c.method === 'PATCH' && c.body.items).at(-1)!.body, {
+    items: [{ price_id: 'pri_growth_m', quantity: 1 }],
+    proration_billing_mode: 'do_not_bill',
+  });
   t.same(charged, [{ price_id: 'pri_conv500', quantity: 2 }], 'the bundles billed now, once');
 });

@@ -37,7 +37,12 @@ const units = async () => (await api('GET', '/v1/billing/subscription')).body.ad
 
 /** The change fails once at recording its bundles (after Stripe's call), then the client retries with the same key. */
 async function changeWithRetry(t: Test, body: unknown, key: string) {
-  const fault = await failOnce(db, { name: `fault_${key.replace(/-/g, '_')}`, table: 'billing_addon_purchases', on: 'INSERT', when: `NEW.tenant_id = '${tenant.id}'` });
+  const fault = await failOnce(db, {
+    name: `fault_${key.replace(/-/g, '_')}`,
+    table: 'billing_addon_purchases',
+    on: 'INSERT',
+    when: `NEW.tenant_id = '${tenant.id}'`,
+  });
   t.teardown(() => fault.remove());
   t.equal((await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key })).status, 500, 'the first attempt fails after Stripe made the change');
   t.equal(await fault.tried(), 1);
@@ -56,7 +61,10 @@ t.before(async () => {
   });
   const ts = Math.floor(Date.now() / 1000);
   const sig = createHmac('sha256', WHSEC).update(`${ts}.${body}`).digest('hex');
-  await h.api.call('POST', '/v1/billing/webhooks/stripe', { rawBody: body, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` } });
+  await h.api.call('POST', '/v1/billing/webhooks/stripe', {
+    rawBody: body,
+    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
+  });
   await applyBillingEvent.run({ data: { provider: 'stripe', eventId: 'evt_created' }, deps: h.api.deps } as never);
 });
 
@@ -83,10 +91,14 @@ t.test('downgrade with bundles: the update invoices nothing now, the bundles get
     t.equal(call.form.proration_behavior, 'none');
     t.notOk(call.form['add_invoice_items[0][price]'], 'not added to the renewal’s invoice');
   }
-  t.same(addonInvoices(), [
-    { status: 'paid', quantity: 2, lines: 2 },
-    { status: 'paid', quantity: 1, lines: 1 },
-  ], 'one more paid invoice, of the bundle alone');
+  t.same(
+    addonInvoices(),
+    [
+      { status: 'paid', quantity: 2, lines: 2 },
+      { status: 'paid', quantity: 1, lines: 1 },
+    ],
+    'one more paid invoice, of the bundle alone',
+  );
   t.same(fake.state.pending, [], 'nothing left for the renewal');
   const item = fake.calls.filter((c) => c.path === '/v1/invoiceitems');
   t.match(item.at(-1)!.form, { customer: 'cus_1', 'pricing[price]': 'price_conv500', quantity: '1' });

@@ -64,7 +64,10 @@ export async function startStripeFake(apiKey: string) {
       hosted_invoice_url: `https://invoice.stripe.test/${state.invoices.length + 1}`,
       invoice_pdf: null,
       status_transitions: { paid_at: status === 'paid' ? now : null },
-      lines: { object: 'list', data: lines.map((l) => ({ object: 'line_item', amount: l.amount, quantity: l.quantity, price: l.price, description: l.description ?? null })) },
+      lines: {
+        object: 'list',
+        data: lines.map((l) => ({ object: 'line_item', amount: l.amount, quantity: l.quantity, price: l.price, description: l.description ?? null })),
+      },
     };
     state.invoices.push(inv);
     return inv;
@@ -143,8 +146,7 @@ export async function startStripeFake(apiKey: string) {
         added.push({ price, quantity, amount: (state.prices[price] ?? 0) * quantity });
       }
       const after = state.subscription.items.data[0].price.id;
-      const prorations =
-        after !== before ? [{ price: after, quantity: 1, amount: Math.max(0, (state.prices[after] ?? 0) - (state.prices[before] ?? 0)) }] : [];
+      const prorations = after !== before ? [{ price: after, quantity: 1, amount: Math.max(0, (state.prices[after] ?? 0) - (state.prices[before] ?? 0)) }] : [];
       if (form.proration_behavior === 'always_invoice' && prorations.length + added.length > 0) invoiceOf([...prorations, ...added], 'paid');
       else state.pending.push(...added);
       if (form['metadata[plan_code]']) state.subscription.metadata.plan_code = form['metadata[plan_code]'];
@@ -170,7 +172,8 @@ export async function startStripeFake(apiKey: string) {
       return send(200, inv);
     }
     // Newest first, as Stripe lists them.
-    if (req.method === 'GET' && p === '/v1/invoices') return send(200, { object: 'list', data: [...state.invoices].reverse(), has_more: false, url: '/v1/invoices' });
+    if (req.method === 'GET' && p === '/v1/invoices')
+      return send(200, { object: 'list', data: [...state.invoices].reverse(), has_more: false, url: '/v1/invoices' });
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${p})` } });
   });
   server.listen(0, '127.0.0.1');

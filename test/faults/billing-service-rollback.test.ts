@@ -71,7 +71,12 @@ t.test('a downgrade with bundles failing at recording them: the retry with the s
   await clean.settle();
 
   const faulty = await store({ plan_code: 'scale', interval: 'month' });
-  const fault = await failOnce(db, { name: 'fault_downgrade_addons', table: 'billing_addon_purchases', on: 'INSERT', when: `NEW.tenant_id = '${faulty.tenant.id}'` });
+  const fault = await failOnce(db, {
+    name: 'fault_downgrade_addons',
+    table: 'billing_addon_purchases',
+    on: 'INSERT',
+    when: `NEW.tenant_id = '${faulty.tenant.id}'`,
+  });
   t.teardown(() => fault.remove());
   t.equal((await faulty.api('POST', '/v1/billing/change-plan', change, headers)).status, 500, 'the attempt fails after the provider charged');
   t.equal((await faulty.api('POST', '/v1/billing/change-plan', change, headers)).status, 200, 'the client retries with the same key');
