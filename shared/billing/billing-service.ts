@@ -92,8 +92,15 @@ export function billingService(deps: BillingServiceDeps) {
      * Upgrades take effect now and charge the prorated difference; downgrades wait for the period
      * end (`pending_plan_code`), and a change back to the current plan drops a waiting one. During
      * a trial any change is now and uncharged. The provider draws a credit balance (`credit_minor`) first.
+     * Add-on bundles bought with it are charged now, once per `idempotencyKey`, up or down.
      */
-    async changePlan(tenantId: string, input: { plan_code: string; interval: Interval; addons?: AddonQty }, baseUrl: string, now = new Date()) {
+    async changePlan(
+      tenantId: string,
+      input: { plan_code: string; interval: Interval; addons?: AddonQty },
+      baseUrl: string,
+      idempotencyKey: string,
+      now = new Date(),
+    ) {
       const stateAt = toSecond(now);
       return onStore(tenantId, async (c) => {
         const sub = live(c.sub);
@@ -123,6 +130,16 @@ export function billingService(deps: BillingServiceDeps) {
           chargeNowMinor: quote.chargeNowMinor,
           creditMinor: quote.creditMinor,
           now: immediate,
+          trialing: quote.kind === 'trial',
+          // Charged once with the change by every provider (the request's key keeps a retry from charging them again).
+          addons: bundles.map((b) => ({
+            code: b.addon.code,
+            quantity: b.quantity,
+            amountMinor: b.addon.price_cents! * b.quantity,
+            currency: b.addon.currency,
+            description: `${b.quantity} x ${b.addon.name}`,
+          })),
+          idempotencyKey,
           baseUrl,
         });
         // The credit balance is the provider's (drawn first, topped up by what this change leaves

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setup } from '../helpers/harness.js';
+import { failOnce } from '../helpers/pg-fault.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stage.js';
 
@@ -22,6 +23,8 @@ const sub = {
   items: [{ price: { id: 'pri_growth_m' } }],
 };
 let throttleNext = 0;
+/** One-time items billed now through `/charge` (a transaction each at Paddle). */
+const charged: Array<{ price_id: string; quantity: number }> = [];
 const server = createServer(async (req, res) => {
   let raw = '';
   for await (const chunk of req) raw += chunk;
@@ -44,11 +47,16 @@ const server = createServer(async (req, res) => {
     return send(201, { data: { id: 'cpls_01', urls: { general: { overview: 'https://customer-portal.paddle.test/cpl_01' } } } });
   if (p === '/subscriptions/sub_01' && req.method === 'GET') return send(200, { data: sub });
   if (p === '/subscriptions/sub_01' && req.method === 'PATCH') {
-    sub.items = [{ price: { id: body.items[0].price_id } }];
-    Object.assign(sub.custom_data, body.custom_data);
+    if (body.items) sub.items = [{ price: { id: body.items[0].price_id } }];
+    // Paddle replaces custom_data whole.
+    if (body.custom_data) sub.custom_data = body.custom_data;
     return send(200, { data: sub });
   }
-  if (p === '/subscriptions/sub_01/charge') return send(200, { data: sub });
+  if (p === '/subscriptions/sub_01/charge') {
+    // One-time charges are billed as their own transaction and not held on the subscription.
+    if (body.effective_from === 'immediately') charged.push(...body.items);
+    return send(200, { data: sub });
+  }
   if (p === '/subscriptions/sub_01/cancel') {
     if (body.effective_from === 'immediately') sub.status = 'canceled';
     else sub.scheduled_change = { action: 'cancel' };
@@ -147,4 +155,32 @@ t.test('subscription.created notification (ts;h1 signature) makes it active; the
   sub.status = 'past_due';
   await stage(reconcileBilling, { unappliedAfterMs: 0 });
   t.equal((await api('GET', '/v1/billing/subscription')).body.status, 'past_due', "the daily reconcile takes Paddle's state");
+});
+
+t.test('a plan change with bundles charges them now with a one-time charge, once across the client retry', async (t) => {
+  Object.assign(sub, { status: 'active', scheduled_change: null });
+  await stage(reconcileBilling, { unappliedAfterMs: 0 });
+  t.match((await api('GET', '/v1/billing/subscription')).body, { plan_code: 'scale', status: 'active' });
+  charged.length = 0;
+  const units = (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500.units;
+  const fault = await failOnce(h.api.deps.db, {
+    name: 'fault_paddle_change_addons',
+    table: 'billing_addon_purchases',
+    on: 'INSERT',
+    when: `NEW.tenant_id = '${tenant.id}'`,
+  });
+  t.teardown(() => fault.remove());
+  const change = { plan_code: 'growth', addons: [{ code: 'assistant_conversations_500', quantity: 2 }] };
+  const headers = { 'idempotency-key': 'paddle-change-0001' };
+  t.equal((await api('POST', '/v1/billing/change-plan', change, headers)).status, 500, 'our writes fail after Paddle’s calls');
+  const retry = await api('POST', '/v1/billing/change-plan', change, headers);
+  t.equal(retry.status, 200, 'the client retries with the same key');
+  t.match(retry.body, { pending_change: { plan_code: 'growth' } });
+  t.equal(retry.body.addons.assistant_conversations_500.units, units + 1000);
+  t.match(last('PATCH', '/subscriptions/sub_01').body, { custom_data: { tenant_id: tenant.id, addon_charge_key: 'paddle-change-0001' } });
+  t.match(calls.filter((c) => c.path === '/subscriptions/sub_01' && c.method === 'PATCH' && c.body.items).at(-1)!.body, {
+    items: [{ price_id: 'pri_growth_m', quantity: 1 }],
+    proration_billing_mode: 'do_not_bill',
+  });
+  t.same(charged, [{ price_id: 'pri_conv500', quantity: 2 }], 'the bundles billed now, once');
 });

@@ -11,7 +11,7 @@ import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.s
 export async function stageStore(h: Harness) {
   const tenant = await h.tenant();
   const db = h.api.deps.db;
-  const api = (method: string, path: string, body?: unknown) => h.api.call(method, path, { key: tenant.key, body });
+  const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
   const receiver = await api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', kinds: ['subscription.changed'] });
   if (receiver.status !== 201) throw new Error(`receiver: ${receiver.status}`);
   const notices = await noticeLog(h.config.redisUrl, h.api.deps.notices.channel('subscription'));

@@ -88,13 +88,13 @@ t.test('add-on purchase: invoice item, invoice, pay, each with an idempotency ke
   t.match(item.form, { customer: 'cus_1', amount: '1900', currency: 'usd' });
   t.equal(item.headers['idempotency-key'], 'stripe-addon-0001-item');
   t.ok(fake.calls.filter((c) => c.path === '/v1/invoiceitems').length >= 2, 'the 429 was retried by the SDK');
-  t.ok(last('/v1/invoices/in_1/pay'));
+  t.ok(last('/v1/invoices/in_2/pay'), 'its own invoice (in_1 is the plan change’s proration)');
 });
 
 t.test('invoices and portal come from Stripe', async (t) => {
   const inv = await api('GET', '/v1/billing/invoices');
   t.equal(inv.status, 200);
-  t.match(inv.body[0], { id: 'in_1', status: 'paid', currency: 'USD', total_minor: 1900, tax_minor: 0, hosted_url: 'https://invoice.stripe.test/1' });
+  t.match(inv.body[0], { id: 'in_2', status: 'paid', currency: 'USD', total_minor: 1900, tax_minor: 0, hosted_url: 'https://invoice.stripe.test/2' });
   t.ok(inv.body[0].paid_at);
   t.equal((await api('GET', '/v1/billing/portal')).body.url, 'https://billing.stripe.test/p/cus_1');
 });

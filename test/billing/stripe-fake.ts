@@ -39,11 +39,38 @@ export async function startStripeFake(apiKey: string) {
       },
     },
     invoices: [] as Array<Record<string, unknown>>,
+    /** Invoice items not yet on an invoice (Stripe's pending invoice items): the next invoice takes them. */
+    pending: [] as Array<{ price: string | null; quantity: number; amount: number; description?: string }>,
+    /** Unit amounts of the prices the fake knows (minor units). */
+    prices: { price_growth_m: 9900, price_scale_m: 29900, price_conv500: 1900 } as Record<string, number>,
     /** Checkout Sessions by id: `open`, `complete` or `expired`, as Stripe reports them. */
     sessions: new Map<string, { id: string; object: 'checkout.session'; status: string; url: string }>(),
     failNext429: 0,
     /** Requests answered 503 before the fake serves again (Stripe down). */
     failNext503: 0,
+  };
+  /** Answers kept per Idempotency-Key, as Stripe keeps them: a request with a key already answered gets that answer again. */
+  const answered = new Map<string, { status: number; body: string }>();
+  /** An invoice of the given lines, paid at once with the saved card (collection automatic). */
+  const invoiceOf = (lines: Array<{ price: string | null; quantity: number; amount: number; description?: string }>, status = 'draft') => {
+    const inv = {
+      id: `in_${state.invoices.length + 1}`,
+      object: 'invoice',
+      status,
+      currency: 'usd',
+      total: lines.reduce((sum, l) => sum + l.amount, 0),
+      tax: 0,
+      created: now,
+      hosted_invoice_url: `https://invoice.stripe.test/${state.invoices.length + 1}`,
+      invoice_pdf: null,
+      status_transitions: { paid_at: status === 'paid' ? now : null },
+      lines: {
+        object: 'list',
+        data: lines.map((l) => ({ object: 'line_item', amount: l.amount, quantity: l.quantity, price: l.price, description: l.description ?? null })),
+      },
+    };
+    state.invoices.push(inv);
+    return inv;
   };
   const server: Server = createServer(async (req, res) => {
     let raw = '';
@@ -51,10 +78,18 @@ export async function startStripeFake(apiKey: string) {
     const form = Object.fromEntries(new URLSearchParams(raw));
     const url = new URL(req.url!, 'http://x');
     calls.push({ method: req.method!, path: url.pathname + url.search, form, headers: req.headers });
+    const key = req.headers['idempotency-key'] as string | undefined;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      // Stripe keeps the answer of a POST with a key, except a 429 or 5xx (the request did not run).
+      if (key && req.method === 'POST' && status !== 429 && status < 500) answered.set(key, { status, body: JSON.stringify(body) });
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${calls.length}`, ...headers });
       res.end(JSON.stringify(body));
     };
+    const kept = key && req.method === 'POST' ? answered.get(key) : undefined;
+    if (kept) {
+      res.writeHead(kept.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      return res.end(kept.body);
+    }
     if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     if (state.failNext503 > 0) {
       state.failNext503--;
@@ -99,29 +134,36 @@ export async function startStripeFake(apiKey: string) {
         return send(200, state.subscription);
       }
       if (form['cancel_at_period_end']) state.subscription.cancel_at_period_end = form['cancel_at_period_end'] === 'true';
+      const before = state.subscription.items.data[0].price.id;
       if (form['items[0][price]']) state.subscription.items.data[0].price.id = form['items[0][price]'];
+      // add_invoice_items become invoice items of the subscription's next invoice: with
+      // proration_behavior always_invoice that is the invoice the update makes now (prorations
+      // and these items, paid at once); otherwise they wait for the renewal's invoice.
+      const added: typeof state.pending = [];
+      for (let i = 0; form[`add_invoice_items[${i}][price]`]; i++) {
+        const price = form[`add_invoice_items[${i}][price]`];
+        const quantity = Number(form[`add_invoice_items[${i}][quantity]`] ?? 1);
+        added.push({ price, quantity, amount: (state.prices[price] ?? 0) * quantity });
+      }
+      const after = state.subscription.items.data[0].price.id;
+      const prorations = after !== before ? [{ price: after, quantity: 1, amount: Math.max(0, (state.prices[after] ?? 0) - (state.prices[before] ?? 0)) }] : [];
+      if (form.proration_behavior === 'always_invoice' && prorations.length + added.length > 0) invoiceOf([...prorations, ...added], 'paid');
+      else state.pending.push(...added);
       if (form['metadata[plan_code]']) state.subscription.metadata.plan_code = form['metadata[plan_code]'];
       return send(200, state.subscription);
     }
     if (p.startsWith('/v1/subscriptions/'))
       return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } });
-    if (req.method === 'POST' && p === '/v1/invoiceitems')
-      return send(200, { id: 'ii_1', object: 'invoiceitem', amount: Number(form.amount), currency: form.currency });
+    if (req.method === 'POST' && p === '/v1/invoiceitems') {
+      const price = form['pricing[price]'] ?? null;
+      const quantity = Number(form.quantity ?? 1);
+      const amount = price ? (state.prices[price] ?? 0) * quantity : Number(form.amount);
+      state.pending.push({ price, quantity, amount, description: form.description });
+      return send(200, { id: `ii_${state.pending.length}`, object: 'invoiceitem', amount, currency: form.currency ?? 'usd', quantity });
+    }
     if (req.method === 'POST' && p === '/v1/invoices') {
-      const inv = {
-        id: `in_${state.invoices.length + 1}`,
-        object: 'invoice',
-        status: 'draft',
-        currency: 'usd',
-        total: 1900,
-        tax: 0,
-        created: now,
-        hosted_invoice_url: 'https://invoice.stripe.test/1',
-        invoice_pdf: null,
-        status_transitions: { paid_at: null },
-      };
-      state.invoices.push(inv);
-      return send(200, inv);
+      const lines = form.pending_invoice_items_behavior === 'include' ? state.pending.splice(0) : [];
+      return send(200, invoiceOf(lines));
     }
     const pay = /^\/v1\/invoices\/(in_\d+)\/pay$/.exec(p);
     if (req.method === 'POST' && pay) {
@@ -129,7 +171,9 @@ export async function startStripeFake(apiKey: string) {
       Object.assign(inv, { status: 'paid', status_transitions: { paid_at: now } });
       return send(200, inv);
     }
-    if (req.method === 'GET' && p === '/v1/invoices') return send(200, { object: 'list', data: state.invoices, has_more: false, url: '/v1/invoices' });
+    // Newest first, as Stripe lists them.
+    if (req.method === 'GET' && p === '/v1/invoices')
+      return send(200, { object: 'list', data: [...state.invoices].reverse(), has_more: false, url: '/v1/invoices' });
     return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${p})` } });
   });
   server.listen(0, '127.0.0.1');

@@ -63,6 +63,28 @@ t.test('a plan change failing at recording its add-on bundles leaves nothing; th
   t.equal(await faulty.noticed(), await clean.noticed(), 'as many notices as the clean run');
 });
 
+t.test('a downgrade with bundles failing at recording them: the retry with the same key charges the bundles once', async (t) => {
+  const change = { plan_code: 'growth', interval: 'month', addons: [{ code: 'assistant_conversations_500', quantity: 1 }] };
+  const headers = { 'idempotency-key': 'rollback-downgrade-0001' };
+  const clean = await store({ plan_code: 'scale', interval: 'month' });
+  t.equal((await clean.api('POST', '/v1/billing/change-plan', change, headers)).status, 200, 'clean run');
+  await clean.settle();
+
+  const faulty = await store({ plan_code: 'scale', interval: 'month' });
+  const fault = await failOnce(db, {
+    name: 'fault_downgrade_addons',
+    table: 'billing_addon_purchases',
+    on: 'INSERT',
+    when: `NEW.tenant_id = '${faulty.tenant.id}'`,
+  });
+  t.teardown(() => fault.remove());
+  t.equal((await faulty.api('POST', '/v1/billing/change-plan', change, headers)).status, 500, 'the attempt fails after the provider charged');
+  t.equal((await faulty.api('POST', '/v1/billing/change-plan', change, headers)).status, 200, 'the client retries with the same key');
+  await faulty.settle();
+  t.same(await ours(faulty), await ours(clean), 'the same state as the clean run');
+  t.same(await faulty.invoices(), await clean.invoices(), 'the bundle charged once, as the clean run');
+});
+
 t.test('a cancel failing at ending the add-on bundles leaves the subscription live; the client retry cancels it once', async (t) => {
   const subscription = { ...GROWTH, addons: [{ code: 'assistant_conversations_500', quantity: 1 }] };
   const clean = await store(subscription);

@@ -64,7 +64,8 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
       body: ChangePlanBody,
       responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
       async handle(ctx, { body }) {
-        await billing.changePlan(tenantOf(ctx), body, baseUrl(deps, ctx));
+        const key = ctx.get('idempotency-key') || `${ctx.state.requestId ?? ''}${Date.now()}`;
+        await billing.changePlan(tenantOf(ctx), body, baseUrl(deps, ctx), key);
         ctx.body = await out(tenantOf(ctx));
       },
     }),

@@ -100,8 +100,16 @@ export class MockPayments implements PaymentProvider {
     // service lost (its own write failed after this call). Nothing changes, nothing is charged
     // again, as Stripe and Paddle charge nothing for an update onto the price a subscription has.
     if (input.now && input.planCode === sub.plan_code && input.interval === sub.interval) return { creditMinor: balance };
-    const drawn = Math.min(balance, input.chargeNowMinor);
-    if (input.chargeNowMinor > drawn) await this.invoice(input.tenantId, input.chargeNowMinor - drawn, 'paid');
+    // The add-on bundles bought with the change are in chargeNowMinor; a retry of the same request
+    // (a downgrade or add-ons only, which the early return above does not cover) charges them once.
+    const addonsMinor = input.addons.reduce((s, a) => s + a.amountMinor, 0);
+    const key = `change-${input.idempotencyKey}`;
+    const addonsDone = addonsMinor > 0 && (await this.chargeOf(input.tenantId, key)) !== undefined;
+    const due = input.chargeNowMinor - (addonsDone ? addonsMinor : 0);
+    const drawn = Math.min(balance, due);
+    if (addonsMinor > 0 && !addonsDone)
+      await this.db('billing_mock_objects').insert({ id: newId('mch'), kind: 'charge', tenant_id: input.tenantId, data: { key, amount: addonsMinor } });
+    if (due > drawn) await this.invoice(input.tenantId, due - drawn, 'paid');
     const credit_minor = balance - drawn + input.creditMinor;
     if (!input.now) {
       const back = input.planCode === sub.plan_code && input.interval === sub.interval;
@@ -129,10 +137,7 @@ export class MockPayments implements PaymentProvider {
   }
 
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
-    const existing = await this.db('billing_mock_objects')
-      .where({ kind: 'charge', tenant_id: input.tenantId })
-      .whereRaw(`data->>'key' = ?`, [input.idempotencyKey])
-      .first();
+    const existing = await this.chargeOf(input.tenantId, input.idempotencyKey);
     if (existing) return { providerRef: existing.id };
     const id = newId('mch');
     await this.db('billing_mock_objects').insert({
@@ -285,6 +290,11 @@ export class MockPayments implements PaymentProvider {
   async subscriptionOf(tenantId: string): Promise<MockSubscription | null> {
     const row = await this.db('billing_mock_objects').where({ kind: 'subscription', tenant_id: tenantId }).orderBy('created_at', 'desc').first();
     return row ? row.data : null;
+  }
+
+  /** The charge a request's key already made, if any. */
+  private chargeOf(tenantId: string, key: string): Promise<{ id: string } | undefined> {
+    return this.db('billing_mock_objects').where({ kind: 'charge', tenant_id: tenantId }).whereRaw(`data->>'key' = ?`, [key]).first();
   }
 
   private async subscription(id: string): Promise<MockSubscription | null> {

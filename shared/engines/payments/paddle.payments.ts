@@ -101,12 +101,35 @@ export class PaddlePayments implements PaymentProvider {
     return { url: session.urls.general.overview };
   }
 
+  /**
+   * The plan: a PATCH of the subscription's recurring items. Add-on bundles bought with the change:
+   * a one-time charge on the subscription billed at once (`/charge`, as Paddle keeps one-time
+   * items out of a subscription's items), whatever the plan change bills. Paddle takes no
+   * idempotency key, so the charge is marked in the subscription's custom_data
+   * (`addon_charge_key`, the request's key) once made: the retry of the same change finds the
+   * mark and does not charge again. The plan PATCH goes first: a change Paddle refuses charges nothing.
+   */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
-    await this.request('PATCH', `/subscriptions/${input.subscriptionId}`, {
+    const path = `/subscriptions/${input.subscriptionId}`;
+    const custom = { tenant_id: input.tenantId, plan_code: input.planCode };
+    let charged = false;
+    if (input.addons.length > 0) {
+      const current = await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path);
+      charged = current.custom_data?.addon_charge_key === input.idempotencyKey;
+    }
+    await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
-      custom_data: { tenant_id: input.tenantId, plan_code: input.planCode },
+      // custom_data is replaced whole: a mark already made stays.
+      custom_data: charged ? { ...custom, addon_charge_key: input.idempotencyKey } : custom,
     });
+    if (input.addons.length > 0 && !charged) {
+      await this.request('POST', `${path}/charge`, {
+        effective_from: 'immediately',
+        items: input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity })),
+      });
+      await this.request('PATCH', path, { custom_data: { ...custom, addon_charge_key: input.idempotencyKey } });
+    }
     return {};
   }
 

@@ -90,7 +90,25 @@ export interface ChangeInput {
    * and the trial keeps its end.
    */
   now: boolean;
+  /** The subscription is in its trial: the plan change itself bills nothing now. */
+  trialing: boolean;
+  /**
+   * Add-on bundles bought with the change, at the catalog's prices (already in `chargeNowMinor`):
+   * each provider charges them once, now, whether or not the plan change bills now.
+   */
+  addons: ChangeAddon[];
+  /** The request's key: the client's retry of the same change does not charge the add-ons again. */
+  idempotencyKey: string;
   baseUrl: string;
+}
+
+/** One add-on line of a plan change: price key `addon:<code>`, bundles, and its catalog amount. */
+export interface ChangeAddon {
+  code: string;
+  quantity: number;
+  amountMinor: number;
+  currency: string;
+  description: string;
 }
 
 /**

@@ -95,19 +95,51 @@ export class StripePayments implements PaymentProvider {
   /**
    * Upgrades: Stripe prorates and invoices now (a credit left over goes to the customer's Stripe
    * balance, drawn by the next invoices). Downgrades: the new price with no proration (billed
-   * from the next renewal).
+   * from the next renewal). Add-on bundles bought with the change are charged now, once: on an
+   * upgrade as `add_invoice_items` of the invoice the update makes; otherwise (a downgrade, the
+   * same plan, a trial: the update invoices nothing now) as a one-off invoice like `charge`. Both
+   * carry idempotency keys from the request's, so its retry charges nothing again.
    */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
-    const sub = await (await this.api()).subscriptions.retrieve(input.subscriptionId);
+    const api = await this.api();
+    const sub = await api.subscriptions.retrieve(input.subscriptionId);
     const item = sub.items.data[0];
-    await (
-      await this.api()
-    ).subscriptions.update(input.subscriptionId, {
-      items: [{ id: item.id, price: this.price(`${input.planCode}:${input.interval}`) }],
-      proration_behavior: input.now ? 'always_invoice' : 'none',
-      metadata: { tenant_id: input.tenantId, plan_code: input.planCode },
-    });
+    const addons = input.addons.map((a) => ({ price: this.price(`addon:${a.code}`), quantity: a.quantity }));
+    const invoicedNow = input.now && !input.trialing;
+    const withAddons = invoicedNow && addons.length > 0;
+    await api.subscriptions.update(
+      input.subscriptionId,
+      {
+        items: [{ id: item.id, price: this.price(`${input.planCode}:${input.interval}`) }],
+        proration_behavior: input.now ? 'always_invoice' : 'none',
+        metadata: { tenant_id: input.tenantId, plan_code: input.planCode },
+        ...(withAddons ? { add_invoice_items: addons } : {}),
+      },
+      withAddons ? { idempotencyKey: `${input.idempotencyKey}-change` } : {},
+    );
+    if (!invoicedNow && addons.length > 0) {
+      if (!input.customerId) throw new Error('no Stripe customer yet');
+      const key = `${input.idempotencyKey}-change-addons`;
+      for (const [i, a] of addons.entries()) {
+        await api.invoiceItems.create(
+          { customer: input.customerId, pricing: { price: a.price }, quantity: a.quantity, description: input.addons[i].description },
+          { idempotencyKey: `${key}-item-${i}` },
+        );
+      }
+      await this.invoiceNow(input.tenantId, input.customerId, key);
+    }
     return {};
+  }
+
+  /** Invoices the customer's pending invoice items at once and pays it with the saved method. */
+  private async invoiceNow(tenantId: string, customerId: string, key: string): Promise<string> {
+    const api = await this.api();
+    const invoice = await api.invoices.create(
+      { customer: customerId, pending_invoice_items_behavior: 'include', metadata: { tenant_id: tenantId } },
+      { idempotencyKey: `${key}-invoice` },
+    );
+    const paid = await api.invoices.pay(invoice.id!, {}, { idempotencyKey: `${key}-pay` });
+    return paid.id!;
   }
 
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
@@ -119,14 +151,7 @@ export class StripePayments implements PaymentProvider {
       { customer: input.customerId, amount: input.amountMinor, currency: input.currency.toLowerCase(), description: input.description },
       { idempotencyKey: `${key}-item` },
     );
-    const invoice = await (
-      await this.api()
-    ).invoices.create(
-      { customer: input.customerId, pending_invoice_items_behavior: 'include', metadata: { tenant_id: input.tenantId } },
-      { idempotencyKey: `${key}-invoice` },
-    );
-    const paid = await (await this.api()).invoices.pay(invoice.id!, {}, { idempotencyKey: `${key}-pay` });
-    return { providerRef: paid.id! };
+    return { providerRef: await this.invoiceNow(input.tenantId, input.customerId, key) };
   }
 
   async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
