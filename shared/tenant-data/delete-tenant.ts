@@ -72,8 +72,13 @@ export async function deleteTenant(deps: DeleteTenantDeps, tenantId: string, aud
       other_deleted: { queued_jobs: queuedJobs, redis_keys: redisKeys, engine: 'dropped' },
     });
   });
+  // A job of the store that was running during the first pass (an index batch) may have queued a
+  // follow-up since (its vocabulary rebuild, debounced for later): a second pass, now that the
+  // store is gone, takes what the first could not see. (Counted in the answer, not the audit row.)
+  const lateJobs = await removeQueuedJobs(deps, tenantId, audit.jobId);
+  const lateKeys = await removeRedisKeys(deps, [tenantId, ...keyIds]);
   await deps.announce(tenantId);
-  return { rows_deleted: rowsDeleted, queued_jobs: queuedJobs, redis_keys: redisKeys };
+  return { rows_deleted: rowsDeleted, queued_jobs: queuedJobs + lateJobs, redis_keys: redisKeys + lateKeys };
 }
 
 /** Queue names from Redis (`<prefix>:<queue>:meta`): every queue any process ever used. */
