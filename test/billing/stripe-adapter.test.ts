@@ -1,21 +1,14 @@
 import t from 'tap';
-import { createHmac } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
 import { startStripeFake } from './stripe-fake.js';
+import { postStripeEvent, stripeEnv } from './stripe-env.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stage.js';
 
 const KEY = 'sk_test_fake_0123456789';
 const WHSEC = 'whsec_adapter_test_0123';
 const fake = await startStripeFake(KEY);
-const h = await setup({
-  BILLING_PROVIDER: 'stripe',
-  STRIPE_API_KEY: KEY,
-  STRIPE_API_URL: fake.url,
-  STRIPE_WEBHOOK_SECRET: WHSEC,
-  BILLING_DEFAULT_PLAN: 'free',
-  STRIPE_PRICES: 'growth:month=price_growth_m,scale:month=price_scale_m,addon:assistant_conversations_500=price_conv500',
-});
+const h = await setup(stripeEnv(fake.url, KEY, WHSEC));
 t.teardown(async () => {
   await h.close();
   await fake.close();
@@ -49,12 +42,7 @@ t.test('a signed customer.subscription.created webhook makes the subscription ac
     created: Math.floor(Date.now() / 1000),
     data: { object: { ...fake.state.subscription, metadata: { tenant_id: tenant.id, plan_code: 'growth' } } },
   });
-  const ts = Math.floor(Date.now() / 1000);
-  const sig = createHmac('sha256', WHSEC).update(`${ts}.${body}`).digest('hex');
-  const res = await h.api.call('POST', '/v1/billing/webhooks/stripe', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
-  });
+  const res = await postStripeEvent(h.api, WHSEC, body);
   t.equal(res.status, 200);
   await stage(applyBillingEvent, { provider: 'stripe', eventId: 'evt_created' });
   const sub = (await api('GET', '/v1/billing/subscription')).body;

@@ -1,8 +1,8 @@
 import t, { type Test } from 'tap';
-import { createHmac } from 'node:crypto';
 import { setup } from '../helpers/harness.js';
 import { failOnce } from '../helpers/pg-fault.js';
 import { startStripeFake } from './stripe-fake.js';
+import { postStripeEvent, stripeEnv } from './stripe-env.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 
 // Add-on bundles bought with a plan change are charged at Stripe now, once: on an upgrade on the
@@ -11,14 +11,7 @@ import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.s
 const KEY = 'sk_test_fake_change_addons';
 const WHSEC = 'whsec_change_addons_0123';
 const fake = await startStripeFake(KEY);
-const h = await setup({
-  BILLING_PROVIDER: 'stripe',
-  STRIPE_API_KEY: KEY,
-  STRIPE_API_URL: fake.url,
-  STRIPE_WEBHOOK_SECRET: WHSEC,
-  BILLING_DEFAULT_PLAN: 'free',
-  STRIPE_PRICES: 'growth:month=price_growth_m,scale:month=price_scale_m,addon:assistant_conversations_500=price_conv500',
-});
+const h = await setup(stripeEnv(fake.url, KEY, WHSEC));
 t.teardown(async () => {
   await h.close();
   await fake.close();
@@ -59,12 +52,7 @@ t.before(async () => {
     created: Math.floor(Date.now() / 1000),
     data: { object: { ...fake.state.subscription, metadata: { tenant_id: tenant.id, plan_code: 'growth' } } },
   });
-  const ts = Math.floor(Date.now() / 1000);
-  const sig = createHmac('sha256', WHSEC).update(`${ts}.${body}`).digest('hex');
-  await h.api.call('POST', '/v1/billing/webhooks/stripe', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
-  });
+  await postStripeEvent(h.api, WHSEC, body);
   await applyBillingEvent.run({ data: { provider: 'stripe', eventId: 'evt_created' }, deps: h.api.deps } as never);
 });
 

@@ -1,21 +1,14 @@
 import t from 'tap';
-import { createHmac } from 'node:crypto';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { startStripeFake } from './stripe-fake.js';
+import { postStripeEvent, stripeEnv } from './stripe-env.js';
 import { requeueBillingEvents } from '../../pipelines/billing/requeue-billing-events.stage.js';
 
 // Checkouts a completion superseded are expired at Stripe (a local server answering as Stripe does) by a real worker.
 const KEY = 'sk_test_fake_expire_0123456789';
 const WHSEC = 'whsec_expire_test_0123';
 const fake = await startStripeFake(KEY);
-const { h } = await setupWithWorkers({
-  BILLING_PROVIDER: 'stripe',
-  STRIPE_API_KEY: KEY,
-  STRIPE_API_URL: fake.url,
-  STRIPE_WEBHOOK_SECRET: WHSEC,
-  BILLING_DEFAULT_PLAN: 'free',
-  STRIPE_PRICES: 'growth:month=price_growth_m,scale:month=price_scale_m',
-});
+const { h } = await setupWithWorkers(stripeEnv(fake.url, KEY, WHSEC));
 t.teardown(() => fake.close());
 const db = h.api.deps.db;
 
@@ -34,12 +27,7 @@ let seq = 0;
 async function deliver(type: string, object: Record<string, unknown>): Promise<string> {
   const id = `evt_expire_${++seq}`;
   const body = JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
-  const ts = Math.floor(Date.now() / 1000);
-  const sig = createHmac('sha256', WHSEC).update(`${ts}.${body}`).digest('hex');
-  const res = await h.api.call('POST', '/v1/billing/webhooks/stripe', {
-    rawBody: body,
-    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
-  });
+  const res = await postStripeEvent(h.api, WHSEC, body);
   if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
   return eventually(async () => (await db('billing_events').where({ provider: 'stripe', event_id: id }).whereNotNull('applied_at').first())?.outcome);
 }
