@@ -1,6 +1,6 @@
 import { defineStage } from '../define-stage.js';
 import { finishSyncJob } from '../../shared/catalog/catalog.jobs.js';
-import { cleanupCheckpoint, deleteSeenPage, deleteUnsentPage, endCleanup, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
+import { cleanupCheckpoint, deleteUnsentPage, endCleanup, SYNC_CLEANUP_PAGE } from '../../shared/catalog/sync-cleanup.js';
 import { settleCanceledCleanup, takeOutOfSearch } from '../../shared/catalog/sync-settle.js';
 
 /**
@@ -40,9 +40,7 @@ export const finishSync = defineStage({
       await progress(Math.min(0.95, walked / total));
     }
     if (removed) await deps.notices.publish('index', tenantId);
-    for (let after: string | null = ''; after !== null; after = await deleteSeenPage(deps.db, tenantId, syncId, after)) signal.throwIfAborted();
-    const deleted = await endCleanup(deps.db, tenantId, syncId);
-    if (deleted === undefined) throw new Error(`the seen set of sync ${syncId} is still there after its deletion`);
+    const deleted = await endCleanup(deps.db, tenantId, syncId, signal);
     await progress(1);
     return { deleted };
   },

@@ -105,7 +105,7 @@ export async function deleteUnsentPage(db: Knex, tenantId: string, syncId: strin
  * already deleted: picking "any `limit` rows" again walked over every dead one first, 6.3 s for 50k).
  * Returns where the next page starts (null: the seen set is gone).
  */
-export async function deleteSeenPage(db: Knex, tenantId: string, syncId: string, after: string, limit = SYNC_CLEANUP_PAGE * 5): Promise<string | null> {
+async function deleteSeenPage(db: Knex, tenantId: string, syncId: string, after: string, limit = SYNC_CLEANUP_PAGE * 5): Promise<string | null> {
   return db.transaction(async (trx) => {
     await trx.raw('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off');
     const ids: string[] = await trx('product_sync_items')
@@ -120,8 +120,19 @@ export async function deleteSeenPage(db: Knex, tenantId: string, syncId: string,
   });
 }
 
+/**
+ * The last step of a sync's cleanup, whether it ran to its end or was canceled: deletes the seen set
+ * in pages, then marks the cleanup ended; returns the products the cleanup deleted in all.
+ */
+export async function endCleanup(db: Knex, tenantId: string, syncId: string, signal?: AbortSignal): Promise<number> {
+  for (let after: string | null = ''; after !== null; after = await deleteSeenPage(db, tenantId, syncId, after)) signal?.throwIfAborted();
+  const deleted = await markEnded(db, tenantId, syncId);
+  if (deleted === undefined) throw new Error(`the seen set of sync ${syncId} is still there after its deletion`);
+  return deleted;
+}
+
 /** Marks a sync's cleanup ended once its seen set is gone; returns the products it deleted in all (undefined: the seen set is still there). */
-export async function endCleanup(db: Knex, tenantId: string, syncId: string): Promise<number | undefined> {
+async function markEnded(db: Knex, tenantId: string, syncId: string): Promise<number | undefined> {
   const res = await db.raw(
     `UPDATE product_syncs s SET cleanup_after = NULL, cleanup_removing = NULL
       WHERE s.tenant_id = ? AND s.sync_id = ?

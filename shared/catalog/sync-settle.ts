@@ -4,7 +4,7 @@ import type { Queues } from '../platform/queue/queues.js';
 import type { StartJobDeps } from '../jobs/index.js';
 import { newId } from '../platform/ids.js';
 import { indexProductsJob } from './catalog.jobs.js';
-import { deleteSeenPage, endCleanup } from './sync-cleanup.js';
+import { endCleanup } from './sync-cleanup.js';
 
 export interface SettleSyncDeps {
   db: Knex;
@@ -48,9 +48,7 @@ export async function settleCanceledCleanup(
     .update({ cleanup_canceled_at: deps.db.raw('coalesce(cleanup_canceled_at, now())') })
     .returning(['cleanup_removing']);
   if (marked?.cleanup_removing?.length) await takeOutOfSearch(deps, tenantId, marked.cleanup_removing);
-  for (let after: string | null = ''; after !== null; after = await deleteSeenPage(deps.db, tenantId, syncId, after)) signal?.throwIfAborted();
-  const deleted = await endCleanup(deps.db, tenantId, syncId);
-  if (deleted === undefined) throw new Error(`the seen set of sync ${syncId} is still there after its deletion`);
+  const deleted = await endCleanup(deps.db, tenantId, syncId, signal);
   await deps.repos.jobs.setCanceledResult(jobRowId, { deleted });
   return deleted;
 }
