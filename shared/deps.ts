@@ -353,6 +353,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
       await auth.stop();
       for (const b of background) await b.stop();
       await queues.close();
+      await engine.close?.();
       await db.destroy();
       if (sub) sub.disconnect();
       redis.disconnect();

@@ -11,8 +11,8 @@ import { FakeTypesense } from './typesense-fake.js';
 /**
  * The maintenance sweep of synonym sets of alternatives: every process marks the sets it writes (and,
  * once an hour, those it keeps using) in Redis; the `sweep-alternatives` stage, on a real worker,
- * deletes this deployment's sets marked longer ago than the retention or never marked, and no other
- * synonym set. The API process's engine still holding a swept set writes it again on its next search.
+ * deletes this deployment's sets marked longer ago than the retention, and no other synonym set. A
+ * set it finds without a mark is marked then and goes only once the retention has passed unused. The API process's engine still holding a swept set writes it again on its next search.
  */
 
 const fake = await new FakeTypesense('test-key', { matchText: true }).start();
@@ -105,7 +105,7 @@ async function sweep(run: string) {
 const items = [{ id: 'i', root: 'tee', synonyms: ['shirt'] }];
 const hex = '0123456789abcdef';
 
-t.test('sets used recently stay; stale and unmarked ones go; no other synonym set is touched', async (t) => {
+t.test('sets used recently stay; stale ones go; unmarked ones are marked and go a retention later; no other synonym set is touched', async (t) => {
   const shirt = await search('tee', 'shirt');
   const bag = await search('sack', 'bag');
   const hat = await search('cap', 'hat');
@@ -117,10 +117,17 @@ t.test('sets used recently stay; stale and unmarked ones go; no other synonym se
   const others = [`${prefix}_shop`, `${prefix}_shop_synonyms`, `${prefix}_shop_alt_notes`, `${prefix}_alt_${hex}`, `other_shop_alt_${hex}`, 'default'];
   for (const name of [unmarked, ...others]) fake.synonymSets.set(name, items);
 
-  t.same(await sweep('first'), { deleted: 2, kept: 2 });
-  t.same([...fake.synonymSets.keys()].sort(), [shirt.set, bag.set, ...others].sort(), 'the stale and the unmarked set are gone, nothing else');
+  const before = Date.now();
+  t.same(await sweep('first'), { deleted: 1, kept: 3, unmarked: 1 });
+  t.same([...fake.synonymSets.keys()].sort(), [shirt.set, bag.set, unmarked, ...others].sort(), 'the stale set is gone, nothing else');
   t.equal(await markOf(hat.set), null, "the stale set's mark is forgotten");
   t.ok((await markOf(shirt.set)) && (await markOf(bag.set)), 'the kept sets keep their marks');
+  t.ok(((await markOf(unmarked)) ?? 0) >= before, 'the set found without a mark (a deploy, a lost mark) is marked now, not deleted');
+  t.same(await sweep('unmarked-again'), { deleted: 0, kept: 3, unmarked: 0 }, 'and kept by the next sweep');
+  // The retention passes with nothing using it.
+  await redis.zadd(marksKey, Date.now() - 2 * DAY, unmarked);
+  t.same(await sweep('unmarked-stale'), { deleted: 1, kept: 2, unmarked: 0 });
+  t.notOk(fake.synonymSets.has(unmarked), 'unused for the retention after it was first seen, it goes');
 
   const mark = fake.requests.length;
   t.same((await search('tee', 'shirt')).ids, ['shirt'], 'a kept set still answers');
@@ -129,7 +136,7 @@ t.test('sets used recently stay; stale and unmarked ones go; no other synonym se
     [`GET /collections/${prefix}_shop/documents/search`],
     'in one round trip',
   );
-  t.same(await sweep('second'), { deleted: 0, kept: 2 }, 'a second sweep finds nothing');
+  t.same(await sweep('second'), { deleted: 0, kept: 2, unmarked: 0 }, 'a second sweep finds nothing');
 });
 
 t.test('a search right after its set was swept answers with its alternatives applied, and marks it again', async (t) => {
@@ -180,4 +187,14 @@ t.test('every request conforms to the Typesense 30.0 OpenAPI document', async (t
   );
   const operations = new Set(fake.requests.map((r) => typesenseChecker.operationId(r)));
   for (const op of ['retrieveSynonymSets', 'deleteSynonymSet', 'upsertSynonymSet']) t.ok(operations.has(op), `covered: ${op}`);
+});
+
+t.test('a process stopping sends the marks it still holds', async (t) => {
+  const usage = new SetUsage(redis, marksKey);
+  const proc = new TypesenseEngine({ url: fake.url, apiKey: 'test-key', collectionPrefix: prefix, setUsage: usage });
+  const set = `${prefix}_shop_alt_fedcba9876543210`;
+  usage.mark(set); // as a search writing the set does: the mark waits up to FLUSH_MS for the next batch
+  t.equal(await markOf(set), null, 'not sent yet');
+  await proc.close();
+  t.ok(await markOf(set), 'sent when the process stops, not lost with its timer');
 });

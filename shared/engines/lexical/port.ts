@@ -267,5 +267,7 @@ export interface LexicalEngine {
    * Deletes what the engine keeps at its server for queries' alternatives that no process has written
    * or used within `olderThanMs` (Typesense: synonym sets of alternatives); absent where nothing is kept.
    */
-  dropUnusedAlternatives?(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number }>;
+  dropUnusedAlternatives?(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number; unmarked: number }>;
+  /** Sends what the engine holds back for later (Typesense: the sets' use marks) before the process stops; absent where nothing is. */
+  close?(): Promise<void>;
 }

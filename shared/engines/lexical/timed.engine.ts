@@ -20,5 +20,6 @@ export function timedEngine(engine: LexicalEngine): LexicalEngine {
     changed: (t) => engine.changed?.(t),
     // Kept absent where the engine has none: the sweep stage then does nothing.
     ...(engine.dropUnusedAlternatives && { dropUnusedAlternatives: (ms, signal) => engine.dropUnusedAlternatives!(ms, signal) }),
+    ...(engine.close && { close: () => engine.close!() }),
   };
 }

@@ -135,24 +135,34 @@ export class AlternativeSets {
 
   /**
    * Deletes this deployment's sets of alternatives (names starting `head`) not marked used within
-   * `olderThanMs`, or never marked (written before marks were kept, or their mark lost with Redis),
-   * and forgets their marks. Any other synonym set is left alone. A process still holding a deleted
-   * set finds it missing on its next search and writes it again (one retry).
+   * `olderThanMs`, and forgets their marks. A set without a mark (written before marks were kept, by
+   * a process whose marks were not sent yet, or its mark lost with Redis) is marked now and kept: it
+   * goes at a later sweep only if nothing uses it within the retention. Any other synonym set is left
+   * alone. A process still holding a deleted set finds it missing on its next search and writes it
+   * again (one retry).
    */
-  async sweep(head: string, olderThanMs: number, ignoreNotFound: (e: unknown) => null, signal?: AbortSignal): Promise<{ deleted: number; kept: number }> {
+  async sweep(
+    head: string,
+    olderThanMs: number,
+    ignoreNotFound: (e: unknown) => null,
+    signal?: AbortSignal,
+  ): Promise<{ deleted: number; kept: number; unmarked: number }> {
     // Without marks every set would look unused.
     if (!this.usage) throw new Error('sweeping sets of alternatives needs their marks (SetUsage)');
     const client = await this.client;
-    const cutoff = this.usage.now() - olderThanMs;
+    const now = this.usage.now();
+    const cutoff = now - olderThanMs;
     const names = (await client.synonymSets().retrieve()).map((s) => s.name).filter((n) => isAlternativesSet(head, n));
     const marks = await this.usage.lastUsed(names);
-    const stale = names.filter((_, i) => (marks[i] ?? -Infinity) < cutoff);
+    const unmarked = names.filter((_, i) => marks[i] === null);
+    await this.usage.markFirstSeen(unmarked, now);
+    const stale = names.filter((_, i) => marks[i] !== null && marks[i]! < cutoff);
     for (const name of stale) {
       signal?.throwIfAborted();
       await client.synonymSets(name).delete().catch(ignoreNotFound);
       this.written.delete(name);
     }
     await this.usage.forgetBefore(cutoff);
-    return { deleted: stale.length, kept: names.length - stale.length };
+    return { deleted: stale.length, kept: names.length - stale.length, unmarked: unmarked.length };
   }
 }

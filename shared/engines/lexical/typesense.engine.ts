@@ -92,6 +92,7 @@ export class TypesenseEngine implements LexicalEngine {
   private client: Promise<Client>;
   private prefix: string;
   private sets: AlternativeSets;
+  private usage: SetUsage | null;
 
   constructor(opts: TypesenseEngineOptions) {
     this.prefix = opts.collectionPrefix;
@@ -107,6 +108,11 @@ export class TypesenseEngine implements LexicalEngine {
     );
     this.client.catch(() => undefined);
     this.sets = new AlternativeSets(this.client, opts.maxAlternativeSets, opts.setUsage);
+    this.usage = opts.setUsage ?? null;
+  }
+
+  async close(): Promise<void> {
+    await this.usage?.close();
   }
 
   private alias(tenantId: string): string {
@@ -284,7 +290,7 @@ export class TypesenseEngine implements LexicalEngine {
     await this.sets.dropTenant(this.alias(tenantId), ignoreNotFound);
   }
 
-  async dropUnusedAlternatives(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number }> {
+  async dropUnusedAlternatives(olderThanMs: number, signal?: AbortSignal): Promise<{ deleted: number; kept: number; unmarked: number }> {
     return this.sets.sweep(`${this.prefix}_`, olderThanMs, ignoreNotFound, signal);
   }
 

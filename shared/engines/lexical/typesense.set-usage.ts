@@ -44,6 +44,12 @@ export class SetUsage {
     }
   }
 
+  /** Sends the waiting marks now (a process stopping): marks left for the timer would be lost with it. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.flush();
+  }
+
   /** Each name's last mark (ms), null when it has none, in the order given. */
   async lastUsed(names: string[]): Promise<Array<number | null>> {
     const out: Array<number | null> = [];
@@ -52,6 +58,13 @@ export class SetUsage {
       out.push(...scores.map((s) => (s === null ? null : Number(s))));
     }
     return out;
+  }
+
+  /** Marks `names` at `at` where they have no mark yet (NX: a mark a process sent meanwhile stays). */
+  async markFirstSeen(names: string[], at: number): Promise<void> {
+    for (let i = 0; i < names.length; i += CHUNK) {
+      await this.redis.zadd(this.key, 'NX', ...names.slice(i, i + CHUNK).flatMap((name) => [at, name]));
+    }
   }
 
   /**
