@@ -9,16 +9,21 @@ type PeriodEnd = { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow>; e
  * What the period's end does to a due row: cancel it (cancel at period end, dunning over) or apply
  * its waiting change. A past_due row is in dunning: only the dunning's end cancels it, and its plan
  * (and a waiting downgrade, which the paid retry of the renewal bills and applies) stays until then.
- * `endsAt` is when a cancel took effect (the period's end, or the dunning's): its add-on bundles end then.
+ * `endsAt` is when a cancel took effect (the period's end, or the dunning's): it is the row's
+ * canceled_at and its add-on bundles end then, however late the stage runs.
  */
 function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date, dunningDays: number): PeriodEnd | null {
-  const cancel = { status: 'canceled' as const, canceled_at: now, cancel_at_period_end: false, state_at: stateAt };
+  const cancel = (endsAt: Date): PeriodEnd => ({
+    kind: 'ended',
+    patch: { status: 'canceled', canceled_at: endsAt, cancel_at_period_end: false, state_at: stateAt },
+    endsAt,
+  });
   if (row.status === 'past_due') {
     const dunningEnd = row.past_due_since && new Date(row.past_due_since.getTime() + dunningDays * 86400_000);
-    return dunningEnd && dunningEnd <= now ? { kind: 'ended', patch: cancel, endsAt: dunningEnd } : null;
+    return dunningEnd && dunningEnd <= now ? cancel(dunningEnd) : null;
   }
   const periodEnd = row.current_period_end && row.current_period_end <= now ? row.current_period_end : null;
-  if (periodEnd && row.cancel_at_period_end) return { kind: 'ended', patch: cancel, endsAt: periodEnd };
+  if (periodEnd && row.cancel_at_period_end) return cancel(periodEnd);
   if (periodEnd && row.pending_plan_code) {
     return {
       kind: 'changed',

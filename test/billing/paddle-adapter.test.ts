@@ -1,98 +1,25 @@
 import t from 'tap';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setup } from '../helpers/harness.js';
 import { failOnce } from '../helpers/pg-fault.js';
+import { startPaddleFake } from './paddle-fake.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stage.js';
 
-// A local server answering like the Paddle Billing API: JSON bodies, Bearer key, `{data, meta}`, errors `{error: {type, code, detail}}`.
 const KEY = 'pdl_apikey_test_0123456789';
 const SECRET = 'pdl_ntfset_adapter_0123';
-const calls: Array<{ method: string; path: string; body: any }> = [];
-const now = new Date();
-const sub = {
-  id: 'sub_01',
-  status: 'active',
-  customer_id: 'ctm_01',
-  custom_data: {} as Record<string, unknown>,
-  scheduled_change: null as null | { action: string },
-  current_billing_period: { starts_at: now.toISOString(), ends_at: new Date(now.getTime() + 30 * 86400_000).toISOString() },
-  billing_cycle: { interval: 'month', frequency: 1 },
-  items: [{ price: { id: 'pri_growth_m' } }],
-};
-let throttleNext = 0;
-/** One-time items billed now through `/charge` (a transaction each at Paddle). */
-const charged: Array<{ price_id: string; quantity: number }> = [];
-const server = createServer(async (req, res) => {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  const body = raw ? JSON.parse(raw) : undefined;
-  const url = new URL(req.url!, 'http://x');
-  calls.push({ method: req.method!, path: url.pathname + url.search, body });
-  const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(payload));
-  };
-  if (req.headers.authorization !== `Bearer ${KEY}`) return send(403, { error: { type: 'request_error', code: 'forbidden', detail: 'bad key' } });
-  if (throttleNext > 0) {
-    throttleNext--;
-    return send(429, { error: { type: 'request_error', code: 'too_many_requests', detail: 'slow down' } }, { 'retry-after': '0' });
-  }
-  const p = url.pathname;
-  if (req.method === 'POST' && p === '/transactions')
-    return send(201, { data: { id: 'txn_01', status: 'ready', checkout: { url: 'https://pay.paddle.test/checkout?_ptxn=txn_01' } }, meta: {} });
-  if (req.method === 'POST' && p === '/customers/ctm_01/portal-sessions')
-    return send(201, { data: { id: 'cpls_01', urls: { general: { overview: 'https://customer-portal.paddle.test/cpl_01' } } } });
-  if (p === '/subscriptions/sub_01' && req.method === 'GET') return send(200, { data: sub });
-  if (p === '/subscriptions/sub_01' && req.method === 'PATCH') {
-    if (body.items) sub.items = [{ price: { id: body.items[0].price_id } }];
-    // Paddle replaces custom_data whole.
-    if (body.custom_data) sub.custom_data = body.custom_data;
-    return send(200, { data: sub });
-  }
-  if (p === '/subscriptions/sub_01/charge') {
-    // One-time charges are billed as their own transaction and not held on the subscription.
-    if (body.effective_from === 'immediately') charged.push(...body.items);
-    return send(200, { data: sub });
-  }
-  if (p === '/subscriptions/sub_01/cancel') {
-    if (body.effective_from === 'immediately') sub.status = 'canceled';
-    else sub.scheduled_change = { action: 'cancel' };
-    return send(200, { data: sub });
-  }
-  if (req.method === 'GET' && p === '/transactions') {
-    return send(200, {
-      data: [
-        {
-          id: 'txn_01',
-          invoice_id: 'inv_01',
-          status: 'completed',
-          currency_code: 'USD',
-          details: { totals: { grand_total: '9900', tax: '0' } },
-          billed_at: now.toISOString(),
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        },
-      ],
-      meta: { pagination: { has_more: false } },
-    });
-  }
-  return send(404, { error: { type: 'request_error', code: 'not_found', detail: `no ${req.method} ${p}` } });
-});
-server.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
+const fake = await startPaddleFake(KEY);
+const { calls, state, sub } = { ...fake, sub: fake.state.sub };
 const h = await setup({
   BILLING_PROVIDER: 'paddle',
   PADDLE_API_KEY: KEY,
-  PADDLE_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  PADDLE_API_URL: fake.url,
   PADDLE_WEBHOOK_SECRET: SECRET,
   PADDLE_PRICES: 'growth:month=pri_growth_m,scale:month=pri_scale_m,addon:assistant_conversations_500=pri_conv500',
 });
 t.teardown(async () => {
   await h.close();
-  server.close();
+  await fake.close();
 });
 const tenant = await h.tenant();
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
@@ -100,7 +27,7 @@ const stage = <T>(s: { run(ctx: never): Promise<unknown> }, data: T) => s.run({ 
 const last = (method: string, path: string) => [...calls].reverse().find((c) => c.method === method && c.path.startsWith(path))!;
 
 t.test('checkout is a transaction with the tenant in custom_data', async (t) => {
-  throttleNext = 1;
+  state.throttleNext = 1;
   const res = await api('POST', '/v1/billing/checkout', { plan_code: 'growth' });
   t.equal(res.status, 200);
   t.equal(res.body.url, 'https://pay.paddle.test/checkout?_ptxn=txn_01');
@@ -145,7 +72,10 @@ t.test('subscription.created notification (ts;h1 signature) makes it active; the
   t.equal(addon.body.addons.assistant_conversations_500.units, 1500);
   t.match(last('POST', '/subscriptions/sub_01/charge').body, { effective_from: 'immediately', items: [{ price_id: 'pri_conv500', quantity: 3 }] });
 
-  t.match((await api('GET', '/v1/billing/invoices')).body, [{ id: 'inv_01', status: 'completed', currency: 'USD', total_minor: 9900 }]);
+  t.match((await api('GET', '/v1/billing/invoices')).body, [
+    { id: 'inv_02', status: 'completed', currency: 'USD', total_minor: 5700 },
+    { id: 'inv_01', status: 'completed', currency: 'USD', total_minor: 9900 },
+  ]);
   t.equal((await api('GET', '/v1/billing/portal')).body.url, 'https://customer-portal.paddle.test/cpl_01');
 
   const cancel = await api('POST', '/v1/billing/cancel', { at_period_end: true });
@@ -161,7 +91,7 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
   Object.assign(sub, { status: 'active', scheduled_change: null });
   await stage(reconcileBilling, { unappliedAfterMs: 0 });
   t.match((await api('GET', '/v1/billing/subscription')).body, { plan_code: 'scale', status: 'active' });
-  charged.length = 0;
+  const before = fake.charged().length;
   const units = (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500.units;
   const fault = await failOnce(h.api.deps.db, {
     name: 'fault_paddle_change_addons',
@@ -182,5 +112,5 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
     items: [{ price_id: 'pri_growth_m', quantity: 1 }],
     proration_billing_mode: 'do_not_bill',
   });
-  t.same(charged, [{ price_id: 'pri_conv500', quantity: 2 }], 'the bundles billed now, once');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 2 }], 'the bundles billed now, once');
 });

@@ -39,7 +39,8 @@ t.test('canceled at the period end: its bundles end at the period end with it, a
   t.same(await limits(s), { plan: 'growth', conversations: 500, addons: ['assistant_conversations_500'] });
   t.equal((await s.api('POST', '/v1/billing/cancel', { at_period_end: true })).status, 200);
   await s.settle();
-  const periodEnd = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  // The stage runs hours after the period ended (a worker was down, or the schedule is slow).
+  const periodEnd = new Date(Math.floor(Date.now() / 1000) * 1000 - 6 * 3600_000);
   await setRow(s, { current_period_end: periodEnd });
   t.ok(
     (await bundleEnds(s)).every((e) => e === null || e > periodEnd.getTime()),
@@ -48,10 +49,12 @@ t.test('canceled at the period end: its bundles end at the period end with it, a
 
   t.same(await run(), { ended: 1, changed: 0 });
   t.match(await s.row(), { status: 'canceled', cancel_at_period_end: false });
+  t.equal((await s.row()).canceled_at?.getTime(), periodEnd.getTime(), 'canceled at the period end, not when the stage ran');
   t.same(await bundleEnds(s), [periodEnd.getTime()], 'the bundle ends at the period end');
   t.same(await limits(s), { plan: 'free', conversations: null, addons: [] });
   t.same(await run(), { ended: 0, changed: 0 }, 'a second run changes nothing');
   t.same(await bundleEnds(s), [periodEnd.getTime()]);
+  t.equal((await s.row()).canceled_at?.getTime(), periodEnd.getTime(), 'and keeps its canceled_at');
 });
 
 t.test('past_due within its dunning days: a period over with a waiting downgrade or a cancel at period end does not cancel it', async (t) => {
@@ -76,6 +79,7 @@ t.test('past_due past its dunning days: canceled, its bundles end when the dunni
   const since = (await s.row()).past_due_since.getTime();
   t.same(await run(), { ended: 1, changed: 0 });
   t.match(await s.row(), { status: 'canceled' });
+  t.equal((await s.row()).canceled_at?.getTime(), since + dunningDays * DAY, 'canceled at the dunning end, a day before the stage ran');
   t.same(await bundleEnds(s), [since + dunningDays * DAY], 'the bundle ends at the dunning end');
   t.same(await limits(s), { plan: 'free', conversations: null, addons: [] });
   t.match((await s.told()).at(-1), { status: 'canceled', previous_status: 'past_due' });

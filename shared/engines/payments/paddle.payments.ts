@@ -10,6 +10,9 @@ export interface PaddleOptions {
   timeoutMs?: number;
 }
 
+/** The add-on charge's marks in a subscription's custom_data (changePlan). */
+type ChargeMarks = { addon_charge_key?: unknown; addon_charge_pending?: { key?: unknown; at?: unknown } };
+
 /** A Paddle API error (`{error: {type, code, detail}}`). */
 export class PaddleError extends Error {
   constructor(
@@ -105,32 +108,58 @@ export class PaddlePayments implements PaymentProvider {
    * The plan: a PATCH of the subscription's recurring items. Add-on bundles bought with the change:
    * a one-time charge on the subscription billed at once (`/charge`, as Paddle keeps one-time
    * items out of a subscription's items), whatever the plan change bills. Paddle takes no
-   * idempotency key, so the charge is marked in the subscription's custom_data
-   * (`addon_charge_key`, the request's key) once made: the retry of the same change finds the
-   * mark and does not charge again. The plan PATCH goes first: a change Paddle refuses charges nothing.
+   * idempotency key, so the charge is marked in the subscription's custom_data around it: the plan
+   * PATCH writes `addon_charge_pending` (the request's key and the time) before it, a PATCH after it
+   * `addon_charge_key` (the key). A retry that finds the key charges nothing; one that finds only
+   * the pending mark (the process died, or the last PATCH failed) asks Paddle whether the charge
+   * was made (chargedSince) before charging. The plan PATCH goes first: a change Paddle refuses charges nothing.
    */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     const path = `/subscriptions/${input.subscriptionId}`;
     const custom = { tenant_id: input.tenantId, plan_code: input.planCode };
+    const done = { ...custom, addon_charge_key: input.idempotencyKey };
+    const items = input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity }));
     let charged = false;
-    if (input.addons.length > 0) {
-      const current = await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path);
-      charged = current.custom_data?.addon_charge_key === input.idempotencyKey;
+    if (items.length > 0) {
+      const marks = (await this.request<{ custom_data?: ChargeMarks | null }>('GET', path)).custom_data ?? {};
+      const pending = marks.addon_charge_pending;
+      charged =
+        marks.addon_charge_key === input.idempotencyKey ||
+        (pending?.key === input.idempotencyKey && typeof pending.at === 'string' && (await this.chargedSince(input.subscriptionId, pending.at, items)));
     }
     await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
-      // custom_data is replaced whole: a mark already made stays.
-      custom_data: charged ? { ...custom, addon_charge_key: input.idempotencyKey } : custom,
+      // custom_data is replaced whole: a charge made keeps its mark, one to make gets its pending mark.
+      custom_data: charged
+        ? done
+        : items.length > 0
+          ? { ...custom, addon_charge_pending: { key: input.idempotencyKey, at: new Date().toISOString() } }
+          : custom,
     });
-    if (input.addons.length > 0 && !charged) {
-      await this.request('POST', `${path}/charge`, {
-        effective_from: 'immediately',
-        items: input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity })),
-      });
-      await this.request('PATCH', path, { custom_data: { ...custom, addon_charge_key: input.idempotencyKey } });
+    if (items.length > 0 && !charged) {
+      await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
+      await this.request('PATCH', path, { custom_data: done });
     }
     return {};
+  }
+
+  /**
+   * Whether Paddle holds a one-time charge of exactly `items` on the subscription created at or
+   * after `since` (the pending mark's time, written before the charge): a transaction with origin
+   * `subscription_charge` that is not canceled (Paddle cancels one whose payment failed).
+   */
+  private async chargedSince(subscriptionId: string, since: string, items: Array<{ price_id: string; quantity: number }>): Promise<boolean> {
+    const txs = await this.request<Array<{ status?: string; items?: Array<{ price_id?: string; price?: { id?: string }; quantity?: number }> }>>(
+      'GET',
+      `/transactions?subscription_id=${encodeURIComponent(subscriptionId)}&origin=subscription_charge&created_at[GTE]=${encodeURIComponent(since)}&per_page=30`,
+    );
+    const key = (list: Array<{ price_id?: string; price?: { id?: string }; quantity?: number }>) =>
+      list
+        .map((i) => `${i.price?.id ?? i.price_id}x${i.quantity}`)
+        .sort()
+        .join(',');
+    return txs.some((tx) => tx.status !== 'canceled' && key(tx.items ?? []) === key(items));
   }
 
   /** Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES gives `addon:<code>`. */

@@ -1,0 +1,108 @@
+import t, { type Test } from 'tap';
+import { createHmac } from 'node:crypto';
+import { setup } from '../helpers/harness.js';
+import { startPaddleFake } from './paddle-fake.js';
+import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
+import { PaddlePayments } from '../../shared/engines/payments/paddle.payments.js';
+
+// Add-on bundles bought with a plan change are a one-time charge at Paddle, which takes no
+// idempotency key: the charge is marked pending in the subscription's custom_data before it and
+// done after it. A retry that finds only the pending mark asks Paddle's transactions whether the
+// charge was made. Paddle fails one step of the first attempt; the client retries with the same key.
+const KEY = 'pdl_apikey_change_addons_0123';
+const SECRET = 'pdl_ntfset_change_addons_0123';
+const PRICES = 'growth:month=pri_growth_m,scale:month=pri_scale_m,addon:assistant_conversations_500=pri_conv500';
+const fake = await startPaddleFake(KEY);
+const h = await setup({ BILLING_PROVIDER: 'paddle', PADDLE_API_KEY: KEY, PADDLE_API_URL: fake.url, PADDLE_WEBHOOK_SECRET: SECRET, PADDLE_PRICES: PRICES });
+t.teardown(async () => {
+  await h.close();
+  await fake.close();
+});
+const tenant = await h.tenant();
+const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
+const units = async () => (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500?.units ?? 0;
+const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/transactions?subscription_id='));
+const bundles = (quantity: number) => ({ addons: [{ code: 'assistant_conversations_500', quantity }] });
+
+/** The first attempt fails at Paddle (status 5xx, nothing of ours written), then the client retries with the same key. */
+async function changeWithRetry(t: Test, body: unknown, key: string) {
+  const before = await units();
+  const first = await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key });
+  t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
+  t.equal(await units(), before, 'the failed attempt recorded no bundles');
+  t.match(fake.state.sub.custom_data, { addon_charge_pending: { key } }, 'the charge was marked pending before it was made');
+  t.notOk(fake.state.sub.custom_data.addon_charge_key, 'and not marked done');
+  const retry = await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key });
+  t.equal(retry.status, 200, 'the client retries with the same key');
+  t.same(
+    fake.state.sub.custom_data,
+    { tenant_id: tenant.id, plan_code: body && (body as { plan_code: string }).plan_code, addon_charge_key: key },
+    'marked done',
+  );
+  return retry;
+}
+
+t.before(async () => {
+  const body = JSON.stringify({
+    event_id: 'evt_created',
+    event_type: 'subscription.created',
+    occurred_at: new Date().toISOString(),
+    data: { ...fake.state.sub, custom_data: { tenant_id: tenant.id, plan_code: 'growth' } },
+  });
+  const ts = Math.floor(Date.now() / 1000);
+  const h1 = createHmac('sha256', SECRET).update(`${ts}:${body}`).digest('hex');
+  const headers = { 'content-type': 'application/json', 'paddle-signature': `ts=${ts};h1=${h1}` };
+  await h.api.call('POST', '/v1/billing/webhooks/paddle', { rawBody: body, headers });
+  await applyBillingEvent.run({ data: { provider: 'paddle', eventId: 'evt_created' }, deps: h.api.deps } as never);
+});
+
+t.test('the done mark fails after the charge: the retry finds the charge among Paddle’s transactions and charges nothing more', async (t) => {
+  fake.state.failChargeMark = 3; // the adapter's three tries
+  const res = await changeWithRetry(t, { plan_code: 'scale', ...bundles(2) }, 'pdl-chg-mark-0001');
+  t.equal(res.body.plan_code, 'scale');
+  t.equal(await units(), 1000, 'the store has the bundles once');
+  t.same(fake.charged(), [{ price_id: 'pri_conv500', quantity: 2 }], 'Paddle billed the bundles once');
+  t.equal(lookups().length, 1, 'the retry asked Paddle');
+  t.match(lookups()[0].path, /subscription_id=sub_01&origin=subscription_charge&created_at\[GTE\]=/);
+});
+
+t.test('the charge fails after the pending mark: the retry finds no charge since the mark and charges once', async (t) => {
+  fake.state.failCharge = 3;
+  // The same bundles as the charge above: made before this change's mark, it is not this change's.
+  const res = await changeWithRetry(t, { plan_code: 'growth', ...bundles(2) }, 'pdl-chg-charge-0001');
+  t.match(res.body, { plan_code: 'scale', pending_change: { plan_code: 'growth' } });
+  t.equal(await units(), 2000);
+  t.same(fake.charged(), [
+    { price_id: 'pri_conv500', quantity: 2 },
+    { price_id: 'pri_conv500', quantity: 2 },
+  ]);
+  t.equal(lookups().length, 2);
+});
+
+t.test('a retry after a full success finds the done mark and charges nothing', async (t) => {
+  const paddle = new PaddlePayments({
+    apiKey: KEY,
+    apiUrl: fake.url,
+    prices: { 'growth:month': 'pri_growth_m', 'scale:month': 'pri_scale_m', 'addon:assistant_conversations_500': 'pri_conv500' },
+  });
+  const input = {
+    tenantId: tenant.id,
+    subscriptionId: 'sub_01',
+    customerId: 'ctm_01',
+    planCode: 'scale',
+    interval: 'month' as const,
+    chargeNowMinor: 0,
+    creditMinor: 0,
+    now: true,
+    trialing: false,
+    addons: [{ code: 'assistant_conversations_500', quantity: 1, amountMinor: 1900, currency: 'USD', description: '1 x 500 conversations' }],
+    idempotencyKey: 'pdl-chg-twice-0001',
+    baseUrl: 'http://x',
+  };
+  const before = fake.charged().length;
+  await paddle.changePlan(input);
+  await paddle.changePlan(input);
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'billed once');
+  t.equal(lookups().length, 2, 'the done mark answers: Paddle was not asked');
+  t.same(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale', addon_charge_key: 'pdl-chg-twice-0001' });
+});
