@@ -131,10 +131,10 @@ export async function endCleanup(db: Knex, tenantId: string, syncId: string, sig
   return deleted;
 }
 
-/** Marks a sync's cleanup ended once its seen set is gone; returns the products it deleted in all (undefined: the seen set is still there). */
+/** Marks a sync's cleanup ended once its seen set is gone (and clears resume-syncs' restart count); returns the products it deleted in all (undefined: the seen set is still there). */
 async function markEnded(db: Knex, tenantId: string, syncId: string): Promise<number | undefined> {
   const res = await db.raw(
-    `UPDATE product_syncs s SET cleanup_after = NULL, cleanup_removing = NULL
+    `UPDATE product_syncs s SET cleanup_after = NULL, cleanup_removing = NULL, cleanup_restarts = 0, cleanup_given_up_at = NULL
       WHERE s.tenant_id = ? AND s.sync_id = ?
         AND NOT EXISTS (SELECT 1 FROM product_sync_items i WHERE i.tenant_id = s.tenant_id AND i.sync_id = s.sync_id)
      RETURNING s.cleanup_deleted`,

@@ -80,7 +80,15 @@ export async function completeSync(trx: Knex.Transaction, tenantId: string, sync
   if (!opts.keepSeen) await trx('product_sync_items').where({ tenant_id: tenantId, sync_id: syncId }).delete();
   await trx('product_syncs')
     .where({ tenant_id: tenantId, sync_id: syncId })
-    .update({ completed_at: trx.fn.now(), cleanup_after: opts.keepSeen ? '' : null, cleanup_deleted: 0, cleanup_removing: null, cleanup_canceled_at: null });
+    .update({
+      completed_at: trx.fn.now(),
+      cleanup_after: opts.keepSeen ? '' : null,
+      cleanup_deleted: 0,
+      cleanup_removing: null,
+      cleanup_canceled_at: null,
+      cleanup_restarts: 0,
+      cleanup_given_up_at: null,
+    });
 }
 
 /**

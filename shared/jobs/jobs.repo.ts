@@ -147,6 +147,10 @@ export function jobsRepo(db: Knex) {
         throw err;
       }
     },
+    /** Rewrites a failed row's error (a sweep that stops restarting the work says so); false when the row is not failed. */
+    async amendFailure(id: string, error: string): Promise<boolean> {
+      return (await jobs().where({ id, status: 'failed' }).update({ error })) > 0;
+    },
     /** Queued jobs are canceled at once; running ones are flagged and stop at their next check. */
     async requestCancel(tenantId: string, id: string): Promise<JobRow | undefined> {
       return db.transaction(async (trx) => {

@@ -52,6 +52,11 @@ export const webhookDeliveries = new client.Counter({
   help: 'outbound notification delivery attempts',
   labelNames: ['kind', 'outcome'],
 });
+/** Full-sync cleanups resume-syncs stopped restarting after SYNC_CLEANUP_MAX_RESTARTS failures: each needs an operator. */
+export const syncCleanupsGivenUp = new client.Counter({
+  name: 'pss_sync_cleanups_given_up_total',
+  help: 'full-sync cleanups left failed after every restart by resume-syncs',
+});
 export const usageCount = new client.Counter({ name: 'pss_usage_total', help: 'billed usage counted by this process', labelNames: ['what'] });
 
 new client.Gauge({

@@ -2,7 +2,7 @@ import t from 'tap';
 import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
-import { statsSettled } from '../helpers/pg-stats.js';
+import { statsSettled, vacuumHorizonPast } from '../helpers/pg-stats.js';
 import { vacuumDead } from '../../shared/maintenance/analyze.js';
 import { maintainTables } from '../../pipelines/maintenance/maintain-tables.stage.js';
 import { sweepAlternatives } from '../../pipelines/maintenance/sweep-alternatives.stage.js';
@@ -34,6 +34,8 @@ async function churned() {
   // transaction still open elsewhere keeps a vacuum from removing what it may see: the counts settle (unchanged for 2 s,
   // no other connection in a transaction) before a vacuum.
   await statsSettled(db, ['products', 'search_docs', 'product_index_state']);
+  // ... and no session anywhere (another test file's transaction included) can still see the old versions.
+  await vacuumHorizonPast(db);
   return tenant;
 }
 

@@ -30,6 +30,7 @@ import * as m030 from './030-catalog-builds.js';
 import * as m031 from './031-catalog-sync-expiry.js';
 import * as m032 from './032-catalog-sync-cleanup.js';
 import * as m033 from './033-catalog-sync-cancel.js';
+import * as m034 from './034-catalog-sync-restarts.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -69,6 +70,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['031-catalog-sync-expiry', m031],
   ['032-catalog-sync-cleanup', m032],
   ['033-catalog-sync-cancel', m033],
+  ['034-catalog-sync-restarts', m034],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
