@@ -172,7 +172,13 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     config.billing.defaultPlan,
   );
   const meter = new SearchMeter(usage, entitlements, config.usage.metering);
-  const billing = billingService({ db, provider: payments, notices, notifications: billingNotifications });
+  const billing = billingService({
+    db,
+    provider: payments,
+    notices,
+    notifications: billingNotifications,
+    changes: config.billing.changes,
+  });
   const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
   const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
   const contexts = new TenantContexts(

@@ -133,7 +133,7 @@ export function buildOpenApi(routes: RouteSpec[]): JsonSchema {
         in: 'header',
         required: false,
         description:
-          'The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can.',
+          'The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can.',
         schema: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_\\-:.]{8,255}$' },
       });
     const responses: Record<string, JsonSchema> = {};

@@ -2510,7 +2510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2794,7 +2794,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -2882,7 +2882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
+            /** @description `billing_change_in_progress` (another change of this store's subscription is running: nothing was done; retry after `Retry-After`), or the subscription refuses it (`subscription_not_live`, `plan_unknown`, ...); `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
             409: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -2926,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
+            /** @description `billing_busy` (more subscription changes at once than this server runs: nothing was done) or `payment_provider_unavailable` (the payment provider did not answer in time: the change rolled back); retry after `Retry-After`; `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3036,6 +3036,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `billing_change_in_progress` (another change of this store's subscription is running: nothing was done; retry after `Retry-After`), or the subscription refuses it (`subscription_not_live`, `plan_unknown`, ...) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `payload_too_large`: the body is over the size limit */
             413: {
                 headers: {
@@ -3068,7 +3078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            /** @description `billing_busy` (more subscription changes at once than this server runs: nothing was done) or `payment_provider_unavailable` (the payment provider did not answer in time: the change rolled back); retry after `Retry-After`; `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3095,7 +3105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -3190,7 +3200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
+            /** @description `billing_change_in_progress` (another change of this store's subscription is running: nothing was done; retry after `Retry-After`), or the subscription refuses it (`subscription_not_live`, `plan_unknown`, ...); `idempotency_key_reused` (the Idempotency-Key came with another body) or `idempotency_in_progress` (retry after `Retry-After`) */
             409: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3234,7 +3244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
+            /** @description `billing_busy` (more subscription changes at once than this server runs: nothing was done) or `payment_provider_unavailable` (the payment provider did not answer in time: the change rolled back); retry after `Retry-After`; `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After`. With an Idempotency-Key, `dependency_unavailable` also when the request ran but neither Postgres nor Redis could keep its answer: retry with the same key */
             503: {
                 headers: {
                     /** @description seconds to wait before retrying */
@@ -3261,7 +3271,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -4373,7 +4383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -5785,7 +5795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -6172,7 +6182,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6538,7 +6548,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -6654,7 +6664,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7117,7 +7127,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -7444,7 +7454,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -8463,7 +8473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -9609,7 +9619,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -10362,7 +10372,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path: {
@@ -10525,7 +10535,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11283,7 +11293,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;
@@ -11646,7 +11656,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The first answer (2xx, or a 4xx other than 400, 402 and 429) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
+                /** @description The first answer (2xx, or a 4xx other than 400, 402, 429 and one with Retry-After such as 409 `billing_change_in_progress`) is kept and answered again to a retry with the same key and body (`Idempotent-Replayed: true`), also to one made during or after a Postgres outage: an answer Postgres could not take is kept in Redis until it can. */
                 "Idempotency-Key"?: string | null;
             };
             path?: never;

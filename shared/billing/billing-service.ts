@@ -11,6 +11,7 @@ import { subscriptionsRepo, type SubscriptionRow } from './subscriptions.repo.js
 import { addonsRepo } from './addons.repo.js';
 import { checkoutsRepo } from './checkouts.repo.js';
 import { billingTransaction, recordChange } from './subscription-change.js';
+import { changeSlots, lockStoreWithin, providerUnanswered } from './change-limits.js';
 
 export interface BillingServiceDeps {
   /** The pool: each change of a store is one transaction of it. */
@@ -18,6 +19,8 @@ export interface BillingServiceDeps {
   provider: PaymentProvider;
   notices: Pick<Notices, 'publish'>;
   notifications: Pick<BillingNotifications, 'record'>;
+  /** BILLING_MAX_CONCURRENT changes at once in this process; BILLING_WAIT_MS for a place, or for the store's lock. */
+  changes: { maxConcurrent: number; waitMs: number };
 }
 
 /** Our own writes are stamped to the second, as provider events are: an event of the same second still applies. */
@@ -37,7 +40,10 @@ interface StoreChange {
  *
  * A change is one transaction holding the store's subscription lock from its first read to its
  * commit, the provider's call included, so the event the provider sends for it (the mock delivers
- * it before answering), another event or request waits and starts from its result. The order is
+ * it before answering), another event or request waits and starts from its result. Bounded so a
+ * burst or a slow provider cannot take the process's pool: a few changes at once per process, a
+ * short wait for the store's lock (a second change of the store answers 409), and a timeout on
+ * each of the provider's HTTP requests (the adapters). The order is
  * as it always was: checks, the provider, our writes. A rollback cannot undo the provider's call:
  * when our writes fail after it (500, nothing of ours stays), the provider's webhook, or
  * reconcile-billing if it is lost, writes the state the provider holds (README: "One store's
@@ -45,13 +51,17 @@ interface StoreChange {
  */
 export function billingService(deps: BillingServiceDeps) {
   const { provider } = deps;
+  const slots = changeSlots(deps.changes.maxConcurrent, deps.changes.waitMs);
 
+  // A place among the process's changes first (503 billing_busy), then the store's lock (409
+  // billing_change_in_progress); a provider that does not answer rolls the change back (503).
   const onStore = <T>(tenantId: string, work: (c: StoreChange) => Promise<T>): Promise<T> =>
-    billingTransaction(deps.db, async (trx, afterCommit) => {
-      const subscriptions = subscriptionsRepo(trx);
-      const sub = await subscriptions.lock(tenantId);
-      return work({ trx, sub, subscriptions, addons: addonsRepo(trx), afterCommit });
-    });
+    slots.run(() =>
+      billingTransaction(deps.db, async (trx, afterCommit) => {
+        const sub = await lockStoreWithin(trx, tenantId, deps.changes.waitMs);
+        return work({ trx, sub, subscriptions: subscriptionsRepo(trx), addons: addonsRepo(trx), afterCommit });
+      }).catch(providerUnanswered),
+    );
 
   const changed = async (c: StoreChange, before: SubscriptionRow, after: SubscriptionRow | undefined) => {
     if (after) await recordChange(c.trx, deps, before, after, c.afterCommit);

@@ -133,6 +133,9 @@ const Env = z.object({
   BILLING_DUNNING_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   BILLING_PERIODS_EVERY_MS: z.coerce.number().int().min(1000).default(60_000),
   BILLING_RECONCILE_CRON: Cron.default('30 4 * * *'),
+  BILLING_MAX_CONCURRENT: z.coerce.number().int().min(1).max(8).default(3),
+  BILLING_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  BILLING_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   USAGE_METERING: z.enum(['on', 'off']).default('on'),
   USAGE_ROLLUP_EVERY_MS: z.coerce.number().int().min(500).default(10_000),
   METRICS_TOKEN: z.string().min(16).optional(),
@@ -293,6 +296,13 @@ export interface Config {
     dunningDays: number;
     periodsEveryMs: number;
     reconcileCron: string;
+    /**
+     * Changes of a subscription (change-plan, add-on purchase, cancel) running at once per API
+     * process, each holding a pooled connection and its store's lock through the provider's call;
+     * how long one waits for a free place, or for its store's lock, before a retryable answer;
+     * and the bound on each HTTP request to Stripe or Paddle.
+     */
+    changes: { maxConcurrent: number; waitMs: number; providerTimeoutMs: number };
   };
   /** Usage metering and the searches quota on the search path (off only for benchmarks), and how often counters roll up into Postgres. */
   usage: { metering: boolean; rollupEveryMs: number };
@@ -430,6 +440,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dunningDays: e.BILLING_DUNNING_DAYS,
       periodsEveryMs: e.BILLING_PERIODS_EVERY_MS,
       reconcileCron: e.BILLING_RECONCILE_CRON,
+      changes: { maxConcurrent: e.BILLING_MAX_CONCURRENT, waitMs: e.BILLING_WAIT_MS, providerTimeoutMs: e.BILLING_PROVIDER_TIMEOUT_MS },
     },
     usage: { metering: e.USAGE_METERING === 'on', rollupEveryMs: e.USAGE_ROLLUP_EVERY_MS },
     ops: {

@@ -13,7 +13,15 @@ import { endBillingPeriods } from '../../pipelines/billing/end-billing-periods.s
 // status it really replaced. The old code let the second read the same `before` (it waited at its
 // write, or not at all), so the waits below also end when the second finishes first.
 const SECRET = 'mock_whsec_store_lock_01';
-const h = await setup({ MOCK_WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE: 'true', BILLING_DEFAULT_PLAN: 'free', API_STATEMENT_TIMEOUT_MS: '0' });
+// An API change held behind another writer waits its turn here (BILLING_WAIT_MS at its longest)
+// instead of answering 409 billing_change_in_progress: change-limits.test.ts tests that answer.
+const h = await setup({
+  MOCK_WEBHOOK_SECRET: SECRET,
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  BILLING_DEFAULT_PLAN: 'free',
+  API_STATEMENT_TIMEOUT_MS: '0',
+  BILLING_WAIT_MS: '10000',
+});
 const stages = stageStores(h);
 t.teardown(stages.closeAll);
 const db = h.api.deps.db;

@@ -48,6 +48,12 @@ export async function startStripeFake(apiKey: string) {
     failNext429: 0,
     /** Requests answered 503 before the fake serves again (Stripe down). */
     failNext503: 0,
+    /** While set, each request waits for it before it is served (a slow Stripe); `held` counts those waiting. */
+    hold: null as Promise<void> | null,
+    held: 0,
+    /** Requests are read and never answered (a hung Stripe); `gaveUp` counts those the client closed. */
+    hang: false,
+    gaveUp: 0,
   };
   /** Answers kept per Idempotency-Key, as Stripe keeps them: a request with a key already answered gets that answer again. */
   const answered = new Map<string, { status: number; body: string }>();
@@ -78,6 +84,12 @@ export async function startStripeFake(apiKey: string) {
     const form = Object.fromEntries(new URLSearchParams(raw));
     const url = new URL(req.url!, 'http://x');
     calls.push({ method: req.method!, path: url.pathname + url.search, form, headers: req.headers });
+    if (state.hang) return void res.on('close', () => state.gaveUp++);
+    if (state.hold) {
+      state.held++;
+      await state.hold;
+      state.held--;
+    }
     const key = req.headers['idempotency-key'] as string | undefined;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       // Stripe keeps the answer of a POST with a key, except a 429 or 5xx (the request did not run).
@@ -127,7 +139,8 @@ export async function startStripeFake(apiKey: string) {
     }
     if (req.method === 'POST' && p === '/v1/billing_portal/sessions')
       return send(200, { id: 'bps_1', object: 'billing_portal.session', url: `https://billing.stripe.test/p/${form.customer}` });
-    if (p === '/v1/subscriptions/sub_1') {
+    // Every `sub_…` id names the fake's one subscription: tests of several stores give each its own id.
+    if (/^\/v1\/subscriptions\/sub_[A-Za-z0-9]+$/.test(p)) {
       if (req.method === 'GET') return send(200, state.subscription);
       if (req.method === 'DELETE') {
         state.subscription.status = 'canceled';
@@ -182,6 +195,11 @@ export async function startStripeFake(apiKey: string) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     state,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // Requests left hanging would keep close() waiting.
+        server.closeAllConnections();
+      }),
   };
 }

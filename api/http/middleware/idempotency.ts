@@ -10,8 +10,8 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
  * Idempotency-Key: the first request with a key runs and its answer (2xx or 4xx) is kept
  * for the retention period; a retry with the same body replays it (status, body and the headers
  * the route documents, such as X-Job-Id), a different body or a
- * concurrent duplicate gets 409. A 5xx, 429, 402 or any 400 frees the key so the
- * retry runs again. The claim is a short lease renewed while the request runs, so the key of a
+ * concurrent duplicate gets 409. A 5xx, 429, 402, any 400 or an answer with Retry-After frees the
+ * key so the retry runs again. The claim is a short lease renewed while the request runs, so the key of a
  * request whose process died, or whose release could not reach the database, frees itself. An
  * answer Postgres cannot take when the request finishes is kept in Redis until it can
  * (IdempotencyStore): a write is answered only once its answer is kept somewhere a retry looks.
@@ -56,10 +56,12 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
     } catch (err) {
       clearInterval(renewal);
       // A request the handler refused as invalid (any 400: validation_failed, unknown_filter, an
-      // unreadable file, ...) never ran (nor did one told to come back later, nor one the store's
-      // plan does not cover yet, 402): free the key so the corrected retry, or the one after a
-      // change of plan, runs instead of being called a reuse.
-      if (err instanceof AppError && err.status < 500 && err.status !== 400 && err.status !== 429 && err.status !== 402) {
+      // unreadable file, ...) never ran (nor did one told to come back later: a 429, or any answer
+      // with Retry-After such as 409 billing_change_in_progress; nor one the store's plan does not
+      // cover yet, 402): free the key so the corrected retry, the later one, or the one after a
+      // change of plan, runs instead of being called a reuse or answered the refusal again.
+      const later = err instanceof AppError && (err.status === 429 || err.headers?.['Retry-After'] !== undefined);
+      if (err instanceof AppError && err.status < 500 && err.status !== 400 && err.status !== 402 && !later) {
         // Kept nowhere (Postgres and Redis down): the refusal is still the answer; a retry is refused again.
         await store
           .keep(tenantId, key, hash, err.status, errorBody(err, ctx.state.requestId))

@@ -9,6 +9,18 @@ import { CancelBody, ChangePlanBody, CheckoutBody, InvoiceOut, PurchaseBody, Red
 
 const BILLING = { scope: 'billing' as const };
 
+/** What a change of the subscription can answer besides the route's checks (README: "One store's billing writes"). */
+const CHANGE_ERRORS = {
+  409: {
+    description:
+      "`billing_change_in_progress` (another change of this store's subscription is running: nothing was done; retry after `Retry-After`), or the subscription refuses it (`subscription_not_live`, `plan_unknown`, ...)",
+  },
+  503: {
+    description:
+      '`billing_busy` (more subscription changes at once than this server runs: nothing was done) or `payment_provider_unavailable` (the payment provider did not answer in time: the change rolled back); retry after `Retry-After`',
+  },
+};
+
 /** The tenant's subscription: checkout, plan change, add-ons, cancel, invoices, portal (spec 4.4). */
 export function subscriptionRoutes(deps: Deps): RouteSpec[] {
   const { billing, repos } = deps;
@@ -62,7 +74,10 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
       auth: BILLING,
       idempotent: true,
       body: ChangePlanBody,
-      responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
+      responses: {
+        200: { description: 'subscription', schema: SubscriptionOut },
+        ...CHANGE_ERRORS,
+      },
       async handle(ctx, { body }) {
         const key = ctx.get('idempotency-key') || `${ctx.state.requestId ?? ''}${Date.now()}`;
         await billing.changePlan(tenantOf(ctx), body, baseUrl(deps, ctx), key);
@@ -78,7 +93,10 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
       auth: BILLING,
       idempotent: true,
       body: PurchaseBody,
-      responses: { 200: { description: 'subscription with balances', schema: SubscriptionOut } },
+      responses: {
+        200: { description: 'subscription with balances', schema: SubscriptionOut },
+        ...CHANGE_ERRORS,
+      },
       async handle(ctx, { body }) {
         const key = ctx.get('idempotency-key') || `${ctx.state.requestId ?? ''}${Date.now()}`;
         await billing.purchaseAddon(tenantOf(ctx), body, baseUrl(deps, ctx), key);
@@ -93,7 +111,10 @@ export function subscriptionRoutes(deps: Deps): RouteSpec[] {
       summary: 'Cancel subscription',
       auth: BILLING,
       body: CancelBody,
-      responses: { 200: { description: 'subscription', schema: SubscriptionOut } },
+      responses: {
+        200: { description: 'subscription', schema: SubscriptionOut },
+        ...CHANGE_ERRORS,
+      },
       async handle(ctx, { body }) {
         await billing.cancel(tenantOf(ctx), body, baseUrl(deps, ctx));
         ctx.body = await out(tenantOf(ctx));

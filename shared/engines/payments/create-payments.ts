@@ -8,13 +8,15 @@ import { PaddlePayments } from './paddle.payments.js';
 /** The configured provider (BILLING_PROVIDER; `mock` by default, which runs on one box). */
 export function createPayments(config: Config, db: Knex, priceOf: (planCode: string, interval: Interval) => number | null): PaymentProvider {
   const b = config.billing;
+  // Each HTTP request to the provider is bounded: a change holds its store's lock through it.
+  const timeoutMs = b.changes.providerTimeoutMs;
   switch (b.provider) {
     case 'stripe':
       if (!b.stripe.apiKey) throw new Error('BILLING_PROVIDER=stripe needs STRIPE_API_KEY');
-      return new StripePayments({ apiKey: b.stripe.apiKey, apiUrl: b.stripe.apiUrl, prices: b.stripe.prices });
+      return new StripePayments({ apiKey: b.stripe.apiKey, apiUrl: b.stripe.apiUrl, prices: b.stripe.prices, timeoutMs });
     case 'paddle':
       if (!b.paddle.apiKey) throw new Error('BILLING_PROVIDER=paddle needs PADDLE_API_KEY');
-      return new PaddlePayments({ apiKey: b.paddle.apiKey, apiUrl: b.paddle.apiUrl, prices: b.paddle.prices });
+      return new PaddlePayments({ apiKey: b.paddle.apiKey, apiUrl: b.paddle.apiUrl, prices: b.paddle.prices, timeoutMs });
     default:
       return new MockPayments(db, config.billing.mockWebhookSecret, priceOf);
   }

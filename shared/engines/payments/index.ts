@@ -6,3 +6,4 @@ export { parseMockEvent } from './mock-events.js';
 export { createPayments } from './create-payments.js';
 export { parseStripeEvent, planOfPrice } from './stripe-events.js';
 export { parsePaddleEvent } from './paddle-events.js';
+export { isProviderUnreachable } from './unreachable.js';

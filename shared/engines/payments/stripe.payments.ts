@@ -8,6 +8,8 @@ export interface StripeOptions {
   apiUrl?: string;
   /** Price ids per `plan:interval` and per `addon:<code>`. */
   prices: Record<string, string>;
+  /** The bound on each request (the SDK retries a timed-out one twice: 3 tries at most). */
+  timeoutMs?: number;
 }
 
 const iso = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toISOString() : null);
@@ -30,7 +32,7 @@ export class StripePayments implements PaymentProvider {
       return new StripeSdk(this.opts.apiKey, {
         ...(u ? { host: u.hostname, port: u.port || (u.protocol === 'https:' ? 443 : 80), protocol: u.protocol === 'http:' ? 'http' : 'https' } : {}),
         maxNetworkRetries: 2,
-        timeout: 10_000,
+        timeout: this.opts.timeoutMs ?? 10_000,
       });
     });
     return this.loaded;
