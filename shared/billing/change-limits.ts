@@ -70,7 +70,10 @@ export async function lockStoreWithin(trx: Knex.Transaction, tenantId: string, w
   // lock_timeout 0 would mean no bound at all.
   await trx.raw(`SELECT set_config('lock_timeout', ?, true)`, [`${Math.max(1, waitMs)}ms`]);
   try {
-    return await subscriptionsRepo(trx).lock(tenantId);
+    const row = await subscriptionsRepo(trx).lock(tenantId);
+    // Only this wait is short: the change's later statements (its add-on rows, an event's) wait as any other.
+    await trx.raw('SET LOCAL lock_timeout TO DEFAULT');
+    return row;
   } catch (err) {
     // 55P03 lock_not_available: the wait passed lock_timeout.
     if ((err as { code?: unknown }).code !== '55P03') throw err;

@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait.js';
 import { startStripeFake } from './stripe-fake.js';
 import { stripeEnv } from './stripe-env.js';
 import { holdStripe, stripeStore } from './stripe-store.js';
+import { lockStoreWithin } from '../../shared/billing/change-limits.js';
 
 // Billing changes hold a pooled connection and their store's lock through Stripe's call. Stripe
 // is held here (its fake answers nothing until released), so each change stays at that point: a
@@ -72,4 +73,12 @@ t.test('more changes at once than BILLING_MAX_CONCURRENT: the extra ones 503 bil
   );
   t.equal(rows.filter((r) => r.cancel_at_period_end).length, 2, 'only they wrote');
   t.equal(fake.calls.filter((c) => c.method === 'POST' && c.form.cancel_at_period_end === 'true').length, 2, 'only they called Stripe');
+});
+
+t.test("the short wait is for the store's lock only: the change's later statements wait as any other", async (t) => {
+  const setting = await db.transaction(async (trx) => {
+    await lockStoreWithin(trx, store.tenant.id, 200);
+    return (await trx.raw('SHOW lock_timeout')).rows[0].lock_timeout;
+  });
+  t.equal(setting, (await db.raw('SHOW lock_timeout')).rows[0].lock_timeout, "the connection's own lock_timeout once the lock is held");
 });
