@@ -67,7 +67,7 @@ t.test('the done mark fails after the charge: the retry finds the charge among P
 });
 
 t.test('the charge fails after the pending mark: the retry finds no charge since the mark and charges once', async (t) => {
-  fake.state.failCharge = 3;
+  fake.state.failCharge = 1; // a POST is not tried again on a 5xx (see below)
   // The same bundles as the charge above: made before this change's mark, it is not this change's.
   const res = await changeWithRetry(t, { plan_code: 'growth', ...bundles(2) }, 'pdl-chg-charge-0001');
   t.match(res.body, { plan_code: 'scale', pending_change: { plan_code: 'growth' } });
@@ -105,4 +105,33 @@ t.test('a retry after a full success finds the done mark and charges nothing', a
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'billed once');
   t.equal(lookups().length, 2, 'the done mark answers: Paddle was not asked');
   t.same(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale', addon_charge_key: 'pdl-chg-twice-0001' });
+});
+
+t.test('a charge Paddle billed but answered 500 is not sent again in place: the change fails, and its retry finds the charge', async (t) => {
+  const paddle = new PaddlePayments({
+    apiKey: KEY,
+    apiUrl: fake.url,
+    prices: { 'growth:month': 'pri_growth_m', 'scale:month': 'pri_scale_m', 'addon:assistant_conversations_500': 'pri_conv500' },
+  });
+  const input = {
+    tenantId: tenant.id,
+    subscriptionId: 'sub_01',
+    customerId: 'ctm_01',
+    planCode: 'scale',
+    interval: 'month' as const,
+    chargeNowMinor: 0,
+    creditMinor: 0,
+    now: true,
+    trialing: false,
+    addons: [{ code: 'assistant_conversations_500', quantity: 3, amountMinor: 5700, currency: 'USD', description: '3 x 500 conversations' }],
+    idempotencyKey: 'pdl-chg-lost-0001',
+    baseUrl: 'http://x',
+  };
+  const before = fake.charged().length;
+  fake.state.failChargeBilled = 1;
+  await t.rejects(paddle.changePlan(input), 'the change fails with the charge');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], 'billed once, not again by a retry of the POST');
+  await paddle.changePlan(input);
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], "the change's retry finds the charge: still billed once");
+  t.match(fake.state.sub.custom_data, { addon_charge_key: 'pdl-chg-lost-0001' }, 'marked done');
 });

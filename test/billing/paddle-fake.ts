@@ -44,6 +44,8 @@ export async function startPaddleFake(apiKey: string) {
     throttleNext: 0,
     /** One-time charges answered 500 after nothing was billed. */
     failCharge: 0,
+    /** One-time charges billed, then answered 500 (Paddle's error after the work, or an answer lost on the way). */
+    failChargeBilled: 0,
     /** PATCHes writing an add-on charge's done mark (custom_data `addon_charge_key`) answered 500, after the charge. */
     failChargeMark: 0,
   };
@@ -91,6 +93,10 @@ export async function startPaddleFake(apiKey: string) {
       // One-time charges are billed as their own transaction and not held on the subscription.
       if (body.effective_from === 'immediately')
         state.transactions.push(transaction(`txn_${String(state.transactions.length + 1).padStart(2, '0')}`, 'subscription_charge', body.items));
+      if (state.failChargeBilled > 0) {
+        state.failChargeBilled--;
+        return error(500, 'api_error', 'internal_error', 'try again');
+      }
       return send(200, { data: sub });
     }
     if (p === '/subscriptions/sub_01/cancel') {

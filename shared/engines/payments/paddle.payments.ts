@@ -29,7 +29,8 @@ export class PaddleError extends Error {
  * checkout (their `checkout.url`), customer portal sessions, subscription updates with
  * `prorated_immediately` (upgrades) or `do_not_bill` (downgrades), one-time charges on the
  * subscription for add-ons, cancel now or at the next billing period, transactions as invoices.
- * A 429 or 5xx is retried twice after Retry-After (or 1 s).
+ * A 429 is retried twice after Retry-After (or 1 s), and so is a 5xx of a GET or PATCH; a POST's
+ * 5xx is not (a charge Paddle made before failing would be made twice): the caller's retry decides.
  */
 export class PaddlePayments implements PaymentProvider {
   readonly name = 'paddle' as const;
@@ -49,7 +50,8 @@ export class PaddlePayments implements PaymentProvider {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
     });
-    if ((res.status === 429 || res.status >= 500) && attempt < 2) {
+    // A POST (a charge, a transaction) may have been made before a 5xx: only its 429 is sure to have done nothing.
+    if ((res.status === 429 || (res.status >= 500 && method !== 'POST')) && attempt < 2) {
       const wait = Number(res.headers.get('retry-after') ?? 1);
       await res.arrayBuffer();
       await new Promise((r) => setTimeout(r, Math.min(Number.isFinite(wait) ? wait : 1, 10) * 1000));
