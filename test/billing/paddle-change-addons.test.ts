@@ -135,3 +135,38 @@ t.test('a charge Paddle billed but answered 500 is not sent again in place: the 
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], "the change's retry finds the charge: still billed once");
   t.match(fake.state.sub.custom_data, { addon_charge_key: 'pdl-chg-lost-0001' }, 'marked done');
 });
+
+t.test('an add-on purchase Paddle billed but answered 500: the retry with the same key finds the charge and bills nothing more', async (t) => {
+  const before = fake.charged().length;
+  const unitsBefore = await units();
+  const buy = () =>
+    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 1 }, { 'idempotency-key': 'pdl-buy-lost-0001' });
+  fake.state.failChargeBilled = 1;
+  const first = await buy();
+  t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
+  t.equal(await units(), unitsBefore, 'and records no bundles');
+  t.match(
+    fake.state.sub.custom_data,
+    { tenant_id: tenant.id, addon_purchase_pending: { key: 'pdl-buy-lost-0001' } },
+    'marked pending before the charge, the rest kept',
+  );
+  const retry = await buy();
+  t.equal(retry.status, 200, 'the retry with the same key');
+  t.equal(await units(), unitsBefore + 500, 'the store has the bundle once');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'Paddle billed it once');
+  const again = await api(
+    'POST',
+    '/v1/billing/addons/purchase',
+    { code: 'assistant_conversations_500', quantity: 1 },
+    { 'idempotency-key': 'pdl-buy-next-0001' },
+  );
+  t.equal(again.status, 200);
+  t.same(
+    fake.charged().slice(before),
+    [
+      { price_id: 'pri_conv500', quantity: 1 },
+      { price_id: 'pri_conv500', quantity: 1 },
+    ],
+    'a new purchase (another key) is billed',
+  );
+});

@@ -164,15 +164,29 @@ export class PaddlePayments implements PaymentProvider {
     return txs.some((tx) => tx.status !== 'canceled' && key(tx.items ?? []) === key(items));
   }
 
-  /** Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES gives `addon:<code>`. */
+  /**
+   * Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES
+   * gives `addon:<code>`. Paddle takes no idempotency key, so the purchase's key and time are written
+   * in the subscription's custom_data (`addon_purchase_pending`, the rest kept) before the charge: a
+   * retry of the same purchase (its first try failed after Paddle billed, or the answer was lost)
+   * finds the mark and looks for the charge among the subscription's transactions (chargedSince)
+   * before charging.
+   */
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
     if (!input.subscriptionId) throw new Error('no Paddle subscription');
-    const res = await this.request<{ id: string }>('POST', `/subscriptions/${input.subscriptionId}/charge`, {
-      effective_from: 'immediately',
-      items: [{ price_id: this.price(input.item.key), quantity: input.item.quantity }],
-    });
+    const path = `/subscriptions/${input.subscriptionId}`;
+    const providerRef = `paddle:${input.subscriptionId}:${input.idempotencyKey}`;
+    const items = [{ price_id: this.price(input.item.key), quantity: input.item.quantity }];
+    const custom = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
+    const pending = custom.addon_purchase_pending as { key?: unknown; at?: unknown } | undefined;
+    if (pending?.key === input.idempotencyKey && typeof pending.at === 'string' && (await this.chargedSince(input.subscriptionId, pending.at, items))) {
+      return { providerRef };
+    }
+    // custom_data is replaced whole: what it holds stays.
+    await this.request('PATCH', path, { custom_data: { ...custom, addon_purchase_pending: { key: input.idempotencyKey, at: new Date().toISOString() } } });
     // The charge answers with the subscription; one request is one purchase.
-    return { providerRef: `paddle:${res.id}:${input.idempotencyKey}` };
+    await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
+    return { providerRef };
   }
 
   async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
