@@ -234,15 +234,18 @@ export function billingService(deps: BillingServiceDeps) {
       return onStore(tenantId, async (c) => {
         const sub = c.sub;
         if (!sub || sub.status === 'canceled' || sub.provider === 'manual') throw conflict('subscription_not_live', 'there is no subscription to cancel');
-        if (sub.provider_subscription_id)
-          await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl });
+        const done = sub.provider_subscription_id
+          ? await provider.cancel({ tenantId, subscriptionId: sub.provider_subscription_id, atPeriodEnd: input.at_period_end, baseUrl })
+          : undefined;
+        // Canceled at the provider already (its event still on the way): canceled now, not at the period's end.
+        const atPeriodEnd = input.at_period_end && !done?.alreadyCanceled;
         const after = await c.subscriptions.update(
           tenantId,
-          input.at_period_end
+          atPeriodEnd
             ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
             : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
         );
-        if (!input.at_period_end) await c.addons.end(tenantId, now);
+        if (!atPeriodEnd) await c.addons.end(tenantId, now);
         await changed(c, sub, after);
         return after!;
       });

@@ -142,6 +142,15 @@ export async function startStripeFake(apiKey: string) {
     // Every `sub_…` id names the fake's one subscription: tests of several stores give each its own id.
     if (/^\/v1\/subscriptions\/sub_[A-Za-z0-9]+$/.test(p)) {
       if (req.method === 'GET') return send(200, state.subscription);
+      // A canceled subscription is gone for a cancel, and takes no update but its cancellation details and metadata.
+      if (state.subscription.status === 'canceled' && req.method === 'DELETE')
+        return send(404, {
+          error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such subscription: '${p.split('/').pop()}'` },
+        });
+      if (state.subscription.status === 'canceled' && Object.keys(form).some((k) => !k.startsWith('metadata') && !k.startsWith('cancellation_details')))
+        return send(400, {
+          error: { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' },
+        });
       if (req.method === 'DELETE') {
         state.subscription.status = 'canceled';
         return send(200, state.subscription);

@@ -141,7 +141,8 @@ export interface PaymentProvider {
     baseUrl: string;
     idempotencyKey: string;
   }): Promise<{ providerRef: string }>;
-  cancel(input: { tenantId: string; subscriptionId: string; atPeriodEnd: boolean; baseUrl: string }): Promise<void>;
+  /** `alreadyCanceled`: the provider had canceled the subscription before (its event not applied yet): canceled now, whatever was asked. */
+  cancel(input: { tenantId: string; subscriptionId: string; atPeriodEnd: boolean; baseUrl: string }): Promise<{ alreadyCanceled: boolean } | void>;
   invoices(input: { tenantId: string; customerId: string | null }): Promise<Invoice[]>;
   /** The provider's current state of a subscription (daily reconcile); null when it has none. */
   fetch(input: { tenantId: string; subscriptionId: string }): Promise<SubscriptionSnapshot | null>;

@@ -156,9 +156,25 @@ export class StripePayments implements PaymentProvider {
     return { providerRef: await this.invoiceNow(input.tenantId, input.customerId, key) };
   }
 
-  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
-    if (input.atPeriodEnd) await (await this.api()).subscriptions.update(input.subscriptionId, { cancel_at_period_end: true });
-    else await (await this.api()).subscriptions.cancel(input.subscriptionId);
+  /**
+   * Stripe refuses both on a subscription it has canceled already (a cancel the store made elsewhere,
+   * or dunning, whose webhook has not reached us): the cancel 404 `resource_missing`, the update 400
+   * "A canceled subscription can only update its cancellation_details and metadata". The store's
+   * wish is then already true: answered `alreadyCanceled` once the subscription reads canceled.
+   */
+  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<{ alreadyCanceled: boolean }> {
+    const api = await this.api();
+    try {
+      if (input.atPeriodEnd) await api.subscriptions.update(input.subscriptionId, { cancel_at_period_end: true });
+      else await api.subscriptions.cancel(input.subscriptionId);
+      return { alreadyCanceled: false };
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status !== 400 && status !== 404) throw err;
+      const current = await api.subscriptions.retrieve(input.subscriptionId).catch(() => null);
+      if (current?.status === 'canceled') return { alreadyCanceled: true };
+      throw err;
+    }
   }
 
   async invoices(input: { customerId: string | null }): Promise<Invoice[]> {
