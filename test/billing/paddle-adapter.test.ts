@@ -114,3 +114,13 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
   });
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 2 }], 'the bundles billed now, once');
 });
+
+t.test('a cancel of a subscription Paddle has canceled already (its event not applied yet): 200, canceled now', async (t) => {
+  sub.status = 'canceled';
+  t.teardown(() => void (sub.status = 'active'));
+  const res = await api('POST', '/v1/billing/cancel', { at_period_end: true });
+  t.equal(res.status, 200, `answered (${JSON.stringify(res.body)})`);
+  t.match(res.body, { status: 'canceled', cancel_at_period_end: false });
+  t.equal(res.body.addons.assistant_conversations_500?.units ?? 0, 0, 'its bundles ended');
+  t.match(last('GET', '/subscriptions/sub_01'), { method: 'GET' }, 'Paddle asked how the subscription stands');
+});

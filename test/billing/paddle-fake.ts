@@ -100,6 +100,8 @@ export async function startPaddleFake(apiKey: string) {
       return send(200, { data: sub });
     }
     if (p === '/subscriptions/sub_01/cancel') {
+      if (sub.status === 'canceled')
+        return error(400, 'request_error', 'subscription_is_canceled_action_invalid', "action can't be performed on canceled subscription");
       if (body.effective_from === 'immediately') sub.status = 'canceled';
       else sub.scheduled_change = { action: 'cancel' };
       return send(200, { data: sub });

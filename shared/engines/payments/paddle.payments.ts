@@ -189,8 +189,22 @@ export class PaddlePayments implements PaymentProvider {
     return { providerRef };
   }
 
-  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<void> {
-    await this.request('POST', `/subscriptions/${input.subscriptionId}/cancel`, { effective_from: input.atPeriodEnd ? 'next_billing_period' : 'immediately' });
+  /**
+   * Paddle refuses to cancel a subscription it has canceled already (400
+   * `subscription_is_canceled_action_invalid`: canceled elsewhere, its event not applied yet): the
+   * store's wish is then true, answered `alreadyCanceled` once the subscription reads canceled.
+   */
+  async cancel(input: Parameters<PaymentProvider['cancel']>[0]): Promise<{ alreadyCanceled: boolean }> {
+    const path = `/subscriptions/${input.subscriptionId}`;
+    try {
+      await this.request('POST', `${path}/cancel`, { effective_from: input.atPeriodEnd ? 'next_billing_period' : 'immediately' });
+      return { alreadyCanceled: false };
+    } catch (err) {
+      if (!(err instanceof PaddleError && err.code === 'subscription_is_canceled_action_invalid')) throw err;
+      const current = await this.request<{ status?: string }>('GET', path);
+      if (current.status === 'canceled') return { alreadyCanceled: true };
+      throw err;
+    }
   }
 
   async invoices(input: { customerId: string | null }): Promise<Invoice[]> {
