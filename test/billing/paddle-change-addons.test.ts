@@ -79,26 +79,29 @@ t.test('the charge fails after the pending mark: the retry finds no charge since
   t.equal(lookups().length, 2);
 });
 
+/** The adapter itself, and a change to scale with `quantity` bundles under `key`, for the tests below that drive it directly. */
+const paddle = new PaddlePayments({
+  apiKey: KEY,
+  apiUrl: fake.url,
+  prices: { 'growth:month': 'pri_growth_m', 'scale:month': 'pri_scale_m', 'addon:assistant_conversations_500': 'pri_conv500' },
+});
+const changeToScale = (key: string, quantity: number) => ({
+  tenantId: tenant.id,
+  subscriptionId: 'sub_01',
+  customerId: 'ctm_01',
+  planCode: 'scale',
+  interval: 'month' as const,
+  chargeNowMinor: 0,
+  creditMinor: 0,
+  now: true,
+  trialing: false,
+  addons: [{ code: 'assistant_conversations_500', quantity, amountMinor: 1900 * quantity, currency: 'USD', description: `${quantity} x 500 conversations` }],
+  idempotencyKey: key,
+  baseUrl: 'http://x',
+});
+
 t.test('a retry after a full success finds the done mark and charges nothing', async (t) => {
-  const paddle = new PaddlePayments({
-    apiKey: KEY,
-    apiUrl: fake.url,
-    prices: { 'growth:month': 'pri_growth_m', 'scale:month': 'pri_scale_m', 'addon:assistant_conversations_500': 'pri_conv500' },
-  });
-  const input = {
-    tenantId: tenant.id,
-    subscriptionId: 'sub_01',
-    customerId: 'ctm_01',
-    planCode: 'scale',
-    interval: 'month' as const,
-    chargeNowMinor: 0,
-    creditMinor: 0,
-    now: true,
-    trialing: false,
-    addons: [{ code: 'assistant_conversations_500', quantity: 1, amountMinor: 1900, currency: 'USD', description: '1 x 500 conversations' }],
-    idempotencyKey: 'pdl-chg-twice-0001',
-    baseUrl: 'http://x',
-  };
+  const input = changeToScale('pdl-chg-twice-0001', 1);
   const before = fake.charged().length;
   await paddle.changePlan(input);
   await paddle.changePlan(input);
@@ -108,25 +111,7 @@ t.test('a retry after a full success finds the done mark and charges nothing', a
 });
 
 t.test('a charge Paddle billed but answered 500 is not sent again in place: the change fails, and its retry finds the charge', async (t) => {
-  const paddle = new PaddlePayments({
-    apiKey: KEY,
-    apiUrl: fake.url,
-    prices: { 'growth:month': 'pri_growth_m', 'scale:month': 'pri_scale_m', 'addon:assistant_conversations_500': 'pri_conv500' },
-  });
-  const input = {
-    tenantId: tenant.id,
-    subscriptionId: 'sub_01',
-    customerId: 'ctm_01',
-    planCode: 'scale',
-    interval: 'month' as const,
-    chargeNowMinor: 0,
-    creditMinor: 0,
-    now: true,
-    trialing: false,
-    addons: [{ code: 'assistant_conversations_500', quantity: 3, amountMinor: 5700, currency: 'USD', description: '3 x 500 conversations' }],
-    idempotencyKey: 'pdl-chg-lost-0001',
-    baseUrl: 'http://x',
-  };
+  const input = changeToScale('pdl-chg-lost-0001', 3);
   const before = fake.charged().length;
   fake.state.failChargeBilled = 1;
   await t.rejects(paddle.changePlan(input), 'the change fails with the charge');
