@@ -62,13 +62,16 @@ t.test('the done mark fails after the charge: the retry finds the charge among P
   t.equal(res.body.plan_code, 'scale');
   t.equal(await units(), 1000, 'the store has the bundles once');
   t.same(fake.charged(), [{ price_id: 'pri_conv500', quantity: 2 }], 'Paddle billed the bundles once');
-  t.equal(lookups().length, 1, 'the retry asked Paddle');
-  t.match(lookups()[0].path, /subscription_id=sub_01&origin=subscription_charge&created_at\[GTE\]=/);
+  // The charges already there are listed once for the pending mark, then the retry asks for the charge.
+  t.equal(lookups().length, 2, 'the retry asked Paddle');
+  t.match(lookups()[1].path, /subscription_id=sub_01&origin=subscription_charge&created_at\[GTE\]=/);
+  t.match(fake.state.sub.custom_data, { addon_charge_key: 'pdl-chg-mark-0001' });
 });
 
 t.test('the charge fails after the pending mark: the retry finds no charge since the mark and charges once', async (t) => {
   fake.state.failCharge = 1; // a POST is not tried again on a 5xx (see below)
-  // The same bundles as the charge above: made before this change's mark, it is not this change's.
+  // The same bundles as the charge above, made seconds before this change's mark: the mark lists
+  // it as already there, so the retry does not take it for this change's.
   const res = await changeWithRetry(t, { plan_code: 'growth', ...bundles(2) }, 'pdl-chg-charge-0001');
   t.match(res.body, { plan_code: 'scale', pending_change: { plan_code: 'growth' } });
   t.equal(await units(), 2000);
@@ -76,7 +79,7 @@ t.test('the charge fails after the pending mark: the retry finds no charge since
     { price_id: 'pri_conv500', quantity: 2 },
     { price_id: 'pri_conv500', quantity: 2 },
   ]);
-  t.equal(lookups().length, 2);
+  t.equal(lookups().length, 5, "listed for the mark, asked by the retry, listed for the retry's mark");
 });
 
 /** The adapter itself, and a change to scale with `quantity` bundles under `key`, for the tests below that drive it directly. */
@@ -106,7 +109,7 @@ t.test('a retry after a full success finds the done mark and charges nothing', a
   await paddle.changePlan(input);
   await paddle.changePlan(input);
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'billed once');
-  t.equal(lookups().length, 2, 'the done mark answers: Paddle was not asked');
+  t.equal(lookups().length, 6, "listed once for the first call's mark; the done mark answers the second: Paddle was not asked");
   t.same(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale', addon_charge_key: 'pdl-chg-twice-0001' });
 });
 
@@ -154,4 +157,16 @@ t.test('an add-on purchase Paddle billed but answered 500: the retry with the sa
     ],
     'a new purchase (another key) is billed',
   );
+});
+
+t.test("Paddle's clock behind ours: a retry still finds the charge made after its pending mark", async (t) => {
+  fake.clock.offsetMs = -3_000;
+  t.teardown(() => void (fake.clock.offsetMs = 0));
+  const before = fake.charged().length;
+  const buy = () =>
+    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 2 }, { 'idempotency-key': 'pdl-buy-skew-0001' });
+  fake.state.failChargeBilled = 1;
+  t.ok((await buy()).status >= 500, 'the first attempt fails after Paddle billed');
+  t.equal((await buy()).status, 200, 'the retry with the same key');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 2 }], 'Paddle billed it once');
 });

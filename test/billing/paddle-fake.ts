@@ -23,6 +23,8 @@ export async function startPaddleFake(apiKey: string) {
     items: [{ price: { id: 'pri_growth_m' } }],
   };
   const prices: Record<string, number> = { pri_growth_m: 9900, pri_scale_m: 29900, pri_conv500: 1900 };
+  /** Paddle's clock against ours (ms, negative: behind), for the times it gives transactions. */
+  const clock = { offsetMs: 0 };
   const transaction = (id: string, origin: string, items: Item[]) => ({
     id,
     status: 'completed',
@@ -34,7 +36,7 @@ export async function startPaddleFake(apiKey: string) {
     items: items.map((i) => ({ price_id: i.price_id, price: { id: i.price_id }, quantity: i.quantity, proration: null })),
     details: { totals: { grand_total: String(items.reduce((n, i) => n + prices[i.price_id] * i.quantity, 0)), tax: '0' } },
     billed_at: new Date().toISOString(),
-    created_at: new Date().toISOString(),
+    created_at: new Date(Date.now() + clock.offsetMs).toISOString(),
     updated_at: new Date().toISOString(),
   });
   const state = {
@@ -116,6 +118,7 @@ export async function startPaddleFake(apiKey: string) {
     calls,
     state,
     charged,
+    clock,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

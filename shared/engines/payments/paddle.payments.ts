@@ -1,5 +1,6 @@
 import { paddleSubscription, parsePaddleEvent } from './paddle-events.js';
 import type { BillingEvent, CheckoutClose, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
+import { pendingCharge, pendingChargeMade, type PaddleGet, type PendingCharge } from './paddle.charge-marks.js';
 
 export interface PaddleOptions {
   apiKey: string;
@@ -9,9 +10,6 @@ export interface PaddleOptions {
   prices: Record<string, string>;
   timeoutMs?: number;
 }
-
-/** The add-on charge's marks in a subscription's custom_data (changePlan). */
-type ChargeMarks = { addon_charge_key?: unknown; addon_charge_pending?: { key?: unknown; at?: unknown } };
 
 /** A Paddle API error (`{error: {type, code, detail}}`). */
 export class PaddleError extends Error {
@@ -42,6 +40,9 @@ export class PaddlePayments implements PaymentProvider {
     if (!id) throw new Error(`PADDLE_PRICES has no price for ${key}`);
     return id;
   }
+
+  /** A GET through request(), for the charge marks. */
+  private readonly get: PaddleGet = (method, path) => this.request(method, path);
 
   private async request<T>(method: string, path: string, body?: unknown, attempt = 0): Promise<T> {
     const res = await fetch(`${this.opts.apiUrl}${path}`, {
@@ -111,10 +112,10 @@ export class PaddlePayments implements PaymentProvider {
    * a one-time charge on the subscription billed at once (`/charge`, as Paddle keeps one-time
    * items out of a subscription's items), whatever the plan change bills. Paddle takes no
    * idempotency key, so the charge is marked in the subscription's custom_data around it: the plan
-   * PATCH writes `addon_charge_pending` (the request's key and the time) before it, a PATCH after it
+   * PATCH writes `addon_charge_pending` (paddle.charge-marks.ts) before it, a PATCH after it
    * `addon_charge_key` (the key). A retry that finds the key charges nothing; one that finds only
    * the pending mark (the process died, or the last PATCH failed) asks Paddle whether the charge
-   * was made (chargedSince) before charging. The plan PATCH goes first: a change Paddle refuses charges nothing.
+   * was made before charging. The plan PATCH goes first: a change Paddle refuses charges nothing.
    */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     const path = `/subscriptions/${input.subscriptionId}`;
@@ -122,24 +123,21 @@ export class PaddlePayments implements PaymentProvider {
     const done = { ...custom, addon_charge_key: input.idempotencyKey };
     const items = input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity }));
     let charged = false;
+    let pending: PendingCharge | null = null;
     if (items.length > 0) {
-      const marks = (await this.request<{ custom_data?: ChargeMarks | null }>('GET', path)).custom_data ?? {};
-      const pending = marks.addon_charge_pending;
+      const marks = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
       charged =
         marks.addon_charge_key === input.idempotencyKey ||
-        (pending?.key === input.idempotencyKey && typeof pending.at === 'string' && (await this.chargedSince(input.subscriptionId, pending.at, items)));
+        (await pendingChargeMade(this.get, input.subscriptionId, marks.addon_charge_pending, input.idempotencyKey, items));
+      if (!charged) pending = await pendingCharge(this.get, input.subscriptionId, input.idempotencyKey);
     }
     await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
       // custom_data is replaced whole: a charge made keeps its mark, one to make gets its pending mark.
-      custom_data: charged
-        ? done
-        : items.length > 0
-          ? { ...custom, addon_charge_pending: { key: input.idempotencyKey, at: new Date().toISOString() } }
-          : custom,
+      custom_data: charged ? done : pending ? { ...custom, addon_charge_pending: pending } : custom,
     });
-    if (items.length > 0 && !charged) {
+    if (pending) {
       await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
       await this.request('PATCH', path, { custom_data: done });
     }
@@ -147,29 +145,11 @@ export class PaddlePayments implements PaymentProvider {
   }
 
   /**
-   * Whether Paddle holds a one-time charge of exactly `items` on the subscription created at or
-   * after `since` (the pending mark's time, written before the charge): a transaction with origin
-   * `subscription_charge` that is not canceled (Paddle cancels one whose payment failed).
-   */
-  private async chargedSince(subscriptionId: string, since: string, items: Array<{ price_id: string; quantity: number }>): Promise<boolean> {
-    const txs = await this.request<Array<{ status?: string; items?: Array<{ price_id?: string; price?: { id?: string }; quantity?: number }> }>>(
-      'GET',
-      `/transactions?subscription_id=${encodeURIComponent(subscriptionId)}&origin=subscription_charge&created_at[GTE]=${encodeURIComponent(since)}&per_page=30`,
-    );
-    const key = (list: Array<{ price_id?: string; price?: { id?: string }; quantity?: number }>) =>
-      list
-        .map((i) => `${i.price?.id ?? i.price_id}x${i.quantity}`)
-        .sort()
-        .join(',');
-    return txs.some((tx) => tx.status !== 'canceled' && key(tx.items ?? []) === key(items));
-  }
-
-  /**
    * Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES
-   * gives `addon:<code>`. Paddle takes no idempotency key, so the purchase's key and time are written
-   * in the subscription's custom_data (`addon_purchase_pending`, the rest kept) before the charge: a
-   * retry of the same purchase (its first try failed after Paddle billed, or the answer was lost)
-   * finds the mark and looks for the charge among the subscription's transactions (chargedSince)
+   * gives `addon:<code>`. Paddle takes no idempotency key, so the purchase is announced in the
+   * subscription's custom_data (`addon_purchase_pending`, paddle.charge-marks.ts; the rest kept)
+   * before the charge: a retry of the same purchase (its first try failed after Paddle billed, or the
+   * answer was lost) finds the mark and looks for the charge among the subscription's transactions
    * before charging.
    */
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
@@ -178,12 +158,10 @@ export class PaddlePayments implements PaymentProvider {
     const providerRef = `paddle:${input.subscriptionId}:${input.idempotencyKey}`;
     const items = [{ price_id: this.price(input.item.key), quantity: input.item.quantity }];
     const custom = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
-    const pending = custom.addon_purchase_pending as { key?: unknown; at?: unknown } | undefined;
-    if (pending?.key === input.idempotencyKey && typeof pending.at === 'string' && (await this.chargedSince(input.subscriptionId, pending.at, items))) {
-      return { providerRef };
-    }
+    if (await pendingChargeMade(this.get, input.subscriptionId, custom.addon_purchase_pending, input.idempotencyKey, items)) return { providerRef };
+    const pending = await pendingCharge(this.get, input.subscriptionId, input.idempotencyKey);
     // custom_data is replaced whole: what it holds stays.
-    await this.request('PATCH', path, { custom_data: { ...custom, addon_purchase_pending: { key: input.idempotencyKey, at: new Date().toISOString() } } });
+    await this.request('PATCH', path, { custom_data: { ...custom, addon_purchase_pending: pending } });
     // The charge answers with the subscription; one request is one purchase.
     await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
     return { providerRef };
