@@ -1,18 +1,9 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startStripeFake } from './stripe-fake.js';
-import { postStripeEvent, stripeEnv } from './stripe-env.js';
+import { postStripeEvent, stripeService } from './stripe-env.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 import { reconcileBilling } from '../../pipelines/billing/reconcile-billing.stage.js';
 
-const KEY = 'sk_test_fake_0123456789';
-const WHSEC = 'whsec_adapter_test_0123';
-const fake = await startStripeFake(KEY);
-const h = await setup(stripeEnv(fake.url, KEY, WHSEC));
-t.teardown(async () => {
-  await h.close();
-  await fake.close();
-});
+const { fake, h, webhookSecret: WHSEC } = await stripeService(t, 'adapter');
 const tenant = await h.tenant();
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
 const stage = <T>(s: { run(ctx: never): Promise<unknown> }, data: T) => s.run({ data, deps: h.api.deps } as never);

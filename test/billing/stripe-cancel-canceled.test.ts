@@ -1,20 +1,11 @@
 import t from 'tap';
-import { setup } from '../helpers/harness.js';
-import { startStripeFake } from './stripe-fake.js';
-import { stripeEnv } from './stripe-env.js';
+import { stripeService } from './stripe-env.js';
 import { stripeStore } from './stripe-store.js';
 
 // A store whose subscription Stripe has canceled already (canceled in Stripe's dashboard, or by
 // dunning) before that event reached us: Stripe refuses a second cancel (404 resource_missing) and
 // any update (400). The store's cancel still answers 200 and leaves it canceled, now.
-const KEY = 'sk_test_fake_cancel_canceled';
-const WHSEC = 'whsec_cancel_canceled_0123';
-const fake = await startStripeFake(KEY);
-const h = await setup(stripeEnv(fake.url, KEY, WHSEC));
-t.teardown(async () => {
-  await h.close();
-  await fake.close();
-});
+const { fake, h, webhookSecret: WHSEC } = await stripeService(t, 'cancel_canceled');
 const atEnd = await stripeStore(h, fake, WHSEC, 'atend');
 const now = await stripeStore(h, fake, WHSEC, 'now');
 const bundle = (s: typeof atEnd, key: string) =>

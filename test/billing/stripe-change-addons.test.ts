@@ -1,21 +1,12 @@
 import t, { type Test } from 'tap';
-import { setup } from '../helpers/harness.js';
 import { failOnce } from '../helpers/pg-fault.js';
-import { startStripeFake } from './stripe-fake.js';
-import { postStripeEvent, stripeEnv } from './stripe-env.js';
+import { postStripeEvent, stripeService } from './stripe-env.js';
 import { applyBillingEvent } from '../../pipelines/billing/apply-billing-event.stage.js';
 
 // Add-on bundles bought with a plan change are charged at Stripe now, once: on an upgrade on the
 // invoice the update makes, on a downgrade (nothing invoiced now) on an invoice of their own. Each
 // attempt's own writes fail once after Stripe's call, and the client retries with the same key.
-const KEY = 'sk_test_fake_change_addons';
-const WHSEC = 'whsec_change_addons_0123';
-const fake = await startStripeFake(KEY);
-const h = await setup(stripeEnv(fake.url, KEY, WHSEC));
-t.teardown(async () => {
-  await h.close();
-  await fake.close();
-});
+const { fake, h, webhookSecret: WHSEC } = await stripeService(t, 'change_addons');
 const db = h.api.deps.db;
 const tenant = await h.tenant();
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });

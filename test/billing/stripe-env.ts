@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Api, Reply } from '../helpers/harness.js';
+import { setup, type Api, type Reply } from '../helpers/harness.js';
+import { startStripeFake } from './stripe-fake.js';
 
 /** The plan and add-on prices the Stripe tests configure (STRIPE_PRICES). */
 const PRICES = 'growth:month=price_growth_m,scale:month=price_scale_m,addon:assistant_conversations_500=price_conv500';
@@ -22,4 +23,20 @@ export function postStripeEvent(api: Api, webhookSecret: string, body: string): 
     rawBody: body,
     headers: { 'content-type': 'application/json', 'stripe-signature': `t=${ts},v1=${sig}` },
   });
+}
+
+/**
+ * A service billing through a Stripe fake of its own (API key and webhook secret named after
+ * `name`), both closed when `t` ends. `env` adds to the service's environment.
+ */
+export async function stripeService(t: { teardown(fn: () => Promise<void>): void }, name: string, env: Record<string, string> = {}) {
+  const apiKey = `sk_test_fake_${name}`;
+  const webhookSecret = `whsec_${name}_0123`;
+  const fake = await startStripeFake(apiKey);
+  const h = await setup({ ...stripeEnv(fake.url, apiKey, webhookSecret), ...env });
+  t.teardown(async () => {
+    await h.close();
+    await fake.close();
+  });
+  return { fake, h, webhookSecret };
 }
