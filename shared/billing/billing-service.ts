@@ -243,7 +243,15 @@ export function billingService(deps: BillingServiceDeps) {
           tenantId,
           atPeriodEnd
             ? { cancel_at_period_end: true, cancel_reason: input.reason ?? null, state_at: toSecond(now) }
-            : { status: 'canceled', canceled_at: now, cancel_at_period_end: false, cancel_reason: input.reason ?? null, state_at: toSecond(now) },
+            : {
+                status: 'canceled',
+                canceled_at: now,
+                cancel_at_period_end: false,
+                pending_plan_code: null,
+                pending_interval: null,
+                cancel_reason: input.reason ?? null,
+                state_at: toSecond(now),
+              },
         );
         if (!atPeriodEnd) await c.addons.end(tenantId, now);
         await changed(c, sub, after);

@@ -15,7 +15,7 @@ type PeriodEnd = { kind: 'ended' | 'changed'; patch: Partial<SubscriptionRow>; e
 function periodEndChange(row: SubscriptionRow, now: Date, stateAt: Date, dunningDays: number): PeriodEnd | null {
   const cancel = (endsAt: Date): PeriodEnd => ({
     kind: 'ended',
-    patch: { status: 'canceled', canceled_at: endsAt, cancel_at_period_end: false, state_at: stateAt },
+    patch: { status: 'canceled', canceled_at: endsAt, cancel_at_period_end: false, pending_plan_code: null, pending_interval: null, state_at: stateAt },
     endsAt,
   });
   if (row.status === 'past_due') {

@@ -43,10 +43,11 @@ export function toSubscriptionOut(
       credit_minor: 0,
       addons,
     };
-  // A downgrade (or a shorter interval) waiting for the period end.
-  const pending_change: PendingChange | null = row.pending_plan_code
-    ? { plan_code: row.pending_plan_code, interval: row.pending_interval ?? row.interval, effective_at: iso(row.current_period_end) }
-    : null;
+  // A downgrade (or a shorter interval) waiting for the period end; a canceled subscription has none.
+  const pending_change: PendingChange | null =
+    row.pending_plan_code && row.status !== 'canceled'
+      ? { plan_code: row.pending_plan_code, interval: row.pending_interval ?? row.interval, effective_at: iso(row.current_period_end) }
+      : null;
   return {
     plan_code: row.plan_code,
     interval: row.interval,

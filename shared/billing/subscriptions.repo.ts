@@ -42,6 +42,17 @@ function dueRows(q: Knex.QueryBuilder<SubscriptionRow>, now: Date, dunningDays: 
   );
 }
 
+/**
+ * When a provider's state keeps the row's waiting change (a downgrade for the period end): the same
+ * plan and interval, on the same subscription, still live. A cancel ends the change with the
+ * subscription, and a new subscription (a checkout after a cancel, even to the same plan) starts
+ * without one: else a downgrade asked of the old one would be shown, and applied at the new
+ * one's first period end.
+ */
+const SAME_SUBSCRIPTION = `(EXCLUDED.plan_code, EXCLUDED.interval) = (billing_subscriptions.plan_code, billing_subscriptions.interval)
+             AND EXCLUDED.status <> 'canceled'
+             AND COALESCE(EXCLUDED.provider_subscription_id, billing_subscriptions.provider_subscription_id) IS NOT DISTINCT FROM billing_subscriptions.provider_subscription_id`;
+
 /** One subscription per tenant; provider state lands here only when it is not older than what is stored. */
 export function subscriptionsRepo(db: Knex) {
   return {
@@ -98,10 +109,8 @@ export function subscriptionsRepo(db: Knex) {
            cancel_at_period_end = EXCLUDED.cancel_at_period_end,
            canceled_at = CASE WHEN EXCLUDED.status = 'canceled' THEN COALESCE(billing_subscriptions.canceled_at, EXCLUDED.canceled_at) ELSE NULL END,
            past_due_since = CASE WHEN EXCLUDED.status = 'past_due' THEN COALESCE(billing_subscriptions.past_due_since, EXCLUDED.state_at) ELSE NULL END,
-           pending_plan_code = CASE WHEN (EXCLUDED.plan_code, EXCLUDED.interval) = (billing_subscriptions.plan_code, billing_subscriptions.interval)
-             THEN billing_subscriptions.pending_plan_code ELSE NULL END,
-           pending_interval = CASE WHEN (EXCLUDED.plan_code, EXCLUDED.interval) = (billing_subscriptions.plan_code, billing_subscriptions.interval)
-             THEN billing_subscriptions.pending_interval ELSE NULL END,
+           pending_plan_code = CASE WHEN ${SAME_SUBSCRIPTION} THEN billing_subscriptions.pending_plan_code ELSE NULL END,
+           pending_interval = CASE WHEN ${SAME_SUBSCRIPTION} THEN billing_subscriptions.pending_interval ELSE NULL END,
            credit_minor = COALESCE(?::bigint, billing_subscriptions.credit_minor),
            state_at = EXCLUDED.state_at, updated_at = now()
          WHERE billing_subscriptions.state_at <= EXCLUDED.state_at

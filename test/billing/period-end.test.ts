@@ -73,12 +73,14 @@ t.test('past_due within its dunning days: a period over with a waiting downgrade
   t.equal((await s.told()).filter((d) => d.status === 'canceled').length, 0, 'the store is not told of a cancel');
 });
 
-t.test('past_due past its dunning days: canceled, its bundles end when the dunning did', async (t) => {
+t.test('past_due past its dunning days: canceled, its bundles and a waiting downgrade end when the dunning did', async (t) => {
   const s = await store(withBundle);
   await pastDue(t, s, dunningDays + 1);
+  await setRow(s, { pending_plan_code: 'starter', pending_interval: 'month' });
   const since = (await s.row()).past_due_since.getTime();
   t.same(await run(), { ended: 1, changed: 0 });
-  t.match(await s.row(), { status: 'canceled' });
+  t.match(await s.row(), { status: 'canceled', plan_code: 'growth', pending_plan_code: null, pending_interval: null }, 'the waiting downgrade ends with it');
+  t.equal((await s.api('GET', '/v1/billing/subscription')).body.pending_change, null);
   t.equal((await s.row()).canceled_at?.getTime(), since + dunningDays * DAY, 'canceled at the dunning end, a day before the stage ran');
   t.same(await bundleEnds(s), [since + dunningDays * DAY], 'the bundle ends at the dunning end');
   t.same(await limits(s), { plan: 'free', conversations: null, addons: [] });

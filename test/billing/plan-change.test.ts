@@ -123,3 +123,24 @@ t.test('a subscription set to cancel at the period end is ended by its renewal, 
     t.match(await s.row(), { status: 'canceled' }, `${action}: canceled`);
   }
 });
+
+t.test('a cancel ends a scheduled downgrade with the subscription: not shown, and not applied to the next subscription', async (t) => {
+  for (const how of ['cancel-now at the provider', 'POST /v1/billing/cancel']) {
+    const s = await mockStore(h);
+    await s.subscribe({ plan_code: 'growth' });
+    t.equal((await s.api('POST', '/v1/billing/change-plan', { plan_code: 'starter' })).status, 200);
+    await s.settled();
+    t.equal((await s.row()).pending_plan_code, 'starter', `${how}: the downgrade waits`);
+
+    if (how === 'POST /v1/billing/cancel') t.equal((await s.api('POST', '/v1/billing/cancel', { at_period_end: false })).status, 200);
+    else await s.portal('cancel-now');
+    await s.settled();
+    t.match(await s.row(), { status: 'canceled', pending_plan_code: null, pending_interval: null }, `${how}: the waiting downgrade ends with it`);
+    t.match((await s.api('GET', '/v1/billing/subscription')).body, { status: 'canceled', pending_change: null }, `${how}: none shown`);
+
+    // The same plan again: a new subscription, no downgrade waiting from the old one.
+    await s.subscribe({ plan_code: 'growth' });
+    t.match(await s.row(), { status: 'active', plan_code: 'growth', pending_plan_code: null }, `${how}: the new subscription has no waiting change`);
+    t.equal((await s.api('GET', '/v1/billing/subscription')).body.pending_change, null);
+  }
+});
