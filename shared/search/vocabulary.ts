@@ -18,6 +18,13 @@ const TYPE_SHARE = 0.1;
 const MIN_OPENER_PRODUCTS = 3;
 /** ... and at least this share of the products carrying it open their names with it ("crocs" of "Crocs Cleo Sandals", not of "Lite Crocs Rule Cartridge"). */
 const OPENER_SHARE = 0.5;
+/**
+ * A typo correction's prior, in products (a pseudo-count): a guess is as sure as the store's evidence for
+ * the word it guesses, df / (df + CORRECTION_PRIOR). A word on one product is a third of a guess ("baby
+ * carrier" read as "baby cartier", the one Cartier watch); a word on dozens of products is what
+ * shoppers mean when they mistype it.
+ */
+const CORRECTION_PRIOR = 2;
 /** Words or codes joined by hyphens ("t-shirt", "wi-fi", "tn-2110", "sm-g980f"). */
 const HYPHENATED = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+$/u;
 /**
@@ -151,6 +158,16 @@ export class Vocabulary {
     if (glued) return Math.round(this.idf(glued[0]) * 1000) / 1000;
     const w = Math.min(...alts.map((a) => Math.max(...a.map((word) => this.idf(word)))));
     return Math.round(w * 1000) / 1000;
+  }
+
+  /**
+   * How sure a typo correction to `word` is, from the store's own counts (see CORRECTION_PRIOR): a
+   * corrected term weighs its rarity times this, so a rare guess does not outweigh the words the
+   * shopper typed as the catalog writes them.
+   */
+  correctionConfidence(word: string): number {
+    const df = this.docFreq(word);
+    return df / (df + CORRECTION_PRIOR);
   }
 
   /** How many of the store's products are of the type a word names (by its stem). */

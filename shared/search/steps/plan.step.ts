@@ -26,7 +26,9 @@ export const plan: SearchStep = {
       variant: (word) => vocab.variant(word),
     });
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
-    s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: vocab.termWeight(t) }));
+    // A term the shopper mistyped weighs as much as its correction is sure.
+    const guessed = new Map(s.plan.corrections.map((c) => [c.to, vocab.correctionConfidence(c.to)]));
+    s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: correctedWeight(t, vocab.termWeight(t), guessed) }));
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
     // What the query names is read from its words as corrected: "blendr" names blenders (its type),
@@ -78,6 +80,13 @@ export const plan: SearchStep = {
     typical: s.query.boost?.typical,
   }),
 };
+
+/** A term's weight, times the confidence of the typo correction among its alternatives (if any); rounded as termWeight is. */
+function correctedWeight(term: QueryTerm, weight: number, guessed: ReadonlyMap<string, number>): number {
+  if (!guessed.size) return weight;
+  const alt = term.alternatives.find((a) => a.length === 1 && guessed.has(a[0]));
+  return alt ? Math.round(weight * guessed.get(alt[0])! * 1000) / 1000 : weight;
+}
 
 /**
  * A last word typed with the Arabic article ("القمي" of "القميص") is also a prefix without it: the store writes the bare
