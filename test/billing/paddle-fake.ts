@@ -3,11 +3,15 @@ import type { AddressInfo } from 'node:net';
 
 type Item = { price_id: string; quantity: number };
 
+/** The host Paddle names in `meta.pagination.next`; never this server's, so a client must not follow it blindly. */
+const PUBLIC_URL = 'https://api.paddle.test';
+
 /**
  * A local server answering like the Paddle Billing API (JSON bodies, Bearer key, `{data, meta}`,
  * errors `{error: {type, code, detail}}`) for the calls the adapter makes. A one-time charge is a
  * transaction of its own (origin `subscription_charge`), listed by `GET /transactions` with
- * Paddle's filters (customer_id, subscription_id, origin, created_at[LT|LTE|GT|GTE]).
+ * Paddle's filters (customer_id, subscription_id, origin, created_at[LT|LTE|GT|GTE]), a page at a
+ * time (per_page, the `after` cursor, meta.pagination with the `next` URL on Paddle's host).
  */
 export async function startPaddleFake(apiKey: string) {
   const calls: Array<{ method: string; path: string; body: any }> = [];
@@ -50,6 +54,11 @@ export async function startPaddleFake(apiKey: string) {
     failChargeBilled: 0,
     /** PATCHes writing an add-on charge's done mark (custom_data `addon_charge_key`) answered 500, after the charge. */
     failChargeMark: 0,
+  };
+  /** `count` one-time charges of `items` made elsewhere (Paddle's dashboard, another integration), now. */
+  const chargedElsewhere = (count: number, items: Item[]) => {
+    for (let i = 0; i < count; i++)
+      state.transactions.push(transaction(`txn_${String(state.transactions.length + 1).padStart(2, '0')}`, 'subscription_charge', items));
   };
   /** What one-time charges billed, item by item, in order. */
   const charged = () =>
@@ -108,7 +117,10 @@ export async function startPaddleFake(apiKey: string) {
       else sub.scheduled_change = { action: 'cancel' };
       return send(200, { data: sub });
     }
-    if (req.method === 'GET' && p === '/transactions') return send(200, listTransactions(state.transactions, url.searchParams));
+    if (req.method === 'GET' && p === '/transactions') {
+      const list = listTransactions(state.transactions, url.searchParams);
+      return list ? send(200, list) : error(400, 'request_error', 'invalid_field', 'after: no such transaction in this list');
+    }
     return error(404, 'request_error', 'not_found', `no ${req.method} ${p}`);
   });
   server.listen(0, '127.0.0.1');
@@ -118,12 +130,18 @@ export async function startPaddleFake(apiKey: string) {
     calls,
     state,
     charged,
+    chargedElsewhere,
     clock,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
 
-/** `GET /transactions` as Paddle answers it: filters ANDed, comma lists ORed, dates compared with their operator, newest first by default, 30 a page. */
+/**
+ * `GET /transactions` as Paddle answers it: filters ANDed, comma lists ORed, dates compared with
+ * their operator, newest first by default, 30 a page (at most) after the `after` cursor; `next`
+ * (always given) is the same query on Paddle's host with `after` the page's last id. Null for a
+ * cursor not in the list.
+ */
 function listTransactions(all: Array<Record<string, any>>, q: URLSearchParams) {
   const ops: Record<string, (a: number, b: number) => boolean> = { LT: (a, b) => a < b, LTE: (a, b) => a <= b, GT: (a, b) => a > b, GTE: (a, b) => a >= b };
   const list = all.filter((t) => {
@@ -140,8 +158,17 @@ function listTransactions(all: Array<Record<string, any>>, q: URLSearchParams) {
   const asc = (q.get('order_by') ?? 'id[DESC]').endsWith('[ASC]');
   list.sort((a, b) => (Date.parse(a.created_at) - Date.parse(b.created_at) || a.id.localeCompare(b.id)) * (asc ? 1 : -1));
   const perPage = Math.min(Number(q.get('per_page') ?? 30), 30);
+  const after = q.get('after');
+  const start = after === null ? 0 : list.findIndex((t) => t.id === after) + 1;
+  if (start === 0 && after !== null) return null;
+  const data = list.slice(start, start + perPage);
+  const next = new URLSearchParams(q);
+  const last = data.at(-1)?.id ?? after;
+  if (last) next.set('after', last);
   return {
-    data: list.slice(0, perPage),
-    meta: { pagination: { per_page: perPage, next: null, has_more: list.length > perPage, estimated_total: list.length } },
+    data,
+    meta: {
+      pagination: { per_page: perPage, next: `${PUBLIC_URL}/transactions?${next}`, has_more: start + perPage < list.length, estimated_total: list.length },
+    },
   };
 }

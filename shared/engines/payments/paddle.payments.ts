@@ -1,6 +1,7 @@
 import { paddleSubscription, parsePaddleEvent } from './paddle-events.js';
 import type { BillingEvent, CheckoutClose, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
-import { pendingCharge, pendingChargeMade, type PaddleGet, type PendingCharge } from './paddle.charge-marks.js';
+import { pendingCharge, pendingChargeMade, type PendingCharge } from './paddle.charge-marks.js';
+import type { PaddlePage } from './paddle.list.js';
 
 export interface PaddleOptions {
   apiKey: string;
@@ -41,10 +42,16 @@ export class PaddlePayments implements PaymentProvider {
     return id;
   }
 
-  /** A GET through request(), for the charge marks. */
-  private readonly get: PaddleGet = (method, path) => this.request(method, path);
+  /** A list page through call() (its meta kept for the next page), for the charge marks. */
+  private readonly page: PaddlePage = (path) => this.call('GET', path);
 
-  private async request<T>(method: string, path: string, body?: unknown, attempt = 0): Promise<T> {
+  /** The answer's `data` (request bodies and retries as call()). */
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.call<{ data?: T }>(method, path, body)).data as T;
+  }
+
+  /** The answer's JSON envelope, `{data, meta}`; a 429 (or a GET's or PATCH's 5xx) retried twice. */
+  private async call<E>(method: string, path: string, body?: unknown, attempt = 0): Promise<E> {
     const res = await fetch(`${this.opts.apiUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.opts.apiKey}`, 'content-type': 'application/json', 'paddle-version': '1' },
@@ -56,11 +63,11 @@ export class PaddlePayments implements PaymentProvider {
       const wait = Number(res.headers.get('retry-after') ?? 1);
       await res.arrayBuffer();
       await new Promise((r) => setTimeout(r, Math.min(Number.isFinite(wait) ? wait : 1, 10) * 1000));
-      return this.request(method, path, body, attempt + 1);
+      return this.call(method, path, body, attempt + 1);
     }
-    const json = (await res.json().catch(() => ({}))) as { data?: T; error?: { code?: string; detail?: string } };
+    const json = (await res.json().catch(() => ({}))) as E & { error?: { code?: string; detail?: string } };
     if (!res.ok) throw new PaddleError(res.status, json.error?.code ?? 'unknown', json.error?.detail ?? res.statusText);
-    return json.data as T;
+    return json;
   }
 
   async checkout(input: Parameters<PaymentProvider['checkout']>[0]): Promise<{ url: string; checkoutId: string }> {
@@ -128,8 +135,8 @@ export class PaddlePayments implements PaymentProvider {
       const marks = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
       charged =
         marks.addon_charge_key === input.idempotencyKey ||
-        (await pendingChargeMade(this.get, input.subscriptionId, marks.addon_charge_pending, input.idempotencyKey, items));
-      if (!charged) pending = await pendingCharge(this.get, input.subscriptionId, input.idempotencyKey);
+        (await pendingChargeMade(this.page, input.subscriptionId, marks.addon_charge_pending, input.idempotencyKey, items));
+      if (!charged) pending = await pendingCharge(this.page, input.subscriptionId, input.idempotencyKey);
     }
     await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
@@ -158,8 +165,8 @@ export class PaddlePayments implements PaymentProvider {
     const providerRef = `paddle:${input.subscriptionId}:${input.idempotencyKey}`;
     const items = [{ price_id: this.price(input.item.key), quantity: input.item.quantity }];
     const custom = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
-    if (await pendingChargeMade(this.get, input.subscriptionId, custom.addon_purchase_pending, input.idempotencyKey, items)) return { providerRef };
-    const pending = await pendingCharge(this.get, input.subscriptionId, input.idempotencyKey);
+    if (await pendingChargeMade(this.page, input.subscriptionId, custom.addon_purchase_pending, input.idempotencyKey, items)) return { providerRef };
+    const pending = await pendingCharge(this.page, input.subscriptionId, input.idempotencyKey);
     // custom_data is replaced whole: what it holds stays.
     await this.request('PATCH', path, { custom_data: { ...custom, addon_purchase_pending: pending } });
     // The charge answers with the subscription; one request is one purchase.
