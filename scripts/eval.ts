@@ -5,9 +5,10 @@ import { clearRedisPrefix, freshDatabase } from './lib/fresh-database.js';
 import { selectCollections } from './eval/collections.js';
 import { detailLines, formatTable, summarize, summaryLine, type Summary } from './eval/report.js';
 import { runCollection } from './eval/run-collection.js';
+import { misspell } from './eval/typos.js';
 import { parseCli } from './lib/cli.js';
 
-const USAGE = `usage: npm run eval [-- [--collection chorus|crowdflower] [--categories] [--show q1,q2] [--synonyms file.txt] [--keep | --reuse <database url>]]`;
+const USAGE = `usage: npm run eval [-- [--collection chorus|crowdflower] [--categories] [--show q1,q2] [--synonyms file.txt] [--typos] [--keep | --reuse <database url>]]`;
 
 /**
  * npm run eval: loads each judged dev collection raw (Chorus/Icecat, CrowdFlower) through the
@@ -18,6 +19,7 @@ const USAGE = `usage: npm run eval [-- [--collection chorus|crowdflower] [--cate
  *   --categories                      also Chorus with the loader's inferred categories (second figure)
  *   --show q1,q2                      every system's top 10 for those queries
  *   --synonyms file.txt               a Solr synonym file imported on every tenant
+ *   --typos                           then every query again with one typing error (scripts/eval/typos.ts), "<collection>+typos"
  *   --keep / --reuse <url>            keep the indexed database / rerun the queries on a kept one
  */
 const { values } = parseCli(USAGE, {
@@ -26,6 +28,7 @@ const { values } = parseCli(USAGE, {
     categories: { type: 'boolean' },
     show: { type: 'string' },
     synonyms: { type: 'string' },
+    typos: { type: 'boolean' },
     keep: { type: 'boolean' },
     reuse: { type: 'string' },
   },
@@ -66,6 +69,11 @@ try {
     const rows = await runCollection(c, opts);
     process.stdout.write(`\n${formatTable(c.name, rows)}`);
     summaries.push(summarize(c.name, rows));
+    if (!values.typos) continue;
+    // The same tenant, each query asked with a typing error.
+    const typed = await runCollection(c, { ...opts, reuse: true, synonyms: undefined, ask: misspell });
+    process.stdout.write(`\n${formatTable(`${c.name}+typos`, typed)}`);
+    summaries.push(summarize(`${c.name}+typos`, typed));
   }
   process.stdout.write(
     '\nnDCG@10 (unjudged = 0); peers: pg-fts = Postgres english FTS all-then-any terms, ms-def = MiniSearch defaults (OR), ms-tuned = MiniSearch name x2, AND then OR fill\n',

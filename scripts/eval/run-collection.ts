@@ -19,6 +19,8 @@ export interface RunOptions {
   k: number;
   /** How deep each list is read: the condensed metric looks past k. */
   deep: number;
+  /** What is asked for each judged query (its misspelling: --typos); the query as judged when absent. */
+  ask?: (query: string) => string;
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -73,15 +75,16 @@ export async function runCollection(c: Collection, opts: RunOptions): Promise<Qu
   for (const [query, judged] of judgments) {
     // A query none of whose judged products is relevant has no ideal ranking to measure against.
     if (![...judged.values()].some((g) => g > 0)) continue;
-    const found = must(`[${c.name}] search "${query}"`, await api.GET('/v1/search', { params: { query: { q: query, per_page: deep, lang: 'en' } } }));
+    const asked = opts.ask?.(query) ?? query;
+    const found = must(`[${c.name}] search "${asked}"`, await api.GET('/v1/search', { params: { query: { q: asked, per_page: deep, lang: 'en' } } }));
     const lists = {
       ours: found.ids,
-      pg: await baselineSearch(app.apiDeps.db, tenantId, query, deep),
-      minisearch: peers.minisearch(query, deep),
-      'minisearch-tuned': peers['minisearch-tuned'](query, deep),
+      pg: await baselineSearch(app.apiDeps.db, tenantId, asked, deep),
+      minisearch: peers.minisearch(asked, deep),
+      'minisearch-tuned': peers['minisearch-tuned'](asked, deep),
     };
-    if (opts.show.includes(query)) process.stdout.write(formatShow(c.name, { query, judged, lists }, byId, k));
-    rows.push(scoreQuery({ query, judged, lists }, k));
+    if (opts.show.includes(query) || opts.show.includes(asked)) process.stdout.write(formatShow(c.name, { query: asked, judged, lists }, byId, k));
+    rows.push(scoreQuery({ query: asked, judged, lists }, k));
   }
   log(`[${c.name}] ran ${rows.length} judged queries (${judgments.size - rows.length} without a relevant judgment skipped)`);
   return rows;
