@@ -19,10 +19,11 @@ const MIN_OPENER_PRODUCTS = 3;
 /** ... and at least this share of the products carrying it open their names with it ("crocs" of "Crocs Cleo Sandals", not of "Lite Crocs Rule Cartridge"). */
 const OPENER_SHARE = 0.5;
 /**
- * A typo correction's prior, in products (a pseudo-count): a guess is as sure as the store's evidence for
- * the word it guesses, df / (df + CORRECTION_PRIOR). A word on one product is a third of a guess ("baby
- * carrier" read as "baby cartier", the one Cartier watch); a word on dozens of products is what
- * shoppers mean when they mistype it.
+ * A typo correction to a word only one of the store's products carries is a guess: it weighs
+ * df / (df + CORRECTION_PRIOR), a third ("baby carrier" read as "baby cartier", the one Cartier watch,
+ * weighed as the rarest word of the store). From two products on, a correction weighs fully: a
+ * gentler prior (df / (df + 2) for every df) cost the judged typo queries more than it gave
+ * (`longboaard pads`: the few longboards fell below mattress pads; README, Relevance).
  */
 const CORRECTION_PRIOR = 2;
 /** Words or codes joined by hyphens ("t-shirt", "wi-fi", "tn-2110", "sm-g980f"). */
@@ -162,12 +163,12 @@ export class Vocabulary {
 
   /**
    * How sure a typo correction to `word` is, from the store's own counts (see CORRECTION_PRIOR): a
-   * corrected term weighs its rarity times this, so a rare guess does not outweigh the words the
-   * shopper typed as the catalog writes them.
+   * corrected term weighs its rarity times this, so a guess of a word on one product does not
+   * outweigh the words the shopper typed as the catalog writes them.
    */
   correctionConfidence(word: string): number {
     const df = this.docFreq(word);
-    return df / (df + CORRECTION_PRIOR);
+    return df >= 2 ? 1 : df / (df + CORRECTION_PRIOR);
   }
 
   /** How many of the store's products are of the type a word names (by its stem). */
