@@ -83,7 +83,10 @@ export function experimentsService(deps: ServiceDeps) {
     async remove(tenantId: string, id: string): Promise<void> {
       const row = await existing(tenantId, id);
       if (row.status === 'running') throw new AppError('experiment_running', 409, 'stop the experiment before deleting it');
-      if (!(await repo.remove(tenantId, id))) throw new AppError('experiment_running', 409, 'the experiment was started meanwhile');
+      if (await repo.remove(tenantId, id)) return;
+      // Nothing deleted: another DELETE took it meanwhile (404, as a DELETE after it answers), or a start did.
+      if (!(await repo.find(tenantId, id))) throw notFound('experiment');
+      throw new AppError('experiment_running', 409, 'the experiment was started meanwhile');
     },
     /** draft or stopped -> running; at most one running experiment per store (409 experiment_already_running names it). */
     async start(tenantId: string, id: string): Promise<ExperimentRow> {
