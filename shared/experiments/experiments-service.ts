@@ -77,8 +77,11 @@ export function experimentsService(deps: ServiceDeps) {
       if (row.status !== 'draft') throw new AppError('experiment_not_draft', 409, `experiment is ${row.status}; only a draft can be changed`);
       await check(tenantId, f);
       const updated = await repo.replaceDraft(tenantId, id, f);
-      if (!updated) throw new AppError('experiment_not_draft', 409, 'experiment is no longer a draft');
-      return updated;
+      if (updated) return updated;
+      // Nothing replaced: a DELETE took it meanwhile (404), or a start moved it on (409).
+      const now = await repo.find(tenantId, id);
+      if (!now) throw notFound('experiment');
+      throw new AppError('experiment_not_draft', 409, `experiment is ${now.status}; only a draft can be changed`);
     },
     async remove(tenantId: string, id: string): Promise<void> {
       const row = await existing(tenantId, id);
