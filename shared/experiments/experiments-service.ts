@@ -77,13 +77,19 @@ export function experimentsService(deps: ServiceDeps) {
       if (row.status !== 'draft') throw new AppError('experiment_not_draft', 409, `experiment is ${row.status}; only a draft can be changed`);
       await check(tenantId, f);
       const updated = await repo.replaceDraft(tenantId, id, f);
-      if (!updated) throw new AppError('experiment_not_draft', 409, 'experiment is no longer a draft');
-      return updated;
+      if (updated) return updated;
+      // Nothing replaced: a DELETE took it meanwhile (404), or a start moved it on (409).
+      const now = await repo.find(tenantId, id);
+      if (!now) throw notFound('experiment');
+      throw new AppError('experiment_not_draft', 409, `experiment is ${now.status}; only a draft can be changed`);
     },
     async remove(tenantId: string, id: string): Promise<void> {
       const row = await existing(tenantId, id);
       if (row.status === 'running') throw new AppError('experiment_running', 409, 'stop the experiment before deleting it');
-      if (!(await repo.remove(tenantId, id))) throw new AppError('experiment_running', 409, 'the experiment was started meanwhile');
+      if (await repo.remove(tenantId, id)) return;
+      // Nothing deleted: another DELETE took it meanwhile (404, as a DELETE after it answers), or a start did.
+      if (!(await repo.find(tenantId, id))) throw notFound('experiment');
+      throw new AppError('experiment_running', 409, 'the experiment was started meanwhile');
     },
     /** draft or stopped -> running; at most one running experiment per store (409 experiment_already_running names it). */
     async start(tenantId: string, id: string): Promise<ExperimentRow> {

@@ -25,9 +25,13 @@ const columns = (f: RuleFields) => ({
 export function rulesRepo(db: Knex) {
   const rules = (tenantId: string, trx: Knex = db) => trx<RuleRow>('merch_rules').where('tenant_id', tenantId);
   return {
-    /** Oldest first by (created_at, id); `q` is a substring of the name or of any pattern text. */
+    /**
+     * Oldest first by (created_at, id); `q` is a substring of the name or of any pattern text. The cursor's
+     * time is written in UTC: an imported rule may be centuries old, and in the server's own zone such an
+     * instant takes the local mean time's offset in seconds ("+03:06:52"), which no cursor time has.
+     */
     async list(tenantId: string, opts: { after?: { at: string; id: string }; limit: number; q?: string; enabled?: boolean | null }) {
-      const q = rules(tenantId).select('*', db.raw(`to_json(created_at) #>> '{}' AS cursor_at`));
+      const q = rules(tenantId).select('*', db.raw(`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`));
       if (opts.after) q.andWhereRaw('(created_at, id) > (?::timestamptz, ?)', [opts.after.at, opts.after.id]);
       if (opts.enabled !== undefined && opts.enabled !== null) q.andWhere('enabled', opts.enabled);
       if (opts.q) {

@@ -410,6 +410,28 @@ t.test('facetsFollowFilters: one search counts every facet under every filter', 
   t.equal(searchPlan(q).extras.length, 1, 'absent: the brand counts by their own search (disjunctive)');
 });
 
+t.test('a merchandising bury on in_stock is a boost of the other stock, in every shape the API takes', async (t) => {
+  const sortOf = (filters: Record<string, boolean | string | string[]>, factor: number) =>
+    searchPlan(query('t11', { boost: { inStockFirst: false, popularity: 0, margin: 0, shifts: [{ filters, factor }] } })).main.sort_by;
+  // Weight 1: a bury divides by 2, a boost multiplies by 2.
+  for (const value of [true, 'true', ['true']]) {
+    t.equal(
+      sortOf({ in_stock: value }, 0.5),
+      '_eval([(in_stock:=false):2]):desc,_text_match:desc,popularity:desc',
+      `bury in_stock ${JSON.stringify(value)}: out of stock first`,
+    );
+    t.equal(sortOf({ in_stock: value }, 2), '_eval([(in_stock:=true):2]):desc,_text_match:desc,popularity:desc', `boost in_stock ${JSON.stringify(value)}`);
+  }
+  for (const value of [false, 'false', ['false']]) {
+    t.equal(
+      sortOf({ in_stock: value }, 0.5),
+      '_eval([(in_stock:=true):2]):desc,_text_match:desc,popularity:desc',
+      `bury in_stock ${JSON.stringify(value)}: in stock first`,
+    );
+  }
+  t.equal(sortOf({ brand: ['Beta'] }, 0.5), '_eval([(brand_key:!=[beta]):2]):desc,_text_match:desc,popularity:desc', 'a one-list bury as before');
+});
+
 t.test('attributes as stores send them: numbers and text mixed, ranges over the numbers, values as their facet buckets show them', async (t) => {
   const settings: IndexSettings = { facetFields: ['ram', 'size', 'weight'].map((name) => ({ name, type: 'string' as const })), locales: ['en'] };
   await engine.upsert(

@@ -123,6 +123,44 @@ t.test('start and stop sent several times at once: each answers 200 with the exp
   t.equal((await call('GET', `/v1/experiments/${exp.id}`)).body.status, 'stopped');
 });
 
+t.test('DELETE sent several times at once (a retry beside the first): one deletes, the others answer 404, none claims it runs', async (t) => {
+  for (const stopped of [false, true]) {
+    const exp = (await call('POST', '/v1/experiments', twoWay(stopped ? 'parallel delete, stopped' : 'parallel delete'))).body;
+    if (stopped) {
+      await call('POST', `/v1/experiments/${exp.id}/start`);
+      await call('POST', `/v1/experiments/${exp.id}/stop`);
+    }
+    const replies = await Promise.all(Array.from({ length: 8 }, () => call('DELETE', `/v1/experiments/${exp.id}`)));
+    const codes = replies.map((r) => (r.status === 200 ? 'deleted' : `${r.status} ${r.body.error?.code}`)).sort();
+    t.same(
+      codes,
+      ['404 not_found', '404 not_found', '404 not_found', '404 not_found', '404 not_found', '404 not_found', '404 not_found', 'deleted'],
+      `${stopped ? 'stopped' : 'draft'}: ${codes.join(', ')}`,
+    );
+  }
+});
+
+t.test('PUT of a draft sent beside its DELETE: each PUT answers 200 (before) or 404 (after), none says it is no longer a draft', async (t) => {
+  const answers = new Map<string, number>();
+  for (let round = 0; round < 10; round++) {
+    const exp = (await call('POST', '/v1/experiments', twoWay('put beside delete'))).body;
+    const [deleted, ...puts] = await Promise.all([
+      call('DELETE', `/v1/experiments/${exp.id}`),
+      ...Array.from({ length: 4 }, () => call('PUT', `/v1/experiments/${exp.id}`, twoWay('renamed'))),
+    ]);
+    t.equal(deleted.status, 200);
+    for (const r of puts) {
+      const answer = r.status === 200 ? '200' : `${r.status} ${r.body.error?.code}`;
+      answers.set(answer, (answers.get(answer) ?? 0) + 1);
+    }
+  }
+  t.same(
+    [...answers.keys()].filter((a) => a !== '200' && a !== '404 not_found'),
+    [],
+    `PUT answers: ${JSON.stringify(Object.fromEntries(answers))}`,
+  );
+});
+
 t.test("searches: sticky variant per session in the response and the log; the variant's rules and ranking; no session, no experiment", async (t) => {
   const exp = (await call('POST', '/v1/experiments', twoWay('live'))).body;
   await call('POST', `/v1/experiments/${exp.id}/start`);

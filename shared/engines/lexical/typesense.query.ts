@@ -63,8 +63,7 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
       if (value.gte != null) parts.push(`${field}:>=${num(value.gte)}`);
       if (value.lte != null) parts.push(`${field}:<=${num(value.lte)}`);
     } else if (name === 'in_stock') {
-      const yes = value === true || value === 'true' || (Array.isArray(value) && value.includes('true'));
-      parts.push(`in_stock:=${yes}`);
+      parts.push(`in_stock:=${inStockOf(value)}`);
     } else if (typeof value === 'boolean') {
       parts.push(`${facetFieldName(name)}:=${value}`);
     } else {
@@ -85,6 +84,9 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
   return parts.join(' && ');
 }
 
+/** The stock an `in_stock` filter keeps: true, 'true' or a list holding 'true' keep what is in stock. */
+const inStockOf = (value: FilterValue): boolean => value === true || value === 'true' || (Array.isArray(value) && value.includes('true'));
+
 /** `filterBy` plus the id restrictions (`ids`, `exclude`). */
 function filterWithIds(q: EngineQuery, skip?: string): string {
   const parts = [filterBy(q.filters, skip)];
@@ -101,7 +103,8 @@ export function idFilter(ids: string[]): string {
 /**
  * Merchandising boosts as one weighted `_eval` ahead of the text match (Typesense orders by it
  * first: a boosted product outranks every unboosted one, a tier rather than a factor). A bury is
- * written as a boost of everything else where its filter is a single value list (`field:!=[...]`);
+ * written as a boost of everything else where its filter is a single value list (`field:!=[...]`)
+ * or `in_stock` (the other stock: its filter is `in_stock:=<bool>`, which has no list to negate);
  * other buries cannot be expressed and are left out (README, Merchandising).
  */
 function shiftEval(q: EngineQuery): string[] {
@@ -110,6 +113,8 @@ function shiftEval(q: EngineQuery): string[] {
     const entries = Object.entries(shift.filters);
     if (shift.factor > 1) {
       parts.push(`(${filterBy(shift.filters).replace(/^visible:=true( && )?/, '') || 'visible:=true'}):${Math.max(1, Math.round(shift.factor))}`);
+    } else if (entries.length === 1 && entries[0][0] === 'in_stock' && !isRange(entries[0][1])) {
+      parts.push(`(in_stock:=${!inStockOf(entries[0][1])}):${Math.max(1, Math.round(1 / shift.factor))}`);
     } else if ((entries.length === 1 && Array.isArray(entries[0][1])) || (entries.length === 1 && typeof entries[0][1] === 'string')) {
       const positive = filterBy(shift.filters).replace(/^visible:=true && /, '');
       parts.push(`(${positive.replace(':=[', ':!=[')}):${Math.max(1, Math.round(1 / shift.factor))}`);
