@@ -84,7 +84,12 @@ export function itemsRepo(db: Knex) {
         .whereNotNull('translated_text')
         .andWhere((w) => w.whereIn('status', SERVED as Status[]).orWhere((s) => s.where({ status: 'stale' }).whereIn('stale_from', SERVED as Status[])));
     },
-    /** Creates pending items for fields that have none yet (existing items are left alone); returns the rows created. */
+    /**
+     * Creates pending items for fields that have none yet (existing items are left alone); returns
+     * the rows created. A product deleted since the caller read it keeps none: its delete's hook
+     * (removeProducts) may have run before these rows committed, so they are checked once committed
+     * (a delete committing later is followed by a hook that sees them).
+     */
     async insertPending(tenantId: string, target: string, fields: SourceField[]): Promise<ItemRow[]> {
       if (!fields.length) return [];
       const rows = fields.map((f) => ({
@@ -104,7 +109,22 @@ export function itemsRepo(db: Knex) {
          RETURNING *`,
         [tenantId, target, JSON.stringify(rows)],
       );
-      return res.rows;
+      const created: ItemRow[] = res.rows;
+      if (!created.length) return created;
+      const orphans = await db('translation_items')
+        .where({ tenant_id: tenantId })
+        .whereIn(
+          'id',
+          created.map((r) => r.id),
+        )
+        .whereNotExists(
+          db('products').select(db.raw('1')).whereRaw('products.tenant_id = translation_items.tenant_id AND products.id = translation_items.product_id'),
+        )
+        .delete()
+        .returning('id');
+      if (!orphans.length) return created;
+      const gone = new Set(orphans.map((r: { id: string }) => r.id));
+      return created.filter((r) => !gone.has(r.id));
     },
     /**
      * A changed source: new source text and hash, status per staleTarget(); the version moves so
