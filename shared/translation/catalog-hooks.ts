@@ -46,8 +46,7 @@ export async function productsChanged(
   const gone = new Set(goneFields(stored, products, tenant.default_locale));
   if (gone.size) await deps.items.removeItems(tenantId, [...gone]);
   const items = stored.filter((i) => !gone.has(i.id));
-  const changes = staleChanges(items, products, tenant.default_locale);
-  await deps.items.markStale(tenantId, changes);
+  const changes = await deps.items.markStale(tenantId, staleChanges(items, products, tenant.default_locale));
   const changed = new Map(changes.map((c) => [c.id, c]));
   const now = items.map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)! } : i));
   let queued = 0;

@@ -96,12 +96,8 @@ export async function collect(
     const ids = page.map((p) => p.id);
     // One read of the page's items (every locale): stale marking first, then the selection sees the result.
     const all = await deps.items.forProducts(tenantId, ids);
-    const changes = staleChanges(all, page, opts.preferred);
-    await deps.items.markStale(tenantId, changes);
-    const changed = new Map(changes.map((c) => [c.id, c]));
-    const items = all
-      .filter((i) => i.target_locale === sel.target)
-      .map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)!, version: i.version + 1 } : i));
+    const changed = new Map((await deps.items.markStale(tenantId, staleChanges(all, page, opts.preferred))).map((c) => [c.id, c]));
+    const items = all.filter((i) => i.target_locale === sel.target).map((i) => (changed.has(i.id) ? { ...i, ...changed.get(i.id)! } : i));
     const chosen = selectFields(page, items, sel, opts.preferred);
     const inserted = await deps.items.insertPending(
       tenantId,

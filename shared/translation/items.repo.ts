@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../platform/ids.js';
 import type { SourceField } from './fields.js';
+import { staleTarget } from './state-machine.js';
 import type { QualityNotes } from './quality-checks.js';
 import { SERVED, type Field, type Status } from './translation.schema.js';
 
@@ -30,6 +31,16 @@ export interface ItemRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** An item's new source; the status it goes to is decided on the locked row (markStale). */
+export interface StaleChange {
+  id: string;
+  source_text: string;
+  source_hash: string;
+}
+
+/** An item after markStale: its new source, the status it went to, and its new version. */
+export type StaleRow = Pick<ItemRow, 'id' | 'source_text' | 'source_hash' | 'status' | 'stale_from' | 'version'>;
 
 /** A machine result for one item, written only if the item is still at `version`. */
 export interface MachineWrite {
@@ -73,7 +84,12 @@ export function itemsRepo(db: Knex) {
         .whereNotNull('translated_text')
         .andWhere((w) => w.whereIn('status', SERVED as Status[]).orWhere((s) => s.where({ status: 'stale' }).whereIn('stale_from', SERVED as Status[])));
     },
-    /** Creates pending items for fields that have none yet (existing items are left alone); returns the rows created. */
+    /**
+     * Creates pending items for fields that have none yet (existing items are left alone); returns
+     * the rows created. A product deleted since the caller read it keeps none: its delete's hook
+     * (removeProducts) may have run before these rows committed, so they are checked once committed
+     * (a delete committing later is followed by a hook that sees them).
+     */
     async insertPending(tenantId: string, target: string, fields: SourceField[]): Promise<ItemRow[]> {
       if (!fields.length) return [];
       const rows = fields.map((f) => ({
@@ -93,24 +109,58 @@ export function itemsRepo(db: Knex) {
          RETURNING *`,
         [tenantId, target, JSON.stringify(rows)],
       );
-      return res.rows;
+      const created: ItemRow[] = res.rows;
+      if (!created.length) return created;
+      const orphans = await db('translation_items')
+        .where({ tenant_id: tenantId })
+        .whereIn(
+          'id',
+          created.map((r) => r.id),
+        )
+        .whereNotExists(
+          db('products').select(db.raw('1')).whereRaw('products.tenant_id = translation_items.tenant_id AND products.id = translation_items.product_id'),
+        )
+        .delete()
+        .returning('id');
+      if (!orphans.length) return created;
+      const gone = new Set(orphans.map((r: { id: string }) => r.id));
+      return created.filter((r) => !gone.has(r.id));
     },
-    /** A changed source: new source text and hash, status per staleTarget(); the version moves so in-flight machine results are dropped. */
-    async markStale(
-      tenantId: string,
-      changes: Array<{ id: string; source_text: string; source_hash: string; status: Status; stale_from: Status | null }>,
-    ): Promise<number> {
-      if (!changes.length) return 0;
+    /**
+     * A changed source: new source text and hash, status per staleTarget(); the version moves so
+     * in-flight machine results are dropped. The status is taken from each row as it is under the
+     * lock, not as the caller read it: a review decision or machine write committed since then
+     * counts (an edit read as pending went back to `pending`, a rejection read as approved was
+     * served again). Rows that already carry the new source are left alone. Returns the rows changed.
+     */
+    async markStale(tenantId: string, changes: StaleChange[]): Promise<StaleRow[]> {
+      if (!changes.length) return [];
       return db.transaction(async (trx) => {
         await lockFeed(trx, tenantId);
+        const rows: Array<Pick<ItemRow, 'id' | 'status' | 'stale_from' | 'source_hash'>> = await trx('translation_items')
+          .where({ tenant_id: tenantId })
+          .whereIn(
+            'id',
+            changes.map((c) => c.id),
+          )
+          .orderBy('id')
+          .forUpdate()
+          .select('id', 'status', 'stale_from', 'source_hash');
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const updates = changes.flatMap((c) => {
+          const row = byId.get(c.id);
+          return row && row.source_hash !== c.source_hash ? [{ ...c, ...staleTarget(row) }] : [];
+        });
+        if (!updates.length) return [];
         const res = await trx.raw(
           `UPDATE translation_items t SET source_text = v.source_text, source_hash = v.source_hash, status = v.status, stale_from = v.stale_from,
                   version = t.version + 1, updated_at = now()
              FROM jsonb_to_recordset(?::jsonb) AS v(id text, source_text text, source_hash text, status text, stale_from text)
-            WHERE t.tenant_id = ? AND t.id = v.id`,
-          [JSON.stringify(changes), tenantId],
+            WHERE t.tenant_id = ? AND t.id = v.id
+            RETURNING t.id, t.source_text, t.source_hash, t.status, t.stale_from, t.version`,
+          [JSON.stringify(updates), tenantId],
         );
-        return res.rowCount ?? 0;
+        return res.rows;
       });
     },
     /**

@@ -29,10 +29,14 @@ export function settingsRepo(db: Knex) {
     async watched(tenantId: string): Promise<TranslationSettings[]> {
       return (await db('translation_settings').where({ tenant_id: tenantId, watch_enabled: true })).map(strip);
     },
-    /** Changes the fields given; the others keep their stored (or default) values. */
+    /**
+     * Changes the fields given; the others keep their stored (or default) values. Only the given
+     * columns are merged into a stored row, so two PUTs of different fields at once both stay (a
+     * merge of every column wrote back the values this request had read before the other committed).
+     */
     async put(tenantId: string, target: string, patch: Partial<Omit<TranslationSettings, 'target_locale' | 'updated_at'>>): Promise<TranslationSettings> {
-      const current = await this.get(tenantId, target);
-      const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+      const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const next = { ...defaultSettings(target), ...given };
       const [row] = await db('translation_settings')
         .insert({
           tenant_id: tenantId,
@@ -43,7 +47,7 @@ export function settingsRepo(db: Knex) {
           updated_at: db.fn.now(),
         })
         .onConflict(['tenant_id', 'target_locale'])
-        .merge()
+        .merge([...Object.keys(given), 'updated_at'])
         .returning('*');
       return strip(row);
     },

@@ -1,15 +1,6 @@
 import { fieldId, sourceFields, type ProductSource } from './fields.js';
-import type { ItemRow } from './items.repo.js';
-import { staleTarget } from './state-machine.js';
-import { FIELDS, type Status } from './translation.schema.js';
-
-export interface StaleChange {
-  id: string;
-  source_text: string;
-  source_hash: string;
-  status: Status;
-  stale_from: Status | null;
-}
+import type { ItemRow, StaleChange } from './items.repo.js';
+import { FIELDS } from './translation.schema.js';
 
 /** The current source fields of each product per target locale, built once per product and locale. */
 function currentSources(products: ProductSource[], preferred: string) {
@@ -26,8 +17,8 @@ function currentSources(products: ProductSource[], preferred: string) {
 }
 
 /**
- * Items whose source text no longer matches the product (its hash moved): they go stale (or,
- * pending, just take the new source). Items whose field is gone are goneFields' business.
+ * Items whose source text no longer matches the product (its hash moved), with the new source:
+ * they go stale (or, pending, just take it). Items whose field is gone are goneFields' business.
  */
 export function staleChanges(items: ItemRow[], products: ProductSource[], preferred: string): StaleChange[] {
   const lookup = currentSources(products, preferred);
@@ -35,7 +26,7 @@ export function staleChanges(items: ItemRow[], products: ProductSource[], prefer
   for (const item of items) {
     const { now } = lookup(item);
     if (!now || now.hash === item.source_hash) continue;
-    out.push({ id: item.id, source_text: now.text, source_hash: now.hash, ...staleTarget(item) });
+    out.push({ id: item.id, source_text: now.text, source_hash: now.hash });
   }
   return out;
 }
