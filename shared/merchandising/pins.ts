@@ -1,4 +1,4 @@
-import type { EngineHit, EngineResult, FacetCount } from '../engines/lexical/port.js';
+import { facetLimit, type EngineHit, type EngineResult, type FacetCount } from '../engines/lexical/port.js';
 
 /**
  * Pins across pages. The organic list is the engine's answer without the pinned products;
@@ -41,9 +41,12 @@ export function placePins(
 }
 
 /**
- * Facet counts of two disjoint sets of matches added up (the organic matches and the pinned
- * products, both under the same filters, so disjunctive counts stay exact); ranges take the
- * outer bounds. Buckets are ordered by count, then value, like the engine's.
+ * Facet counts of the organic matches (`a`, the engine's answer) and of the pinned products (`b`),
+ * two disjoint sets under the same filters, added up so disjunctive counts stay exact; ranges take
+ * the outer bounds. Buckets are ordered by count, then value, like the engine's, and cut at its limit
+ * (facetLimit). When the engine's list was full, a value it left out has an organic count nobody
+ * knows: a pinned product's value missing from it is left out too, rather than shown with the pin's
+ * count alone.
  */
 export function addFacets(a: EngineResult['facets'], b: EngineResult['facets']): EngineResult['facets'] {
   const out: EngineResult['facets'] = {};
@@ -61,12 +64,15 @@ export function addFacets(a: EngineResult['facets'], b: EngineResult['facets']):
       out[name] = { min: pick(rx.min, ry.min, Math.min), max: pick(rx.max, ry.max, Math.max) };
       continue;
     }
-    const byValue = new Map<string, FacetCount>();
-    for (const bucket of [...x, ...y]) {
+    const limit = facetLimit(name);
+    const full = x.length >= limit;
+    const byValue = new Map<string, FacetCount>(x.map((bucket) => [bucket.value, { ...bucket }]));
+    for (const bucket of y) {
       const prev = byValue.get(bucket.value);
-      byValue.set(bucket.value, prev ? { ...prev, count: prev.count + bucket.count, label: prev.label ?? bucket.label } : { ...bucket });
+      if (prev) byValue.set(bucket.value, { ...prev, count: prev.count + bucket.count, label: prev.label ?? bucket.label });
+      else if (!full) byValue.set(bucket.value, { ...bucket });
     }
-    out[name] = [...byValue.values()].sort((p, q) => q.count - p.count || (p.value < q.value ? -1 : p.value > q.value ? 1 : 0));
+    out[name] = [...byValue.values()].sort((p, q) => q.count - p.count || (p.value < q.value ? -1 : p.value > q.value ? 1 : 0)).slice(0, limit);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { RuleIndex, resolveRules, organicWindow, placePins, addFacets, RuleIn, type RuleRow } from '../../shared/merchandising/index.js';
-import type { EngineHit } from '../../shared/engines/lexical/port.js';
+import { FACET_LIMIT, type EngineHit } from '../../shared/engines/lexical/port.js';
 
 let n = 0;
 function row(over: Record<string, unknown>, createdAt = Date.UTC(2024, 0, 1) + n * 1000): RuleRow {
@@ -200,3 +200,46 @@ t.test('facets of disjoint sets add up', async (t) => {
   t.same(sum.price, { min: 5, max: 50 });
   t.same(addFacets({ price: { min: null, max: null } }, { price: { min: 5, max: 20 } }).price, { min: 5, max: 20 });
 });
+
+t.test(
+  "facets with pins: a value the engine's full list left out is not shown with the pin's count alone, and the list keeps the engine's limit",
+  async (t) => {
+    // The engine answered its 50 most frequent brands (FACET_LIMIT), each of 10 or more products; the pinned product's brand Z is not
+    // among them, so its organic count is unknown (up to 10): shown as 1 it would be wrong.
+    const organic = Array.from({ length: FACET_LIMIT }, (_, i) => ({ value: `b${String(i).padStart(2, '0')}`, count: 60 - i }));
+    const sum = addFacets(
+      { brand: organic },
+      {
+        brand: [
+          { value: 'Z', count: 1 },
+          { value: 'b49', count: 1 },
+        ],
+      },
+    );
+    const brands = sum.brand as Array<{ value: string; count: number }>;
+    t.equal(brands.length, FACET_LIMIT, 'at most the engine limit');
+    t.notOk(
+      brands.some((b) => b.value === 'Z'),
+      'the pin-only value is left out',
+    );
+    t.same(
+      brands.find((b) => b.value === 'b49'),
+      { value: 'b49', count: 12 },
+      "a value the list has takes the pin's count",
+    );
+
+    // A list shorter than the limit is every value: the pin's own value is counted, and the sum is cut at the limit.
+    const short = organic.slice(0, FACET_LIMIT - 1);
+    const added = addFacets(
+      { brand: short },
+      {
+        brand: [
+          { value: 'Z', count: 1 },
+          { value: 'Y', count: 1 },
+        ],
+      },
+    ).brand as Array<{ value: string; count: number }>;
+    t.equal(added.length, FACET_LIMIT);
+    t.same(added.at(-1), { value: 'Y', count: 1 }, 'Y and Z tie on 1: the first by value stays');
+  },
+);

@@ -202,6 +202,11 @@ export interface EngineQuery {
   };
 }
 
+/** Buckets an engine answers per facet (the most frequent values); the category tree gets more (every level of every path). */
+export const FACET_LIMIT = 50;
+export const TREE_LIMIT = 200;
+export const facetLimit = (name: string): number => (name === 'category_tree' ? TREE_LIMIT : FACET_LIMIT);
+
 /** The filter a facet's counts ignore (counts are disjunctive: a facet's buckets are counted without its own filter). */
 export const ownFilter = (facet: string): string => (facet === 'category_tree' ? 'category' : facet);
 

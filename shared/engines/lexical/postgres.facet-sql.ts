@@ -4,11 +4,8 @@
  * so both count the same values with the same limits and labels.
  */
 
-/** Buckets per facet; the category tree gets more (every level of every path). */
-export const FACET_LIMIT = 50;
-export const TREE_LIMIT = 200;
-
-export const facetLimit = (name: string): number => (name === 'category_tree' ? TREE_LIMIT : FACET_LIMIT);
+/** Buckets per facet: the port's limits (port.ts), which every engine answers. */
+export { FACET_LIMIT, TREE_LIMIT, facetLimit } from './port.js';
 
 /** `category` counts leaf category ids, `category_tree` the level keys (`lvl:...`) category_ids also holds. */
 export const isCategoryFacet = (name: string): boolean => name === 'category' || name === 'category_tree';

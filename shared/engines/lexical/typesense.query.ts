@@ -1,4 +1,4 @@
-import { categoryLevelKey, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
+import { categoryLevelKey, facetLimit, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { facetFieldName, fromFilterKey, numericFieldName, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 import { alternativeItems, queryWords, type SynonymItem } from './typesense.alternatives.js';
@@ -15,8 +15,6 @@ const QUERY_FIELDS = [
 ];
 const list = (pick: (f: (typeof QUERY_FIELDS)[number]) => unknown) => QUERY_FIELDS.map(pick).join(',');
 
-const FACET_LIMIT = 50;
-const TREE_LIMIT = 200;
 /** Matches nothing: `visible:=true` is always part of the filter. */
 const NOTHING = 'visible:=false';
 
@@ -163,9 +161,7 @@ export function searchPlan(q: EngineQuery): SearchPlan {
     ...(exact ? { enable_typos_for_numerical_tokens: false, enable_typos_for_alpha_numerical_tokens: false } : {}),
   };
   const withFacets = (names: string[], params: SearchParams): SearchParams =>
-    names.length
-      ? { ...params, facet_by: names.map(facetField).join(','), max_facet_values: names.includes('category_tree') ? TREE_LIMIT : FACET_LIMIT }
-      : params;
+    names.length ? { ...params, facet_by: names.map(facetField).join(','), max_facet_values: Math.max(...names.map(facetLimit)) } : params;
   const main = withFacets(shared, {
     ...base,
     filter_by: filterWithIds(q),
@@ -192,7 +188,7 @@ export interface TsSearchResult {
 
 function facetOf(name: string, counts: TsFacetCounts | undefined): EngineResult['facets'][string] {
   if (name === 'price') return { min: counts?.stats?.min ?? null, max: counts?.stats?.max ?? null };
-  const rows = (counts?.counts ?? []).slice(0, name === 'category_tree' ? TREE_LIMIT : FACET_LIMIT);
+  const rows = (counts?.counts ?? []).slice(0, facetLimit(name));
   return rows.map((c): FacetCount => {
     const value = String(c.value ?? '');
     const count = c.count ?? 0;
