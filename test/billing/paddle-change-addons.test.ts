@@ -23,6 +23,11 @@ const api = (method: string, path: string, body?: unknown, headers?: Record<stri
 const units = async () => (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500?.units ?? 0;
 const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/transactions?subscription_id='));
 const bundles = (quantity: number) => ({ addons: [{ code: 'assistant_conversations_500', quantity }] });
+/** The keys whose marks a custom_data slot holds. */
+const keysIn = (slot: string) => {
+  const v = fake.state.sub.custom_data[slot];
+  return (Array.isArray(v) ? v : v ? [v] : []).map((m: { key: string }) => m.key);
+};
 
 /** The first attempt fails at Paddle (status 5xx, nothing of ours written), then the client retries with the same key. */
 async function changeWithRetry(t: Test, body: unknown, key: string) {
@@ -31,7 +36,7 @@ async function changeWithRetry(t: Test, body: unknown, key: string) {
   t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
   t.equal(await units(), before, 'the failed attempt recorded no bundles');
   t.match(fake.state.sub.custom_data, { addon_charge_pending: { key } }, 'the charge was marked pending before it was made');
-  t.notOk(fake.state.sub.custom_data.addon_charge_key, 'and not marked done');
+  t.not(fake.state.sub.custom_data.addon_charge_key, key, 'and not marked done (an earlier change’s done mark may stay)');
   const retry = await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key });
   t.equal(retry.status, 200, 'the client retries with the same key');
   t.same(
@@ -169,4 +174,19 @@ t.test("Paddle's clock behind ours: a retry still finds the charge made after it
   t.ok((await buy()).status >= 500, 'the first attempt fails after Paddle billed');
   t.equal((await buy()).status, 200, 'the retry with the same key');
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 2 }], 'Paddle billed it once');
+});
+
+t.test('an add-on purchase Paddle billed but answered 500, a plan change, then the purchase retried: the change kept its mark, billed once', async (t) => {
+  const before = fake.charged().length;
+  const unitsBefore = await units();
+  const buy = () =>
+    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 3 }, { 'idempotency-key': 'pdl-buy-then-change-0001' });
+  fake.state.failChargeBilled = 1;
+  t.ok((await buy()).status >= 500, 'the purchase fails after Paddle billed it');
+  const changed = await api('POST', '/v1/billing/change-plan', { plan_code: 'growth' }, { 'idempotency-key': 'pdl-change-between-0001' });
+  t.equal(changed.status, 200, 'the store changes plan');
+  t.ok(keysIn('addon_purchase_pending').includes('pdl-buy-then-change-0001'), "the plan change kept the purchase's pending mark");
+  t.equal((await buy()).status, 200, 'the purchase retried with its key');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], 'Paddle billed it once');
+  t.equal(await units(), unitsBefore + 1500, 'the store has the bundles once');
 });

@@ -123,16 +123,21 @@ export class PaddlePayments implements PaymentProvider {
    * `addon_charge_key` (the key). A retry that finds the key charges nothing; one that finds only
    * the pending mark (the process died, or the last PATCH failed) asks Paddle whether the charge
    * was made before charging. The plan PATCH goes first: a change Paddle refuses charges nothing.
+   * Paddle's PATCH replaces custom_data whole, so it is read first, with or without bundles, and
+   * written back with what it holds (an add-on purchase's pending mark, anyone's keys): only tenant,
+   * plan and the change's own marks are written.
    */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     const path = `/subscriptions/${input.subscriptionId}`;
-    const custom = { tenant_id: input.tenantId, plan_code: input.planCode };
-    const done = { ...custom, addon_charge_key: input.idempotencyKey };
+    const marks = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
+    const custom: Record<string, unknown> = { ...marks, tenant_id: input.tenantId, plan_code: input.planCode };
+    // A charge made: its done mark in place of the pending one.
+    const done: Record<string, unknown> = { ...custom, addon_charge_key: input.idempotencyKey };
+    delete done.addon_charge_pending;
     const items = input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity }));
     let charged = false;
     let pending: PendingCharge | null = null;
     if (items.length > 0) {
-      const marks = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
       charged =
         marks.addon_charge_key === input.idempotencyKey ||
         (await pendingChargeMade(this.page, input.subscriptionId, marks.addon_charge_pending, input.idempotencyKey, items));
@@ -141,7 +146,7 @@ export class PaddlePayments implements PaymentProvider {
     await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
-      // custom_data is replaced whole: a charge made keeps its mark, one to make gets its pending mark.
+      // custom_data is replaced whole: what it holds stays; a charge made keeps its mark, one to make gets its pending mark.
       custom_data: charged ? done : pending ? { ...custom, addon_charge_pending: pending } : custom,
     });
     if (pending) {
