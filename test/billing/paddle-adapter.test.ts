@@ -107,7 +107,7 @@ t.test('a plan change with bundles charges them now with a one-time charge, once
   t.equal(retry.status, 200, 'the client retries with the same key');
   t.match(retry.body, { pending_change: { plan_code: 'growth' } });
   t.equal(retry.body.addons.assistant_conversations_500.units, units + 1000);
-  t.match(last('PATCH', '/subscriptions/sub_01').body, { custom_data: { tenant_id: tenant.id, addon_charge_key: 'paddle-change-0001' } });
+  t.match(last('PATCH', '/subscriptions/sub_01').body, { custom_data: { tenant_id: tenant.id, addon_charge_done: [{ key: 'paddle-change-0001' }] } });
   t.match(calls.filter((c) => c.path === '/subscriptions/sub_01' && c.method === 'PATCH' && c.body.items).at(-1)!.body, {
     items: [{ price_id: 'pri_growth_m', quantity: 1 }],
     proration_billing_mode: 'do_not_bill',

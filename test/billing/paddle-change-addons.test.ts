@@ -23,6 +23,11 @@ const api = (method: string, path: string, body?: unknown, headers?: Record<stri
 const units = async () => (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500?.units ?? 0;
 const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/transactions?subscription_id='));
 const bundles = (quantity: number) => ({ addons: [{ code: 'assistant_conversations_500', quantity }] });
+/** The keys whose marks a custom_data slot holds (a list of marks a slot, one a request's key; one mark, as written before the lists). */
+const keysIn = (slot: string) => {
+  const v = fake.state.sub.custom_data[slot];
+  return (Array.isArray(v) ? v : v ? [v] : []).map((m: { key: string }) => m.key);
+};
 
 /** The first attempt fails at Paddle (status 5xx, nothing of ours written), then the client retries with the same key. */
 async function changeWithRetry(t: Test, body: unknown, key: string) {
@@ -30,15 +35,12 @@ async function changeWithRetry(t: Test, body: unknown, key: string) {
   const first = await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key });
   t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
   t.equal(await units(), before, 'the failed attempt recorded no bundles');
-  t.match(fake.state.sub.custom_data, { addon_charge_pending: { key } }, 'the charge was marked pending before it was made');
-  t.notOk(fake.state.sub.custom_data.addon_charge_key, 'and not marked done');
+  t.ok(keysIn('addon_charge_pending').includes(key), 'the charge was marked pending before it was made');
+  t.notOk(keysIn('addon_charge_done').includes(key), 'and not marked done');
   const retry = await api('POST', '/v1/billing/change-plan', body, { 'idempotency-key': key });
   t.equal(retry.status, 200, 'the client retries with the same key');
-  t.same(
-    fake.state.sub.custom_data,
-    { tenant_id: tenant.id, plan_code: body && (body as { plan_code: string }).plan_code, addon_charge_key: key },
-    'marked done',
-  );
+  t.match(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: body && (body as { plan_code: string }).plan_code });
+  t.ok(keysIn('addon_charge_done').includes(key) && !keysIn('addon_charge_pending').includes(key), 'marked done');
   return retry;
 }
 
@@ -65,7 +67,7 @@ t.test('the done mark fails after the charge: the retry finds the charge among P
   // The charges already there are listed once for the pending mark, then the retry asks for the charge.
   t.equal(lookups().length, 2, 'the retry asked Paddle');
   t.match(lookups()[1].path, /subscription_id=sub_01&origin=subscription_charge&created_at\[GTE\]=/);
-  t.match(fake.state.sub.custom_data, { addon_charge_key: 'pdl-chg-mark-0001' });
+  t.same(keysIn('addon_charge_done'), ['pdl-chg-mark-0001']);
 });
 
 t.test('the charge fails after the pending mark: the retry finds no charge since the mark and charges once', async (t) => {
@@ -110,7 +112,9 @@ t.test('a retry after a full success finds the done mark and charges nothing', a
   await paddle.changePlan(input);
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'billed once');
   t.equal(lookups().length, 6, "listed once for the first call's mark; the done mark answers the second: Paddle was not asked");
-  t.same(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale', addon_charge_key: 'pdl-chg-twice-0001' });
+  t.match(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale' });
+  t.equal(keysIn('addon_charge_done').at(-1), 'pdl-chg-twice-0001', "marked done, the earlier changes' done marks kept");
+  t.same(keysIn('addon_charge_pending'), []);
 });
 
 t.test('a charge Paddle billed but answered 500 is not sent again in place: the change fails, and its retry finds the charge', async (t) => {
@@ -121,7 +125,7 @@ t.test('a charge Paddle billed but answered 500 is not sent again in place: the 
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], 'billed once, not again by a retry of the POST');
   await paddle.changePlan(input);
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], "the change's retry finds the charge: still billed once");
-  t.match(fake.state.sub.custom_data, { addon_charge_key: 'pdl-chg-lost-0001' }, 'marked done');
+  t.equal(keysIn('addon_charge_done').at(-1), 'pdl-chg-lost-0001', 'marked done');
 });
 
 t.test('an add-on purchase Paddle billed but answered 500: the retry with the same key finds the charge and bills nothing more', async (t) => {
@@ -133,11 +137,9 @@ t.test('an add-on purchase Paddle billed but answered 500: the retry with the sa
   const first = await buy();
   t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
   t.equal(await units(), unitsBefore, 'and records no bundles');
-  t.match(
-    fake.state.sub.custom_data,
-    { tenant_id: tenant.id, addon_purchase_pending: { key: 'pdl-buy-lost-0001' } },
-    'marked pending before the charge, the rest kept',
-  );
+  t.match(fake.state.sub.custom_data, { tenant_id: tenant.id, plan_code: 'scale' }, 'the rest kept');
+  t.same(keysIn('addon_purchase_pending'), ['pdl-buy-lost-0001'], 'marked pending before the charge');
+  t.ok(keysIn('addon_charge_done').includes('pdl-chg-lost-0001'), "the plan changes' marks kept");
   const retry = await buy();
   t.equal(retry.status, 200, 'the retry with the same key');
   t.equal(await units(), unitsBefore + 500, 'the store has the bundle once');
@@ -169,4 +171,40 @@ t.test("Paddle's clock behind ours: a retry still finds the charge made after it
   t.ok((await buy()).status >= 500, 'the first attempt fails after Paddle billed');
   t.equal((await buy()).status, 200, 'the retry with the same key');
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 2 }], 'Paddle billed it once');
+});
+
+t.test('an add-on purchase Paddle billed but answered 500, a plan change, then the purchase retried: the change kept its mark, billed once', async (t) => {
+  const before = fake.charged().length;
+  const unitsBefore = await units();
+  const buy = () =>
+    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 3 }, { 'idempotency-key': 'pdl-buy-then-change-0001' });
+  fake.state.failChargeBilled = 1;
+  t.ok((await buy()).status >= 500, 'the purchase fails after Paddle billed it');
+  const changed = await api('POST', '/v1/billing/change-plan', { plan_code: 'growth' }, { 'idempotency-key': 'pdl-change-between-0001' });
+  t.equal(changed.status, 200, 'the store changes plan');
+  t.ok(keysIn('addon_purchase_pending').includes('pdl-buy-then-change-0001'), "the plan change kept the purchase's pending mark");
+  t.equal((await buy()).status, 200, 'the purchase retried with its key');
+  t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 3 }], 'Paddle billed it once');
+  t.equal(await units(), unitsBefore + 1500, 'the store has the bundles once');
+});
+
+t.test('purchase A Paddle billed but answered 500, purchase B with another key, then A retried: B kept A’s mark, each billed once', async (t) => {
+  const before = fake.charged().length;
+  const unitsBefore = await units();
+  const buy = (key: string, quantity: number) =>
+    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity }, { 'idempotency-key': key });
+  fake.state.failChargeBilled = 1;
+  t.ok((await buy('pdl-buy-A-0001', 4)).status >= 500, 'A fails after Paddle billed it');
+  t.equal((await buy('pdl-buy-B-0001', 5)).status, 200, 'B succeeds');
+  t.ok(keysIn('addon_purchase_pending').includes('pdl-buy-A-0001'), "B's mark did not replace A's");
+  t.equal((await buy('pdl-buy-A-0001', 4)).status, 200, 'A retried with its key');
+  t.same(
+    fake.charged().slice(before),
+    [
+      { price_id: 'pri_conv500', quantity: 4 },
+      { price_id: 'pri_conv500', quantity: 5 },
+    ],
+    'Paddle billed A once and B once',
+  );
+  t.equal(await units(), unitsBefore + 4500, 'the store has both once');
 });

@@ -56,5 +56,5 @@ t.test('a lookup longer than the pages the adapter reads fails instead of billin
 
   await t.rejects(paddle.charge(purchase('pdl-pages-0002', 3)), /longer than 20 pages/, 'the retry fails: it cannot tell whether the charge was made');
   t.equal(ours(), 1, 'Paddle billed the purchase once');
-  t.match(fake.state.sub.custom_data, { addon_purchase_pending: { key: 'pdl-pages-0002' } }, 'the pending mark stays for a later retry');
+  t.match(fake.state.sub.custom_data, { addon_purchase_pending: [{ key: 'pdl-pages-0002' }] }, 'the pending mark stays for a later retry');
 });

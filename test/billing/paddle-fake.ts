@@ -52,7 +52,7 @@ export async function startPaddleFake(apiKey: string) {
     failCharge: 0,
     /** One-time charges billed, then answered 500 (Paddle's error after the work, or an answer lost on the way). */
     failChargeBilled: 0,
-    /** PATCHes writing an add-on charge's done mark (custom_data `addon_charge_key`) answered 500, after the charge. */
+    /** PATCHes writing a plan change's add-on charge done mark (a key new to custom_data `addon_charge_done`) answered 500, after the charge. */
     failChargeMark: 0,
   };
   /** `count` one-time charges of `items` made elsewhere (Paddle's dashboard, another integration), now. */
@@ -87,7 +87,7 @@ export async function startPaddleFake(apiKey: string) {
       return send(201, { data: { id: 'cpls_01', urls: { general: { overview: 'https://customer-portal.paddle.test/cpl_01' } } } });
     if (p === '/subscriptions/sub_01' && req.method === 'GET') return send(200, { data: sub });
     if (p === '/subscriptions/sub_01' && req.method === 'PATCH') {
-      if (body.custom_data?.addon_charge_key && !body.items && state.failChargeMark > 0) {
+      if (!body.items && state.failChargeMark > 0 && doneKeys(body.custom_data).some((k) => !doneKeys(sub.custom_data).includes(k))) {
         state.failChargeMark--;
         return error(500, 'api_error', 'internal_error', 'try again');
       }
@@ -134,6 +134,12 @@ export async function startPaddleFake(apiKey: string) {
     clock,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** The plan changes a custom_data marks done: `addon_charge_done` (a list), or `addon_charge_key` (one key, as written before the lists). */
+function doneKeys(custom: Record<string, any> | undefined): string[] {
+  const list: unknown[] = Array.isArray(custom?.addon_charge_done) ? custom.addon_charge_done.map((m: { key?: unknown }) => m?.key) : [];
+  return [...list, custom?.addon_charge_key].filter((k): k is string => typeof k === 'string');
 }
 
 /**

@@ -16,7 +16,14 @@ export function createPayments(config: Config, db: Knex, priceOf: (planCode: str
       return new StripePayments({ apiKey: b.stripe.apiKey, apiUrl: b.stripe.apiUrl, prices: b.stripe.prices, timeoutMs });
     case 'paddle':
       if (!b.paddle.apiKey) throw new Error('BILLING_PROVIDER=paddle needs PADDLE_API_KEY');
-      return new PaddlePayments({ apiKey: b.paddle.apiKey, apiUrl: b.paddle.apiUrl, prices: b.paddle.prices, timeoutMs });
+      // A charge's mark in custom_data answers a retry of its Idempotency-Key as long as the key is honoured.
+      return new PaddlePayments({
+        apiKey: b.paddle.apiKey,
+        apiUrl: b.paddle.apiUrl,
+        prices: b.paddle.prices,
+        timeoutMs,
+        markRetentionMs: config.idempotencyTtlHours * 3600_000,
+      });
     default:
       return new MockPayments(db, config.billing.mockWebhookSecret, priceOf);
   }

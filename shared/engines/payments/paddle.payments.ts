@@ -1,6 +1,6 @@
 import { paddleSubscription, parsePaddleEvent } from './paddle-events.js';
 import type { BillingEvent, CheckoutClose, Invoice, PaymentProvider, SubscriptionSnapshot } from './port.js';
-import { pendingCharge, pendingChargeMade, type PendingCharge } from './paddle.charge-marks.js';
+import { changeDone, MARK_RETENTION_MS, MARK_SLOTS, pendingCharge, pendingChargeMade, tidyMarks, withMark, type PendingCharge } from './paddle.charge-marks.js';
 import type { PaddlePage } from './paddle.list.js';
 
 export interface PaddleOptions {
@@ -10,6 +10,8 @@ export interface PaddleOptions {
   /** Price ids per `plan:interval` and per `addon:<code>`. */
   prices: Record<string, string>;
   timeoutMs?: number;
+  /** How long a charge mark is kept in custom_data (ms): as long as an Idempotency-Key is honoured (IDEMPOTENCY_TTL_HOURS; 48 h by default). */
+  markRetentionMs?: number;
 }
 
 /** A Paddle API error (`{error: {type, code, detail}}`). */
@@ -44,6 +46,15 @@ export class PaddlePayments implements PaymentProvider {
 
   /** A list page through call() (its meta kept for the next page), for the charge marks. */
   private readonly page: PaddlePage = (path) => this.call('GET', path);
+
+  private get retentionMs(): number {
+    return this.opts.markRetentionMs ?? MARK_RETENTION_MS;
+  }
+
+  /** The subscription's custom_data as Paddle holds it (ours and anyone else's), to write back whole. */
+  private async customData(path: string): Promise<Record<string, unknown>> {
+    return (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
+  }
 
   /** The answer's `data` (request bodies and retries as call()). */
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -119,34 +130,38 @@ export class PaddlePayments implements PaymentProvider {
    * a one-time charge on the subscription billed at once (`/charge`, as Paddle keeps one-time
    * items out of a subscription's items), whatever the plan change bills. Paddle takes no
    * idempotency key, so the charge is marked in the subscription's custom_data around it: the plan
-   * PATCH writes `addon_charge_pending` (paddle.charge-marks.ts) before it, a PATCH after it
-   * `addon_charge_key` (the key). A retry that finds the key charges nothing; one that finds only
-   * the pending mark (the process died, or the last PATCH failed) asks Paddle whether the charge
-   * was made before charging. The plan PATCH goes first: a change Paddle refuses charges nothing.
+   * PATCH adds the key's mark to `addon_charge_pending` (paddle.charge-marks.ts) before it, a PATCH
+   * after it moves the key to `addon_charge_done`. A retry that finds its key done charges nothing;
+   * one that finds only its pending mark (the process died, or the last PATCH failed) asks Paddle
+   * whether the charge was made before charging. The plan PATCH goes first: a change Paddle refuses
+   * charges nothing. Paddle's PATCH replaces custom_data whole, so it is read first, with or
+   * without bundles, and written back with what it holds (other requests' marks, anyone's keys),
+   * only tenant, plan and this key's marks changed.
    */
   async changePlan(input: Parameters<PaymentProvider['changePlan']>[0]): Promise<{ creditMinor?: number }> {
     const path = `/subscriptions/${input.subscriptionId}`;
-    const custom = { tenant_id: input.tenantId, plan_code: input.planCode };
-    const done = { ...custom, addon_charge_key: input.idempotencyKey };
+    const key = input.idempotencyKey;
     const items = input.addons.map((a) => ({ price_id: this.price(`addon:${a.code}`), quantity: a.quantity }));
+    const now = Date.now();
+    const current = await this.customData(path);
+    const custom = { ...tidyMarks(current, now, this.retentionMs), tenant_id: input.tenantId, plan_code: input.planCode };
+    const markDone = (c: Record<string, unknown>) => withMark(c, MARK_SLOTS.changeDone, { key, at: new Date().toISOString() }, Date.now(), this.retentionMs);
     let charged = false;
     let pending: PendingCharge | null = null;
     if (items.length > 0) {
-      const marks = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
-      charged =
-        marks.addon_charge_key === input.idempotencyKey ||
-        (await pendingChargeMade(this.page, input.subscriptionId, marks.addon_charge_pending, input.idempotencyKey, items));
-      if (!charged) pending = await pendingCharge(this.page, input.subscriptionId, input.idempotencyKey);
+      charged = changeDone(current, key) || (await pendingChargeMade(this.page, input.subscriptionId, current[MARK_SLOTS.change], key, items));
+      if (!charged) pending = await pendingCharge(this.page, input.subscriptionId, key);
     }
+    const marked = pending ? withMark(custom, MARK_SLOTS.change, pending, now, this.retentionMs) : custom;
     await this.request('PATCH', path, {
       items: [{ price_id: this.price(`${input.planCode}:${input.interval}`), quantity: 1 }],
       proration_billing_mode: input.now ? 'prorated_immediately' : 'do_not_bill',
-      // custom_data is replaced whole: a charge made keeps its mark, one to make gets its pending mark.
-      custom_data: charged ? done : pending ? { ...custom, addon_charge_pending: pending } : custom,
+      // A charge made gets (or keeps) its done mark, one to make its pending mark; the rest stays.
+      custom_data: charged ? (changeDone(custom, key) ? custom : markDone(custom)) : marked,
     });
     if (pending) {
       await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
-      await this.request('PATCH', path, { custom_data: done });
+      await this.request('PATCH', path, { custom_data: markDone(marked) });
     }
     return {};
   }
@@ -154,21 +169,21 @@ export class PaddlePayments implements PaymentProvider {
   /**
    * Add-ons: a one-time charge on the subscription (`/charge`, billed at once) at the price PADDLE_PRICES
    * gives `addon:<code>`. Paddle takes no idempotency key, so the purchase is announced in the
-   * subscription's custom_data (`addon_purchase_pending`, paddle.charge-marks.ts; the rest kept)
-   * before the charge: a retry of the same purchase (its first try failed after Paddle billed, or the
-   * answer was lost) finds the mark and looks for the charge among the subscription's transactions
-   * before charging.
+   * subscription's custom_data (its key's mark added to `addon_purchase_pending`,
+   * paddle.charge-marks.ts; the other purchases' marks and the rest kept) before the charge: a retry
+   * of the same purchase (its first try failed after Paddle billed, or the answer was lost) finds its
+   * key's mark and looks for the charge among the subscription's transactions before charging.
    */
   async charge(input: Parameters<PaymentProvider['charge']>[0]): Promise<{ providerRef: string }> {
     if (!input.subscriptionId) throw new Error('no Paddle subscription');
     const path = `/subscriptions/${input.subscriptionId}`;
     const providerRef = `paddle:${input.subscriptionId}:${input.idempotencyKey}`;
     const items = [{ price_id: this.price(input.item.key), quantity: input.item.quantity }];
-    const custom = (await this.request<{ custom_data?: Record<string, unknown> | null }>('GET', path)).custom_data ?? {};
-    if (await pendingChargeMade(this.page, input.subscriptionId, custom.addon_purchase_pending, input.idempotencyKey, items)) return { providerRef };
+    const custom = await this.customData(path);
+    if (await pendingChargeMade(this.page, input.subscriptionId, custom[MARK_SLOTS.purchase], input.idempotencyKey, items)) return { providerRef };
     const pending = await pendingCharge(this.page, input.subscriptionId, input.idempotencyKey);
     // custom_data is replaced whole: what it holds stays.
-    await this.request('PATCH', path, { custom_data: { ...custom, addon_purchase_pending: pending } });
+    await this.request('PATCH', path, { custom_data: withMark(custom, MARK_SLOTS.purchase, pending, Date.now(), this.retentionMs) });
     // The charge answers with the subscription; one request is one purchase.
     await this.request('POST', `${path}/charge`, { effective_from: 'immediately', items });
     return { providerRef };
