@@ -24,8 +24,8 @@ export function paddleSubscription(d: any, prices: Record<string, string>): Subs
 }
 
 /**
- * A verified Paddle notification: `subscription.*` carry state; `transaction.completed` add-ons
- * (custom_data.addons); it and `transaction.canceled` name the transaction (`checkout`: a
+ * A verified Paddle notification: `subscription.*` carry state; `transaction.completed` of a checkout
+ * add-ons (custom_data.addons; not one the subscription made: origin `subscription_*`); it and `transaction.canceled` name the transaction (`checkout`: a
  * renewal's transaction names none of ours and changes no checkout).
  */
 export function parsePaddleEvent(body: Buffer, prices: Record<string, string>): BillingEvent {
@@ -34,7 +34,11 @@ export function parsePaddleEvent(body: Buffer, prices: Record<string, string>): 
   const d = e.data ?? {};
   const event: BillingEvent = { id: e.event_id, type: e.event_type, occurredAt: new Date(e.occurred_at), tenantId: d.custom_data?.tenant_id ?? null };
   if (e.event_type.startsWith('subscription.')) event.subscription = paddleSubscription(d, prices);
-  if (e.event_type === 'transaction.completed' && Array.isArray(d.custom_data?.addons)) event.addons = d.custom_data.addons;
+  // Bundles are granted by the checkout's own transaction only: Paddle copies a subscription's custom_data (the checkout's
+  // `addons` with it) to the transactions it makes for the subscription (renewals, one-time charges, plan changes), whose
+  // completion would grant the bundles again, unbilled. Their origins are `subscription_*`.
+  const madeBySubscription = typeof d.origin === 'string' && d.origin.startsWith('subscription_');
+  if (e.event_type === 'transaction.completed' && Array.isArray(d.custom_data?.addons) && !madeBySubscription) event.addons = d.custom_data.addons;
   if ((e.event_type === 'transaction.completed' || e.event_type === 'transaction.canceled') && typeof d.id === 'string') {
     event.checkout = { id: d.id, status: e.event_type === 'transaction.completed' ? 'completed' : 'expired', subscriptionId: d.subscription_id ?? null };
   }
