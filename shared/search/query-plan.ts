@@ -125,6 +125,14 @@ export function planQuery(input: PlanInput): QueryPlan {
         if (to) {
           term.alternatives.push([to]);
           corrections.push({ from: t, to });
+          // The correction is planned as the word typed right would be: the store's hyphenated writing and its other spelling too.
+          const toHyphenated = input.hyphenated?.(to);
+          if (toHyphenated) term.alternatives.push([toHyphenated]);
+          const toVariant = terms.has(to) ? input.variant?.(to) : null;
+          if (toVariant && toVariant !== toHyphenated) {
+            term.alternatives.push([toVariant]);
+            variants.push({ from: to, to: toVariant });
+          }
         }
       }
     }

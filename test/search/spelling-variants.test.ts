@@ -77,6 +77,18 @@ t.test("a catalog word matches the store's other writing too, as an alternative 
   });
   t.same(p.terms, [{ alternatives: [['duffle'], ['duffel']] }, { alternatives: [['bag']] }]);
   t.same(p.variants, [{ from: 'duffle', to: 'duffel' }]);
+
+  // Mistyped, the word is corrected and then planned as if typed right: both writings again.
+  const typo = planQuery({
+    tokens: ['dufflle', 'bag'],
+    terms: vocab.terms,
+    typoTolerance: true,
+    correct: (w) => vocab.typos.correction(w),
+    variant: (w) => vocab.variant(w),
+  });
+  t.same(typo.corrections, [{ from: 'dufflle', to: 'duffle' }]);
+  t.same(typo.terms[0], { alternatives: [['dufflle'], ['duffle'], ['duffel']] }, "the correction's other writing too");
+  t.same(typo.variants, [{ from: 'duffle', to: 'duffel' }]);
 });
 
 t.test('through the API: the vocabulary learns the pair and a search finds both writings', async (t) => {
