@@ -42,7 +42,7 @@ export class TypoIndex {
     for (const [g, list] of lists) this.postings.set(g, Int32Array.from(list));
   }
 
-  /** The closest term within `token`'s typo budget (the most frequent among equally close ones), or null. */
+  /** The closest term within `token`'s typo budget (of equally close ones, one with the same first letter, then the most frequent), or null. */
   correction(token: string): string | null {
     return this.candidates(token)[0]?.term ?? null;
   }
@@ -71,7 +71,11 @@ export class TypoIndex {
     return best < 0 ? null : this.words[best];
   }
 
-  /** Terms within `token`'s typo budget (1 edit from 4 characters, 2 from 8), closest first, then most frequent. */
+  /**
+   * Terms within `token`'s typo budget (1 edit from 4 characters, 2 from 8), closest first, then those
+   * keeping its first letter (typing errors seldom strike the first letter: "ihone" is "iphone", a
+   * letter left out, before "phone", as frequent as it is), then the most frequent.
+   */
   candidates(token: string): Array<{ term: string; freq: number }> {
     const budget = typoBudget(token);
     if (!budget) return [];
@@ -80,7 +84,8 @@ export class TypoIndex {
       const d = editDistance(token, this.words[i], budget);
       if (d <= budget) found.push({ term: this.words[i], freq: this.freqs[i], d });
     }
-    found.sort((a, b) => a.d - b.d || b.freq - a.freq);
+    const first = token[0];
+    found.sort((a, b) => a.d - b.d || Number(b.term[0] === first) - Number(a.term[0] === first) || b.freq - a.freq);
     return found.map(({ term, freq }) => ({ term, freq }));
   }
 

@@ -34,6 +34,21 @@ t.test('no candidates for short words or far words; closest first, then most fre
   t.same(terms('laptopx'), ['laptop', 'laptops'], 'equal distance: the more frequent first');
 });
 
+t.test('equally close: a term keeping the first letter before a more frequent one that changes it', async (t) => {
+  const phones = new TypoIndex(
+    new Map([
+      ['phone', 103],
+      ['iphone', 36],
+      ['wall', 90],
+      ['small', 75],
+    ]),
+  );
+  const first = (word: string) => phones.candidates(word)[0]?.term;
+  t.equal(first('ihone'), 'iphone', 'a letter left out (iphone), not the first one struck wrong (phone, three times as frequent)');
+  t.equal(first('sall'), 'small', 'small, not wall');
+  t.equal(first('phoen'), 'phone', 'the first letter kept by both readings: the closer, then the more frequent');
+});
+
 t.test('lookups do not leak state into each other', async (t) => {
   const first = terms('camra');
   terms('headphonez');
