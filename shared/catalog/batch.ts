@@ -250,7 +250,7 @@ async function withinProductsLimit(
  * committed and acknowledged: sweep-unindexed finds its products (stored version ahead of the
  * indexed one, no live job) once Redis answers, and visible_within_s says so. Returns whether it queued.
  */
-async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], deletes: string[]): Promise<boolean> {
+export async function queueIndexing(deps: BatchDeps, tenantId: string, ids: string[], deletes: string[]): Promise<boolean> {
   try {
     const priority = await tenantPriority(deps.redis, deps.config.queuePrefix, 'catalog', tenantId);
     // A sync's completion can delete more than one job carries (a single job of them all was refused: 500 after the commit).

@@ -1,4 +1,4 @@
-import type { SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
+import type { ImportPlan, SynonymRow, SynonymScope, SynonymsRepo } from './synonyms.repo.js';
 import type { Notices } from '../platform/notices.js';
 import { invalidText } from '../text/valid-text.js';
 import { prepareRule, sameRule, SynonymIn, toSynonymIn, type RuleFields } from './rule.js';
@@ -78,7 +78,7 @@ export async function importSynonyms(deps: ImportDeps, scope: SynonymScope, opts
   const repo = deps.repos.synonyms;
   const counts = await repo.withImportLock(scope, async (trx) => {
     const existing = new Map((await repo.inSets(scope, [...sets], trx)).map((r: SynonymRow) => [`${r.set_key}\n${r.fingerprint}`, r]));
-    const plan = { inserts: [] as RuleFields[], updates: [] as Array<RuleFields & { id: string }>, deletes: [] as string[] };
+    const plan: ImportPlan = { inserts: [], updates: [], deletes: [] };
     let skipped = 0;
     for (const [key, { rule }] of wanted) {
       const row = existing.get(key);
@@ -86,10 +86,10 @@ export async function importSynonyms(deps: ImportDeps, scope: SynonymScope, opts
       else if (sameRule(row, rule)) skipped++;
       else plan.updates.push({ ...rule, id: row.id });
     }
-    if (opts.mode === 'replace') for (const [key, row] of existing) if (!wanted.has(key)) plan.deletes.push(row.id);
-    const { inserted } = await repo.applyImport(scope, plan, 'import', trx);
+    if (opts.mode === 'replace') for (const [key, row] of existing) if (!wanted.has(key)) plan.deletes.push(row);
+    const { inserted, updated, deleted } = await repo.applyImport(scope, plan, 'import', trx);
     // An insert that met an equal rule created concurrently is a no-op: count it as skipped.
-    return { created: inserted, updated: plan.updates.length, skipped: skipped + plan.inserts.length - inserted, deleted: plan.deletes.length };
+    return { created: inserted, updated, skipped: skipped + plan.inserts.length - inserted, deleted };
   });
   if (counts.created + counts.updated + counts.deleted > 0) await deps.notices.publish('synonyms', scope ?? '*');
   return { ...counts, errors: messages(errors) };

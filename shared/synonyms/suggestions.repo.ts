@@ -109,7 +109,7 @@ export function suggestionsRepo(db: Knex) {
           } = await trx.raw(
             `INSERT INTO synonyms (id, tenant_id, kind, terms, input, outputs, set_key, enabled, source, fingerprint)
              VALUES (?, ?, ?, ?::text[], ?, ?::text[], ?, true, 'suggested', ?)
-             ON CONFLICT ((coalesce(tenant_id, '')), set_key, fingerprint)
+             ON CONFLICT ((coalesce(tenant_id, '')), set_key, md5(fingerprint))
              DO UPDATE SET enabled = true, updated_at = CASE WHEN synonyms.enabled THEN synonyms.updated_at ELSE now() END
              RETURNING id`,
             [newId('syn'), tenantId, s.kind, s.terms, s.input, s.outputs, SUGGESTED_SET, suggestionFingerprint(s)],

@@ -24,10 +24,13 @@ export interface SynonymRow {
 /** Whose rules: a tenant id, or null for the platform's global rules. */
 export type SynonymScope = string | null;
 
+/** Updates and deletes name the stored rule as the import read it (id, set and identity). */
+type ReadRule = Pick<SynonymRow, 'id' | 'set_key' | 'fingerprint'>;
+
 export interface ImportPlan {
   inserts: RuleFields[];
   updates: Array<RuleFields & { id: string }>;
-  deletes: string[];
+  deletes: ReadRule[];
 }
 
 const CHUNK = 1000;
@@ -111,9 +114,20 @@ export function synonymsRepo(db: Knex) {
       if (!setKeys.length) return [];
       return rules(scope, trx).whereIn('set_key', setKeys);
     },
-    /** Applies an import plan in bulk; returns how many inserts happened (a concurrent equal rule makes one a no-op). */
-    async applyImport(scope: SynonymScope, plan: ImportPlan, source: SynonymSource, trx: Knex): Promise<{ inserted: number }> {
+    /**
+     * Applies an import plan in bulk; returns how many rows each part wrote. A concurrent equal rule
+     * makes an insert a no-op; a rule replaced (another set or identity) or deleted since the import
+     * read it is neither updated nor deleted: the import acts as if it ran before that write.
+     */
+    async applyImport(
+      scope: SynonymScope,
+      plan: ImportPlan,
+      source: SynonymSource,
+      trx: Knex,
+    ): Promise<{ inserted: number; updated: number; deleted: number }> {
       let inserted = 0;
+      let updated = 0;
+      let deleted = 0;
       for (let i = 0; i < plan.inserts.length; i += CHUNK) {
         // A microsecond apart, so lists and exports (creation order) keep the file's order.
         const rows = plan.inserts.slice(i, i + CHUNK).map((f, j) => ({
@@ -126,22 +140,29 @@ export function synonymsRepo(db: Knex) {
         inserted += (await trx('synonyms').insert(rows).onConflict().ignore().returning('id')).length;
       }
       for (let i = 0; i < plan.updates.length; i += CHUNK) {
-        await trx.raw(
+        const { rows } = await trx.raw(
           `UPDATE synonyms s SET
               terms = ARRAY(SELECT jsonb_array_elements_text(v.terms)), input = v.input,
               outputs = ARRAY(SELECT jsonb_array_elements_text(v.outputs)), conditions = nullif(v.conditions, 'null'::jsonb),
               locale = v.locale, enabled = v.enabled, updated_at = now()
-             FROM jsonb_to_recordset(?::jsonb) AS v(id text, terms jsonb, input text, outputs jsonb, conditions jsonb, locale text, enabled boolean)
-            WHERE s.id = v.id`,
-          [JSON.stringify(plan.updates.slice(i, i + CHUNK))],
+             FROM jsonb_to_recordset(?::jsonb) AS v(id text, set_key text, fingerprint text, terms jsonb, input text, outputs jsonb,
+                                                   conditions jsonb, locale text, enabled boolean)
+            WHERE s.id = v.id AND s.tenant_id IS NOT DISTINCT FROM ? AND s.set_key = v.set_key AND s.fingerprint = v.fingerprint
+            RETURNING s.id`,
+          [JSON.stringify(plan.updates.slice(i, i + CHUNK)), scope],
         );
+        updated += rows.length;
       }
       for (let i = 0; i < plan.deletes.length; i += CHUNK) {
-        await rules(scope, trx)
-          .whereIn('id', plan.deletes.slice(i, i + CHUNK))
-          .delete();
+        const { rows } = await trx.raw(
+          `DELETE FROM synonyms s USING jsonb_to_recordset(?::jsonb) AS v(id text, set_key text, fingerprint text)
+            WHERE s.id = v.id AND s.tenant_id IS NOT DISTINCT FROM ? AND s.set_key = v.set_key AND s.fingerprint = v.fingerprint
+            RETURNING s.id`,
+          [JSON.stringify(plan.deletes.slice(i, i + CHUNK).map(({ id, set_key, fingerprint }) => ({ id, set_key, fingerprint }))), scope],
+        );
+        deleted += rows.length;
       }
-      return { inserted };
+      return { inserted, updated, deleted };
     },
   };
 }

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../../shared/platform/errors.js';
 import { cursorPage, idCursor } from '../../../shared/platform/cursor.js';
 import type { ProductWithState } from '../../../shared/catalog/products.repo.js';
 import { publicProduct } from '../../../shared/catalog/canonical.js';
-import { applyBatch, batchRequestText, MAX_BATCH_ITEMS } from '../../../shared/catalog/batch.js';
+import { applyBatch, batchRequestText, MAX_BATCH_ITEMS, queueIndexing } from '../../../shared/catalog/batch.js';
 import { Deleted, page, toJobOut } from '../../http/schemas.js';
 import { BatchBody, BatchBodyDoc, ListProducts, ProductBatchResult, ProductOutBody, ProductParams } from './products.schema.js';
 
@@ -112,7 +112,10 @@ export function productRoutes(deps: Deps): RouteSpec[] {
         ctx.body = toProductOut(row);
       },
     }),
-    /** Deletes a product and removes it from search before answering. Idempotency-Key honoured. */
+    /**
+     * Deletes a product and removes it from search before answering, then queues its index job as a
+     * batch delete does (what derives from the product goes: translation items, vectors). Idempotency-Key honoured.
+     */
     defineRoute({
       method: 'delete',
       path: '/v1/products/{product_id}',
@@ -129,6 +132,8 @@ export function productRoutes(deps: Deps): RouteSpec[] {
         // after its commit (503) must not leave the product searchable for ever.
         await deps.engine.remove(tenantId, [params.product_id]);
         await deps.vectors.remove(tenantId, [params.product_id]);
+        // Like a batch's deletes, and for the same retry: the index job's hooks drop what derives from the product.
+        await queueIndexing(deps, tenantId, [], [params.product_id]);
         if (!removed) throw notFound('product');
         await deps.notices.publish('index', tenantId);
         await deps.notices.publish('vectors', tenantId);
