@@ -31,7 +31,7 @@ import * as m031 from './031-catalog-sync-expiry.js';
 import * as m032 from './032-catalog-sync-cleanup.js';
 import * as m033 from './033-catalog-sync-cancel.js';
 import * as m034 from './034-catalog-sync-restarts.js';
-import * as m038 from './038-synonyms-fingerprint-index.js';
+import * as m035 from './035-synonyms-fingerprint-index.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -72,7 +72,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['032-catalog-sync-cleanup', m032],
   ['033-catalog-sync-cancel', m033],
   ['034-catalog-sync-restarts', m034],
-  ['038-synonyms-fingerprint-index', m038],
+  ['035-synonyms-fingerprint-index', m035],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
