@@ -47,15 +47,28 @@ export function deliveriesRepo(db: Knex) {
         .orderBy('created_at')
         .limit(limit);
     },
-    /** Records attempt `attempt` once (a re-run of the same attempt changes nothing). */
+    /**
+     * Takes attempt `attempt` before it is sent: one caller gets the row, any other run of the same
+     * attempt (a stalled job re-run on another worker while the first still sends) gets nothing and
+     * sends nothing. `nextAt`: when the next attempt is due should this one never report (its worker
+     * died mid-send); requeue-deliveries queues it then.
+     */
+    async claim(id: string, attempt: number, nextAt: Date): Promise<DeliveryRow | undefined> {
+      const [row] = await rows()
+        .where({ id, status: 'pending' })
+        .andWhere('attempts', '<', attempt)
+        .update({ attempts: attempt, next_attempt_at: nextAt })
+        .returning('*');
+      return row as DeliveryRow | undefined;
+    },
+    /** Records the outcome of attempt `attempt`, claimed before (a delivery already finished changes nothing). */
     async attempted(
       id: string,
       attempt: number,
       r: { status: number | null; error: string | null; final: DeliveryRow['status'] | null; nextAt: Date | null },
     ): Promise<boolean> {
       const n = await rows()
-        .where({ id, status: 'pending' })
-        .andWhere('attempts', '<', attempt)
+        .where({ id, status: 'pending', attempts: attempt })
         .update({
           attempts: attempt,
           last_status_code: r.status,

@@ -25,6 +25,9 @@ export function deliveryBody(d: Pick<DeliveryRow, 'id' | 'kind' | 'payload' | 'c
   return JSON.stringify({ id: d.id, type: d.kind, timestamp: new Date(d.created_at).toISOString(), data: d.payload });
 }
 
+/** How long past WEBHOOK_TIMEOUT_MS a taken attempt may still be sending before the next one is due anyway. */
+const CLAIM_MARGIN_MS = 30_000;
+
 /** Delay before attempt `next` (2, 3, ...): base, 2 x base, 4 x base ... (30 s base, 12 attempts: about 17 h in all). */
 export function retryDelayMs(baseMs: number, next: number): number {
   return baseMs * 2 ** (next - 2);
@@ -81,7 +84,10 @@ export class Notifier {
     return delivery;
   }
 
-  /** Attempt `attempt` of a delivery; a re-run of an attempt already recorded only makes sure the next one is queued. */
+  /**
+   * Attempt `attempt` of a delivery; a re-run of an attempt already taken only makes sure the next one is queued.
+   * The attempt is taken (claimed) before it is sent, so two runs of it never both send.
+   */
   async attempt(deliveryId: string, attempt: number): Promise<Record<string, unknown>> {
     const { deliveries, receivers, config } = this.deps;
     const d = await deliveries.get(deliveryId);
@@ -90,6 +96,19 @@ export class Notifier {
       if (d.next_attempt_at) await this.queueNext(d, attempt + 1);
       return { skipped: 'attempt already made' };
     }
+    if (attempt > config.maxAttempts) {
+      // The last attempt was taken and never reported (its worker died mid-send): it was made, none is left.
+      const error = `attempt ${d.attempts} was interrupted; no attempts left`;
+      if (!(await deliveries.attempted(d.id, d.attempts, { status: d.last_status_code, error, final: 'failed', nextAt: null }))) {
+        return { skipped: 'attempt already made' };
+      }
+      const receiver = await receivers.get(d.receiver_id);
+      return { delivered: false, attempt: d.attempts, final: true, receiver_disabled: receiver ? await this.usedUp(d, receiver) : false };
+    }
+    // Until this attempt reports, the next is due after its backoff (or, after the last, once the send surely ended).
+    const last = attempt >= config.maxAttempts;
+    const leaseMs = Math.max(last ? 0 : retryDelayMs(config.retryBaseMs, attempt + 1), config.timeoutMs + CLAIM_MARGIN_MS);
+    if (!(await deliveries.claim(d.id, attempt, new Date(Date.now() + leaseMs)))) return { skipped: 'attempt already made' };
     const receiver = await receivers.get(d.receiver_id);
     if (!receiver || !receiver.enabled) {
       await deliveries.attempted(d.id, attempt, { status: null, error: 'receiver disabled', final: 'skipped', nextAt: null });
@@ -104,19 +123,27 @@ export class Notifier {
       : await sendNotification(receiver.url, signedHeaders(secret, d.id, body), body, config);
     webhookDeliveries.inc({ kind: d.kind, outcome: result.outcome });
     if (result.outcome === 'delivered') {
-      await deliveries.attempted(d.id, attempt, { status: result.status, error: null, final: 'delivered', nextAt: null });
-      await receivers.succeeded(receiver.id);
+      if (await deliveries.attempted(d.id, attempt, { status: result.status, error: null, final: 'delivered', nextAt: null }))
+        await receivers.succeeded(receiver.id);
       return { delivered: true, attempt };
     }
     // A refused address is not retried: it will not become public by waiting.
-    if (result.outcome !== 'refused' && attempt < config.maxAttempts) {
+    if (result.outcome !== 'refused' && !last) {
       const nextAt = new Date(Date.now() + retryDelayMs(config.retryBaseMs, attempt + 1));
-      await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: null, nextAt });
-      await this.queueNext({ ...d, next_attempt_at: nextAt }, attempt + 1);
+      if (await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: null, nextAt })) {
+        await this.queueNext({ ...d, next_attempt_at: nextAt }, attempt + 1);
+      }
       return { delivered: false, attempt, retry_at: nextAt.toISOString() };
     }
-    await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: 'failed', nextAt: null });
-    const disabled = await receivers.failedOnce(receiver.id, config.disableAfter);
+    if (!(await deliveries.attempted(d.id, attempt, { status: result.status, error: result.error, final: 'failed', nextAt: null }))) {
+      return { delivered: false, attempt };
+    }
+    return { delivered: false, attempt, final: true, receiver_disabled: await this.usedUp(d, receiver) };
+  }
+
+  /** A notification that used up its attempts counts against its receiver; true when that disabled it (the store is told). */
+  private async usedUp(d: Pick<DeliveryRow, 'tenant_id'>, receiver: ReceiverRow): Promise<boolean> {
+    const disabled = await this.deps.receivers.failedOnce(receiver.id, this.deps.config.disableAfter);
     if (disabled) {
       this.deps.logger.warn('notification receiver disabled after repeated failures', {
         tenantId: d.tenant_id,
@@ -126,7 +153,7 @@ export class Notifier {
       // The store is told through its other receivers (the disabled one is left out by `subscribed`) and the receiver's own state.
       await this.notify(d.tenant_id, 'webhook.receiver_disabled', { receiver_id: receiver.id, url: receiver.url, reason: disabled.disabled_reason });
     }
-    return { delivered: false, attempt, final: true, receiver_disabled: !!disabled };
+    return !!disabled;
   }
 
   private async queueNext(d: Pick<DeliveryRow, 'id' | 'next_attempt_at'>, next: number): Promise<void> {

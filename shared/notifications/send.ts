@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { guardedLookup, isPrivateAddress } from './address-check.js';
@@ -17,8 +17,9 @@ export interface SendOptions {
 
 /**
  * POSTs one signed notification. 2xx is delivered; redirects are not followed (a 3xx is a
- * failure); at most `maxResponseBytes` of the answer are read; private addresses are refused at
- * connect time unless allowed.
+ * failure); at most `maxResponseBytes` of the answer are read, and for at most `timeoutMs` from
+ * the start (then an answer's status stands, no answer is a failure); private addresses are
+ * refused at connect time unless allowed.
  */
 export function sendNotification(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
   return new Promise((resolve) => {
@@ -34,9 +35,13 @@ export function sendNotification(url: string, headers: Record<string, string>, b
     }
     const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
     let done = false;
+    let deadline: NodeJS.Timeout | undefined;
+    let answer: IncomingMessage | undefined;
     const finish = (r: SendResult) => {
+      clearTimeout(deadline);
       if (!done) ((done = true), resolve(r));
     };
+    const timedOut = () => Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' });
     const req = send(
       u,
       {
@@ -46,6 +51,7 @@ export function sendNotification(url: string, headers: Record<string, string>, b
         timeout: opts.timeoutMs,
       },
       (res) => {
+        answer = res;
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
@@ -67,7 +73,10 @@ export function sendNotification(url: string, headers: Record<string, string>, b
         res.on('error', outcome);
       },
     );
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${opts.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('timeout', () => req.destroy(timedOut()));
+    // The whole attempt, not only an idle socket: a receiver answering a byte at a time must not hold a
+    // worker. An answer already begun keeps its status (its body is cut off, as past maxResponseBytes).
+    deadline = setTimeout(() => (answer ? answer.destroy() : req.destroy(timedOut())), opts.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => finish({ outcome: err.code === 'EPRIVATE' ? 'refused' : 'failed', status: null, error: err.message }));
     req.end(body);
   });

@@ -13,6 +13,18 @@ export interface RolledCount {
 export function usageRepo(db: Knex) {
   return {
     /**
+     * Runs `fn` (a roll-up: read Redis, then write what it read) alone: one at a time across every
+     * worker, in a transaction holding an advisory lock. Two at once could write in the other order
+     * than they read, and `rollup` would take the earlier, lower read for an older Redis snapshot
+     * restored and count the difference twice.
+     */
+    async exclusive<T>(fn: (repo: { rollup(rows: RolledCount[]): Promise<void> }) => Promise<T>): Promise<T> {
+      return db.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['usage-rollup']);
+        return fn(usageRepo(trx));
+      });
+    },
+    /**
      * Stores counters read from Redis; re-running with the same reads changes nothing. A counter
      * of a new Redis life (epoch) or one lower than last seen (Redis restored an older snapshot)
      * keeps what was counted before: `base` takes it and the new counter adds to it.
