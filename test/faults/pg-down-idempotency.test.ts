@@ -66,6 +66,8 @@ t.test('a batch acknowledged as Postgres goes: retries during and after the outa
     20_000,
     () => `the answer moved into Postgres (${api.log().slice(-1500)})`,
   );
+  // The flush saves the answer in Postgres, then takes it out of Redis: the second step follows the first.
+  await waitFor(async () => (await pending.get(tenantId, 'outage-batch-0001')) === null, 5_000, 'the answer taken out of Redis');
   t.equal(await pending.get(tenantId, 'outage-batch-0001'), null, 'and no longer waits in Redis');
   const after = await send();
   t.equal(after.status, 200, 'a retry after the outage gets the first answer');
