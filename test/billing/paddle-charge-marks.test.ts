@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { startPaddleFake } from './paddle-fake.js';
+import { startPaddleFake, paddlePurchase } from './paddle-fake.js';
 import { PaddlePayments } from '../../shared/engines/payments/paddle.payments.js';
 
 // Paddle takes no idempotency key: a one-time charge is announced in the subscription's custom_data
@@ -32,17 +32,7 @@ async function paddleAt(t: Test, markRetentionMs?: number) {
 }
 
 /** An add-on purchase of `quantity` bundles under `key`. */
-const purchase = (key: string, quantity: number) => ({
-  tenantId: TENANT,
-  customerId: 'ctm_01',
-  subscriptionId: 'sub_01',
-  amountMinor: 1900 * quantity,
-  currency: 'USD',
-  description: `${quantity} x 500 conversations`,
-  item: { key: 'addon:assistant_conversations_500', quantity },
-  baseUrl: 'http://x',
-  idempotencyKey: key,
-});
+const purchase = (key: string, quantity: number) => paddlePurchase(TENANT, key, quantity);
 
 /** A plan change to `planCode` under `key`, with `quantity` bundles (none for 0). */
 const change = (key: string, planCode: 'growth' | 'scale', quantity: number) => ({

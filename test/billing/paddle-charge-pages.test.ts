@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { startPaddleFake } from './paddle-fake.js';
+import { startPaddleFake, paddlePurchase } from './paddle-fake.js';
 import { PaddlePayments } from '../../shared/engines/payments/paddle.payments.js';
 
 // A retry of an add-on purchase whose charge Paddle made (its answer lost) looks for that charge
@@ -17,17 +17,7 @@ async function paddleAt(t: Test) {
 }
 
 /** A purchase of `quantity` bundles under `key` (this test's other charges are of one bundle). */
-const purchase = (key: string, quantity: number) => ({
-  tenantId: 'tnt_pages',
-  customerId: 'ctm_01',
-  subscriptionId: 'sub_01',
-  amountMinor: 1900 * quantity,
-  currency: 'USD',
-  description: `${quantity} x 500 conversations`,
-  item: { key: 'addon:assistant_conversations_500', quantity },
-  baseUrl: 'http://x',
-  idempotencyKey: key,
-});
+const purchase = (key: string, quantity: number) => paddlePurchase('tnt_pages', key, quantity);
 
 t.test('the charge the retry looks for is on the second page: found, not billed again', async (t) => {
   const { fake, paddle } = await paddleAt(t);

@@ -178,3 +178,16 @@ function listTransactions(all: Array<Record<string, any>>, q: URLSearchParams) {
     },
   };
 }
+
+/** The adapter's input for an add-on purchase of `quantity` bundles of 500 conversations under `key` (subscription sub_01). */
+export const paddlePurchase = (tenantId: string, key: string, quantity: number) => ({
+  tenantId,
+  customerId: 'ctm_01',
+  subscriptionId: 'sub_01',
+  amountMinor: 1900 * quantity,
+  currency: 'USD',
+  description: `${quantity} x 500 conversations`,
+  item: { key: 'addon:assistant_conversations_500', quantity },
+  baseUrl: 'http://x',
+  idempotencyKey: key,
+});
