@@ -27,7 +27,7 @@ export const plan: SearchStep = {
     });
     // Each term's rarity in this store: partial matches and field scores weigh a rare word above a common one.
     // A term the shopper mistyped weighs as much as its correction is sure.
-    const guessed = new Map(s.plan.corrections.map((c) => [c.to, vocab.correctionConfidence(c.to)]));
+    const guessed = s.plan.corrections.length ? new Map(s.plan.corrections.map((c) => [c.to, vocab.correctionConfidence(c.to)])) : NO_GUESSES;
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: correctedWeight(t, vocab.termWeight(t), guessed) }));
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
@@ -80,6 +80,8 @@ export const plan: SearchStep = {
     typical: s.query.boost?.typical,
   }),
 };
+
+const NO_GUESSES: ReadonlyMap<string, number> = new Map();
 
 /** A term's weight, times the confidence of the typo correction among its alternatives (if any); rounded as termWeight is. */
 function correctedWeight(term: QueryTerm, weight: number, guessed: ReadonlyMap<string, number>): number {
