@@ -20,6 +20,9 @@ t.teardown(async () => {
 });
 const tenant = await h.tenant();
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => h.api.call(method, path, { key: tenant.key, body, headers });
+/** An add-on purchase of `quantity` bundles of 500 conversations through the API, under Idempotency-Key `key`. */
+const buyAddon = (key: string, quantity: number) =>
+  api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity }, { 'idempotency-key': key });
 const units = async () => (await api('GET', '/v1/billing/subscription')).body.addons.assistant_conversations_500?.units ?? 0;
 const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/transactions?subscription_id='));
 const bundles = (quantity: number) => ({ addons: [{ code: 'assistant_conversations_500', quantity }] });
@@ -131,8 +134,7 @@ t.test('a charge Paddle billed but answered 500 is not sent again in place: the 
 t.test('an add-on purchase Paddle billed but answered 500: the retry with the same key finds the charge and bills nothing more', async (t) => {
   const before = fake.charged().length;
   const unitsBefore = await units();
-  const buy = () =>
-    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 1 }, { 'idempotency-key': 'pdl-buy-lost-0001' });
+  const buy = () => buyAddon('pdl-buy-lost-0001', 1);
   fake.state.failChargeBilled = 1;
   const first = await buy();
   t.ok(first.status >= 500, `the first attempt fails (${first.status})`);
@@ -144,12 +146,7 @@ t.test('an add-on purchase Paddle billed but answered 500: the retry with the sa
   t.equal(retry.status, 200, 'the retry with the same key');
   t.equal(await units(), unitsBefore + 500, 'the store has the bundle once');
   t.same(fake.charged().slice(before), [{ price_id: 'pri_conv500', quantity: 1 }], 'Paddle billed it once');
-  const again = await api(
-    'POST',
-    '/v1/billing/addons/purchase',
-    { code: 'assistant_conversations_500', quantity: 1 },
-    { 'idempotency-key': 'pdl-buy-next-0001' },
-  );
+  const again = await buyAddon('pdl-buy-next-0001', 1);
   t.equal(again.status, 200);
   t.same(
     fake.charged().slice(before),
@@ -165,8 +162,7 @@ t.test("Paddle's clock behind ours: a retry still finds the charge made after it
   fake.clock.offsetMs = -3_000;
   t.teardown(() => void (fake.clock.offsetMs = 0));
   const before = fake.charged().length;
-  const buy = () =>
-    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 2 }, { 'idempotency-key': 'pdl-buy-skew-0001' });
+  const buy = () => buyAddon('pdl-buy-skew-0001', 2);
   fake.state.failChargeBilled = 1;
   t.ok((await buy()).status >= 500, 'the first attempt fails after Paddle billed');
   t.equal((await buy()).status, 200, 'the retry with the same key');
@@ -176,8 +172,7 @@ t.test("Paddle's clock behind ours: a retry still finds the charge made after it
 t.test('an add-on purchase Paddle billed but answered 500, a plan change, then the purchase retried: the change kept its mark, billed once', async (t) => {
   const before = fake.charged().length;
   const unitsBefore = await units();
-  const buy = () =>
-    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity: 3 }, { 'idempotency-key': 'pdl-buy-then-change-0001' });
+  const buy = () => buyAddon('pdl-buy-then-change-0001', 3);
   fake.state.failChargeBilled = 1;
   t.ok((await buy()).status >= 500, 'the purchase fails after Paddle billed it');
   const changed = await api('POST', '/v1/billing/change-plan', { plan_code: 'growth' }, { 'idempotency-key': 'pdl-change-between-0001' });
@@ -191,13 +186,11 @@ t.test('an add-on purchase Paddle billed but answered 500, a plan change, then t
 t.test('purchase A Paddle billed but answered 500, purchase B with another key, then A retried: B kept A’s mark, each billed once', async (t) => {
   const before = fake.charged().length;
   const unitsBefore = await units();
-  const buy = (key: string, quantity: number) =>
-    api('POST', '/v1/billing/addons/purchase', { code: 'assistant_conversations_500', quantity }, { 'idempotency-key': key });
   fake.state.failChargeBilled = 1;
-  t.ok((await buy('pdl-buy-A-0001', 4)).status >= 500, 'A fails after Paddle billed it');
-  t.equal((await buy('pdl-buy-B-0001', 5)).status, 200, 'B succeeds');
+  t.ok((await buyAddon('pdl-buy-A-0001', 4)).status >= 500, 'A fails after Paddle billed it');
+  t.equal((await buyAddon('pdl-buy-B-0001', 5)).status, 200, 'B succeeds');
   t.ok(keysIn('addon_purchase_pending').includes('pdl-buy-A-0001'), "B's mark did not replace A's");
-  t.equal((await buy('pdl-buy-A-0001', 4)).status, 200, 'A retried with its key');
+  t.equal((await buyAddon('pdl-buy-A-0001', 4)).status, 200, 'A retried with its key');
   t.same(
     fake.charged().slice(before),
     [
