@@ -30,6 +30,7 @@ const search = async (body: Record<string, unknown>) => {
 };
 const step = (body: { debug: { steps: Array<Record<string, any>> } }, name: string) => body.debug.steps.find((s) => s.step === name)!;
 const budget = h.api.deps.rewriter.budget;
+const mappingVersion = async () => (await h.api.deps.contexts.get(tenantId))?.mappingVersion;
 
 t.test('a good rewrite is applied: text, filters checked against the store, request schema sent', async (t) => {
   fake.next.push({ json: rewriteAnswer('smartphone', { brand: ['samsung'], price_max: 3000, attributes: [{ name: 'color', value: 'black' }] }) });
@@ -131,9 +132,13 @@ t.test('a value_map change: a rewrite cached under the old values is not used (t
   t.match((await search({ q, ai: 'on' })).query, { ai_cached: false, filters: { color: ['Red'] } });
   t.match((await search({ q, ai: 'on' })).query, { ai_cached: true, filters: { color: ['Red'] } }, 'cached while the mapping stands');
   const renamed = [{ ...MAPPING[0], value_map: { red: 'Scarlet' } }];
+  const version = await mappingVersion();
   t.equal((await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: renamed } })).status, 200);
   const scarlet = async () => (await h.api.call('POST', '/v1/search', { key, body: { q: 'dress', filters: { color: ['Scarlet'] } } })).body;
   await eventually(async () => (await scarlet()).total === 1);
+  // The search context follows the index swap's notice in the background: the rewrite cache key
+  // holds its mapping fingerprint, so wait until this process has the new one too.
+  await eventually(async () => (await mappingVersion()) !== version);
   const calls = fake.calls.length;
   fake.next.push({ json: rewriteAnswer('dress', { attributes: [{ name: 'color', value: 'scarlet' }] }) });
   const after = await search({ q, ai: 'on' });
@@ -142,6 +147,7 @@ t.test('a value_map change: a rewrite cached under the old values is not used (t
   t.same(after.ids, ['ar1'], 'the red dress under its new value, not an empty page');
   t.equal((await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } })).status, 200);
   await eventually(async () => (await h.api.call('POST', '/v1/search', { key, body: { q: 'dress', filters: { color: ['Red'] } } })).body.total === 1);
+  await eventually(async () => (await mappingVersion()) === version);
 });
 
 t.test('a mapping change: a rewrite cached under the old mapping never filters on an attribute no longer mapped', async (t) => {
