@@ -71,12 +71,7 @@ export const idCursor: CursorCodec<IdAfter> = {
     const plain = plainIdCursor.encode(value);
     if (plain.length <= MAX_CURSOR_CHARS) return plain;
     const hash = createHash('md5').update(value.after).digest('hex').slice(0, 16);
-    const chars = [...value.after];
-    for (let n = chars.length - 1; n > 0; n--) {
-      const cursor = longIdCursor.encode({ prefix: chars.slice(0, n).join(''), hash });
-      if (cursor.length <= MAX_CURSOR_CHARS) return cursor;
-    }
-    throw new Error('no id prefix fits a cursor');
+    return longIdCursor.encode({ prefix: prefixThatFits(value.after, (prefix) => longIdCursor.encode({ prefix, hash })), hash });
   },
   decode(cursor) {
     if (!cursor) return undefined;
@@ -87,6 +82,14 @@ export const idCursor: CursorCodec<IdAfter> = {
     }
   },
 };
+
+/** The longest prefix of `text` (whole code points, at least one) whose cursor, made by `encode`, fits MAX_CURSOR_CHARS. */
+export function prefixThatFits(text: string, encode: (prefix: string) => string): string {
+  const chars = [...text];
+  let n = chars.length - 1;
+  while (n > 1 && encode(chars.slice(0, n).join('')).length > MAX_CURSOR_CHARS) n--;
+  return chars.slice(0, n).join('');
+}
 
 export function invalidCursor(): AppError {
   return new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [
