@@ -103,6 +103,7 @@ export function validateItems(body: BatchRequest) {
     texts[index] = product.json;
   });
   const deletes: string[] = [];
+  const deleting = new Set<string>();
   const offset = body.upsert?.length ?? 0;
   (body.delete ?? []).forEach((raw, i) => {
     const index = offset + i;
@@ -111,9 +112,11 @@ export function validateItems(body: BatchRequest) {
     } else if (textProblem(raw)) {
       errors.push({ id: null, index, code: 'invalid_text', message: `the id ${textProblem(raw)}` });
     } else if (seen.has(raw)) {
-      errors.push({ id: raw, index, code: 'duplicate_id', message: 'the same id is upserted in this batch' });
+      const message = deleting.has(raw) ? 'the same id appears earlier in delete' : 'the same id is upserted in this batch';
+      errors.push({ id: raw, index, code: 'duplicate_id', message });
     } else {
       seen.add(raw);
+      deleting.add(raw);
       deletes.push(raw);
     }
   });

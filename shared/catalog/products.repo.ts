@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CanonicalProduct, StoredProduct } from './canonical.js';
 import { derivedWrite } from '../platform/db/derived-write.js';
+import type { IdAfter } from '../platform/cursor.js';
 import { completeSync, touchSync } from './syncs.js';
 import { deleteUnsentInline, syncCleanupPending, syncTooLargeInline } from './sync-cleanup.js';
 
@@ -102,10 +103,21 @@ export function productsRepo(db: Knex) {
       const sql = `SELECT x.* FROM unnest(?::text[]) AS v(id) CROSS JOIN LATERAL (SELECT * FROM products p WHERE p.tenant_id = ? AND p.id = v.id LIMIT 1) x`;
       return (await db.raw(sql, [ids, tenantId])).rows;
     },
-    /** Stable id-ordered pages; `q` matches id or any name text (case-insensitive substring). */
-    async list(tenantId: string, opts: { after?: string; limit: number; q?: string | null }): Promise<ProductWithState[]> {
+    /**
+     * Stable id-ordered pages; `q` matches id or any name text (case-insensitive substring). A page
+     * after a long id's cursor (IdAfter's prefix and hash) starts after that id; if the product was
+     * deleted since, after the prefix: rows sharing it may come again, none is skipped.
+     */
+    async list(tenantId: string, opts: { after?: IdAfter; limit: number; q?: string | null }): Promise<ProductWithState[]> {
       const q = withState(db).where({ 'p.tenant_id': tenantId });
-      if (opts.after) q.andWhere('p.id', '>', opts.after);
+      const after = opts.after;
+      if (after && 'after' in after) q.andWhere('p.id', '>', after.after);
+      else if (after) {
+        q.andWhereRaw(
+          `p.id > coalesce((SELECT id FROM products WHERE tenant_id = ? AND id >= ? AND starts_with(id, ?) AND left(md5(id), 16) = ? ORDER BY id LIMIT 1), ?)`,
+          [tenantId, after.prefix, after.prefix, after.hash, after.prefix],
+        );
+      }
       if (opts.q) {
         const like = `%${opts.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         q.andWhere((w) => w.whereILike('p.id', like).orWhereRaw(`exists (select 1 from jsonb_each_text(p.data->'name') n where n.value ilike ?)`, [like]));

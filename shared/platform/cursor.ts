@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.js';
 import { textProblem } from '../text/valid-text.js';
@@ -50,8 +51,45 @@ export function cursorCodec<T>(schema: z.ZodType<T>): CursorCodec<T> {
 
 /** Lists ordered by (time, id): synonyms, global rules, suggestions. `at` keeps Postgres's microseconds. */
 export const timeIdCursor = cursorCodec(z.strictObject({ at: CursorTime, id: CursorId }));
-/** Lists ordered by id alone: products. */
-export const idCursor = cursorCodec(z.strictObject({ after: CursorId }));
+/** Longest cursor a client may send back (spec 8: cursor max 200 characters). */
+export const MAX_CURSOR_CHARS = 200;
+
+/**
+ * Where a page ordered by id alone starts: after `after`, or, for an id whose cursor would pass
+ * MAX_CURSOR_CHARS (ids are up to 128 characters, and a non-ASCII or quote-heavy one takes up to
+ * 3 bytes each before base64), after the id that starts with `prefix` and whose md5 begins with `hash`.
+ */
+export type IdAfter = { after: string } | { prefix: string; hash: string };
+
+const plainIdCursor = cursorCodec(z.strictObject({ after: CursorId }));
+const longIdCursor = cursorCodec(z.strictObject({ prefix: CursorId, hash: z.string().regex(/^[0-9a-f]{16}$/) }));
+
+/** Lists ordered by id alone: products. Every cursor it encodes fits MAX_CURSOR_CHARS, so it can be passed back. */
+export const idCursor: CursorCodec<IdAfter> = {
+  encode(value) {
+    if (!('after' in value)) return longIdCursor.encode(value);
+    const plain = plainIdCursor.encode(value);
+    if (plain.length <= MAX_CURSOR_CHARS) return plain;
+    const hash = createHash('md5').update(value.after).digest('hex').slice(0, 16);
+    return longIdCursor.encode({ prefix: prefixThatFits(value.after, (prefix) => longIdCursor.encode({ prefix, hash })), hash });
+  },
+  decode(cursor) {
+    if (!cursor) return undefined;
+    try {
+      return plainIdCursor.decode(cursor);
+    } catch {
+      return longIdCursor.decode(cursor);
+    }
+  },
+};
+
+/** The longest prefix of `text` (whole code points, at least one) whose cursor, made by `encode`, fits MAX_CURSOR_CHARS. */
+export function prefixThatFits(text: string, encode: (prefix: string) => string): string {
+  const chars = [...text];
+  let n = chars.length - 1;
+  while (n > 1 && encode(chars.slice(0, n).join('')).length > MAX_CURSOR_CHARS) n--;
+  return chars.slice(0, n).join('');
+}
 
 export function invalidCursor(): AppError {
   return new AppError('invalid_cursor', 400, 'cursor is not one this API returned', [

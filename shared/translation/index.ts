@@ -37,6 +37,7 @@ export function translationCostMicros(db: Knex, tenantId: string, month = usageM
 export { productsChanged, localize, type HookDeps } from './catalog-hooks.js';
 export { startBackfill, backfillKey, restartData, usd, type BackfillInput } from './backfill.js';
 export { reviewService } from './review.js';
+export type { ReviewAfter } from './review.repo.js';
 export { ANSWERS_KEPT_DAYS, UNCOUNTED_KEPT_DAYS } from './answers.repo.js';
 export { collect, type CollectScope } from './collect.js';
 export { protect, restore } from './protect.js';

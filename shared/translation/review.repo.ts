@@ -29,14 +29,25 @@ function patchFor(db: Knex, action: ReviewAction, edit?: Edit): Record<string, u
   };
 }
 
+/** Where a review page starts: after (product, item), or, for a product id too long for a cursor, after the item whose product starts with `pp`. */
+export type ReviewAfter = { p: string; id: string } | { pp: string; id: string };
+
 /** Review decisions, the approved feed, acknowledgements and export reads. */
 export function reviewRepo(db: Knex) {
   return {
     /** One page of the review queue in (product, id) order, so a product's fields sit together. */
-    async list(tenantId: string, opts: { status: Status; target?: string | null; after?: { p: string; id: string }; limit: number }): Promise<ItemRow[]> {
+    async list(tenantId: string, opts: { status: Status; target?: string | null; after?: ReviewAfter; limit: number }): Promise<ItemRow[]> {
       const q = db<ItemRow>('translation_items').where({ tenant_id: tenantId, status: opts.status });
       if (opts.target) q.andWhere({ target_locale: opts.target });
-      if (opts.after) q.andWhereRaw('(product_id, id) > (?, ?)', [opts.after.p, opts.after.id]);
+      const after = opts.after;
+      if (after && 'p' in after) q.andWhereRaw('(product_id, id) > (?, ?)', [after.p, after.id]);
+      else if (after) {
+        // The item's product; after the prefix if the item is gone (items sharing it may come again, none is skipped).
+        q.andWhereRaw(
+          `(product_id, id) > (coalesce((SELECT product_id FROM translation_items WHERE tenant_id = ? AND id = ? AND starts_with(product_id, ?)), ?), ?)`,
+          [tenantId, after.id, after.pp, after.pp, after.id],
+        );
+      }
       return q.orderBy([{ column: 'product_id' }, { column: 'id' }]).limit(opts.limit);
     },
     async count(tenantId: string, status: Status, target?: string | null): Promise<number> {

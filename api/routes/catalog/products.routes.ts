@@ -88,7 +88,7 @@ export function productRoutes(deps: Deps): RouteSpec[] {
       query: ListProducts,
       responses: { 200: { description: 'page of products', schema: page(ProductOutBody) } },
       async handle(ctx, { query }) {
-        const after = idCursor.decode(query.cursor)?.after;
+        const after = idCursor.decode(query.cursor);
         ctx.body = await cursorPage(
           idCursor,
           query.limit,

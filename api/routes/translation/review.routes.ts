@@ -1,15 +1,26 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { z } from 'zod';
-import { cursorCodec, cursorPage, CursorId } from '../../../shared/platform/cursor.js';
-import { reviewService } from '../../../shared/translation/index.js';
+import { cursorCodec, cursorPage, CursorId, MAX_CURSOR_CHARS, prefixThatFits, type CursorCodec } from '../../../shared/platform/cursor.js';
+import { reviewService, type ReviewAfter } from '../../../shared/translation/index.js';
 import { page } from '../../http/schemas.js';
 import { BulkBody, BulkReviewResult, ReviewBody, ReviewParams, ReviewQuery, toItemOut, TranslationItem } from './translation.schema.js';
 
 const READ = { scope: 'translations:read' as const };
 const WRITE = { scope: 'translations:write' as const };
-/** The review list is ordered by (product, id). */
-const reviewCursor = cursorCodec(z.strictObject({ p: CursorId, id: CursorId }));
+/**
+ * The review list is ordered by (product, id). A product id too long for the cursor (spec 8: max 200
+ * characters) is carried as its prefix `pp`; the list finds the product again from the item.
+ */
+const reviewCodec = cursorCodec(z.union([z.strictObject({ p: CursorId, id: CursorId }), z.strictObject({ pp: CursorId, id: CursorId })]));
+const reviewCursor: CursorCodec<ReviewAfter> = {
+  decode: reviewCodec.decode,
+  encode(value) {
+    const plain = reviewCodec.encode(value);
+    if (plain.length <= MAX_CURSOR_CHARS || !('p' in value)) return plain;
+    return reviewCodec.encode({ pp: prefixThatFits(value.p, (pp) => reviewCodec.encode({ pp, id: value.id })), id: value.id });
+  },
+};
 
 /** The review queue (spec 4.3): list by status, decide one item or many (README "Translation states"). */
 export function reviewRoutes(deps: Deps): RouteSpec[] {
