@@ -87,3 +87,32 @@ t.test('a mapping onto a built-in facet name is a 400 and changes nothing', asyn
   const now = (await h.api.call('GET', '/v1/attributes/mapping', { key })).body.items.map((i: { canonical_name: string }) => i.canonical_name);
   t.same(now, ['ram', 'size', 'weight'], 'the mapping before stays');
 });
+
+t.test('an Arabic store names its facets in Arabic: mapping, facet counts and filters by that name', async (t) => {
+  const store = await h.tenant('arabic facet names');
+  const items = [
+    { raw_name: 'المقاس', canonical_name: 'المقاس', facet: true },
+    { raw_name: 'Colour', canonical_name: 'لون', facet: true },
+  ];
+  const put = await h.api.call('PUT', '/v1/attributes/mapping', { key: store.key, body: { items } });
+  t.equal(put.status, 200, JSON.stringify(put.body));
+  const shoe = (id: string, attributes: Record<string, unknown>) => ({ id, name: { ar: `حذاء رياضي ${id}` }, price: 50, currency: 'SAR', attributes });
+  await loadProducts(h, store.key, store.id, [shoe('b1', { المقاس: '42', Colour: 'أحمر' }), shoe('b2', { المقاس: '44', Colour: 'أسود' })]);
+  const search = (qs: string) => h.api.call('GET', `/v1/search?q=${encodeURIComponent('حذاء')}&${qs}`, { key: store.key });
+  const size = encodeURIComponent('المقاس');
+  const faceted = await search(`facets=${size}`);
+  t.equal(faceted.status, 200, JSON.stringify(faceted.body));
+  t.same(faceted.body.facets.find((f: { name: string }) => f.name === 'المقاس')?.buckets.map((b: { value: string }) => b.value).sort(), ['42', '44']);
+  t.same(ids(await search(`filter[${size}]=44`)), ['b2']);
+  t.same(ids(await search(`filter[${size}][lte]=43`)), ['b1']);
+  const posted = await h.api.call('POST', '/v1/search', { key: store.key, body: { q: 'حذاء', filters: { لون: ['أحمر'] } } });
+  t.same(ids(posted), ['b1']);
+});
+
+t.test('a canonical name is still refused with punctuation or an opening space', async (t) => {
+  for (const name of [' size', 'size!', 'a.b', 'x[y]']) {
+    const res = await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: [{ raw_name: 'Size', canonical_name: name }] } });
+    t.equal(res.status, 400, name);
+    t.equal(res.body.error.details[0].field, 'items.0.canonical_name', name);
+  }
+});

@@ -16,7 +16,8 @@ export const MappingItemIn = z.strictObject({
     .string()
     .min(1)
     .max(100)
-    .regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'letters, digits, _ - and spaces'),
+    // Letters and digits of any script (an Arabic store names its facets in Arabic: "المقاس"), with their marks, _ - and spaces.
+    .regex(/^[\p{L}\p{N}_][\p{L}\p{M}\p{N}_ -]*$/u, 'letters, digits, _ - and spaces'),
   unit: z.string().max(20).nullish(),
   value_map: z.record(z.string().max(1000), z.string().max(1000)).optional(),
   facet: z.boolean().default(true),
