@@ -48,9 +48,13 @@ const texts = (body: { suggestions: Suggestion[] }) => body.suggestions.map((s) 
 
 /** Runs refresh-vocabulary now (the real worker) and waits until it is done. */
 async function rebuildVocabulary(tenant: string) {
+  const dictionaries = h.api.deps.contexts.dictionaries;
+  const held = dictionaries.peek(tenant);
   const jobId = await h.api.deps.queues.enqueue(refreshVocabulary, { tenantId: tenant, bucket: Date.now() });
   const queue = h.api.deps.queues.get('vocabulary');
   await waitFor(async () => (await queue.getJob(jobId))?.finishedOn, 20_000, 'vocabulary rebuild');
+  // The rebuild's notice reloads this process's dictionary in the background: wait for the new one.
+  if (held) await waitFor(() => dictionaries.peek(tenant) !== held, 20_000, "the API's dictionary reload");
 }
 
 t.test('completions of every kind: past queries, name openings, brands, categories', async (t) => {
