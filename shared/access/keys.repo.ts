@@ -63,9 +63,11 @@ export function keysRepo(db: Knex) {
       return keys().where({ hash }).first();
     },
     /**
-     * Applies a patch to a live key. Its sessions hold its scopes as they are now, so a scope change
-     * also answers the token hashes of the live sessions in its lineage, for the auth caches to drop
-     * (read after the update, in its transaction: a session minted meanwhile waited on the key's row).
+     * Applies a patch to a live key; undefined when it is revoked or rotated (its successor copied
+     * its scopes already: a patch landing after would never reach the key in use). Its sessions hold
+     * its scopes as they are now, so a scope change also answers the token hashes of the live
+     * sessions in its lineage, for the auth caches to drop (read after the update, in its
+     * transaction: a session minted meanwhile waited on the key's row).
      */
     async update(
       tenantId: string,
@@ -73,7 +75,7 @@ export function keysRepo(db: Knex) {
       patch: Partial<Pick<ApiKeyRow, 'name' | 'scopes' | 'allowed_origins'>>,
     ): Promise<{ row: ApiKeyRow; sessionHashes: string[] } | undefined> {
       return db.transaction(async (trx) => {
-        const [row] = await keys(trx).where({ tenant_id: tenantId, id }).whereNull('revoked_at').update(patch).returning('*');
+        const [row] = await keys(trx).where({ tenant_id: tenantId, id }).whereNull('revoked_at').whereNull('replaced_by').update(patch).returning('*');
         if (!row) return undefined;
         return { row: row as ApiKeyRow, sessionHashes: patch.scopes ? await sessionsMintedBy(trx, { keyId: id }) : [] };
       });

@@ -30,7 +30,13 @@ export const InsightsEvent = z
     filters: z.array(z.string().max(1000)).max(10).optional(),
     objectData: z
       .array(
-        z.object({ queryID: z.string().max(64).optional(), price: Money.optional(), quantity: z.number().int().min(1).optional(), discount: Money.optional() }),
+        z.object({
+          queryID: z.string().max(64).optional(),
+          price: Money.optional(),
+          // The events table's limit (as on POST /v1/events): a larger one failed the whole shared write batch.
+          quantity: z.number().int().min(1).max(1_000_000).optional(),
+          discount: Money.optional(),
+        }),
       )
       .max(20)
       .optional(),

@@ -52,8 +52,8 @@ export interface ArchiveResult {
 /**
  * The store's data as `<dir>/<tenant>/<name>.tar.gz`: one JSON-lines file per table with a
  * tenant column (catalog, synonyms, translations, rules, experiments, events, search log,
- * usage costs, jobs, receivers without secrets …; credentials and derived index tables left out)
- * plus `usage.json` (the search counters kept in Redis) and `manifest.json`.
+ * usage costs, jobs, receivers without secrets …; credentials and derived index tables left out),
+ * `tenants.jsonl` (the store's own row) plus `usage.json` (the search counters kept in Redis) and `manifest.json`.
  */
 export async function writeDataArchive(deps: { db: Knex; redis: Redis; prefix: string }, dir: string, tenantId: string, name: string): Promise<ArchiveResult> {
   const work = resolve(dir, tenantId, `${name}.parts`);
@@ -69,6 +69,11 @@ export async function writeDataArchive(deps: { db: Knex; redis: Redis; prefix: s
       await closeStream(out);
       entries.push({ name: `${table}.jsonl`, path });
     }
+    // The store's own row (name, locales, settings such as its ranking): keyed by `id`, so the walk above never reads it.
+    const store = await deps.db('tenants').where({ id: tenantId });
+    await writeFile(join(work, 'tenants.jsonl'), store.map((r) => JSON.stringify(r) + '\n').join(''));
+    entries.push({ name: 'tenants.jsonl', path: join(work, 'tenants.jsonl') });
+    files['tenants.jsonl'] = store.length;
     const usage = await usageCounters(deps.redis, deps.prefix, tenantId);
     await writeFile(join(work, 'usage.json'), JSON.stringify(usage, null, 2));
     entries.push({ name: 'usage.json', path: join(work, 'usage.json') });

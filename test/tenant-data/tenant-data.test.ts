@@ -101,10 +101,17 @@ t.test('data_export: admin only, confirmed; the archive holds everything the sto
     'search_log.jsonl',
     'usage.json',
     'webhook_receivers.jsonl',
+    'tenants.jsonl',
   ]) {
     t.ok(files.includes(f), `${f} in the archive`);
   }
   t.notOk(files.includes('api_keys.jsonl'), 'no credentials');
+  const store = await db('tenants').where({ id: a.id }).first();
+  t.same(
+    lines(join(dir, 'tenants.jsonl')).map((r) => [r.id, r.name, r.locales, r.default_locale, r.settings]),
+    [[a.id, store.name, store.locales, store.default_locale, store.settings]],
+    "the store's own record (name, locales, settings), and no other store's",
+  );
   const products = lines(join(dir, 'products.jsonl'));
   t.same(products.map((p) => p.id).sort(), [...a.ids].sort(), 'every product, none of another store');
   t.ok(products.every((p) => p.tenant_id === a.id));

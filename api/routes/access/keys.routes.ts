@@ -81,6 +81,8 @@ export function keyRoutes(deps: Deps): RouteSpec[] {
         if (body.scopes != null) patch.scopes = resolveScopes(row.kind, body.scopes);
         if (body.allowed_origins != null) patch.allowed_origins = resolveOrigins(row.kind, body.allowed_origins);
         const updated = Object.keys(patch).length ? await keys.update(tenantId, row.id, patch) : undefined;
+        // Revoked or rotated since it was read: nothing was changed, and the 409 says why.
+        if (Object.keys(patch).length && !updated) assertLive(await load(tenantId, row.id));
         // The key's sessions hold its current scopes: a scope change drops them from every cache too.
         await Promise.all([row.hash, ...(updated?.sessionHashes ?? [])].map((hash) => deps.auth.invalidate(hash)));
         ctx.body = toKeyOut(updated?.row ?? row);
