@@ -41,3 +41,15 @@ export async function setupWithWorkers(env: Record<string, string> = {}): Promis
   });
   return { h, workers };
 }
+
+/**
+ * Resolves once the API process `deps` has received every notice published before the call: a
+ * worker's notice reaches the API over Redis, and Redis delivers one subscriber's messages in the
+ * order they were published, so a marker published now arrives after them.
+ */
+export async function noticesDelivered(deps: Deps): Promise<void> {
+  const marker = `notices-delivered-${process.hrtime.bigint()}`;
+  const seen = new Promise<void>((resolve) => deps.notices.on('signals', (id) => id === marker && resolve()));
+  await deps.redis.publish(deps.notices.channel('signals'), marker);
+  await seen;
+}

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers, eventually, noticesDelivered } from '../helpers/workers.js';
 import { familyProducts } from './catalog.js';
 import { learnEvents } from '../../pipelines/vectors/learn-events.stage.js';
 
@@ -32,6 +32,8 @@ async function learn(tenantId: string) {
     20_000,
     50,
   );
+  // Its signals notice reaches the API over Redis; from then on recommendations wait for the new signals.
+  await noticesDelivered(deps);
   return done.returnvalue as { similar: number; similarReused: boolean };
 }
 
