@@ -41,3 +41,15 @@ t.test('a product deleted while its batch is embedded keeps no vector', async (t
   t.equal(await deps.vectors.count(tenantId), items.length - 1, 'the serving generation holds only stored products');
   t.equal(await vectorRows(items[1].id as string), 1, 'other products keep theirs');
 });
+
+t.test("a product deleted and stored again keeps its vector when the delete's job comes last", async (t) => {
+  const id = items[2].id as string;
+  t.equal((await h.api.call('DELETE', `/v1/products/${id}`, { key })).status, 200);
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: [items[2]] } })).status, 200);
+  // The two batches' embed jobs finish out of order (two workers): the new product's first, the delete's after it.
+  await embedProducts.run({ data: { tenantId, batchId: 'again-upsert', ids: [id], deletes: [] }, deps } as never);
+  t.equal(await vectorRows(id), 1, 'embedded again');
+  await embedProducts.run({ data: { tenantId, batchId: 'again-delete', ids: [], deletes: [id] }, deps } as never);
+  t.equal(await vectorRows(id), 1, 'the stored product keeps its vector');
+  t.equal(await deps.vectors.count(tenantId), items.length - 1, 'every stored product has its vector');
+});
