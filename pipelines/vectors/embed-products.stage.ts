@@ -23,7 +23,9 @@ export const embedProducts = defineStage({
     }
     const rows = await deps.repos.products.findMany(data.tenantId, data.ids);
     const found = new Set(rows.map((r) => r.id));
-    const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];
+    // A deleted product stored again since keeps its vector (its new batch embeds it, maybe already): only what is not stored now goes.
+    const back = await deps.repos.products.existingIds(data.tenantId, data.deletes);
+    const gone = [...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))];
     await deps.vectors.remove(data.tenantId, gone);
     const ctx = await indexContext(deps, data.tenantId);
     const served = await embedLive(deps, data.tenantId, ctx.toDocs(rows), deps.config.vectors.embeddingBatch);

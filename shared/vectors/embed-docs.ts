@@ -6,6 +6,7 @@ import { vectorPayload, vectorText } from './vector-text.js';
 export interface EmbedDeps {
   vectors: VectorStore;
   embedders: EmbedderSource;
+  repos: { products: { existingIds(tenantId: string, ids: string[]): Promise<Set<string>> } };
 }
 
 /** Embeds documents with one embedder and writes them into one generation, `batch` texts per call. */
@@ -26,6 +27,14 @@ export async function embedInto(
       gen,
       chunk.map((doc, j) => ({ id: doc.id, vector: vectors[j], payload: vectorPayload(doc), version: doc.version })),
     );
+    // A product deleted while it was embedded had its vectors removed before this write landed: taken out again here.
+    // (A delete committed after this check is followed by its own removal, which comes after this write.)
+    const kept = await d.repos.products.existingIds(
+      tenantId,
+      chunk.map((doc) => doc.id),
+    );
+    const gone = chunk.filter((doc) => !kept.has(doc.id)).map((doc) => doc.id);
+    if (gone.length) await d.vectors.remove(tenantId, gone);
   }
 }
 

@@ -23,7 +23,7 @@ export class QueryVectors {
     return this.planAllows ? this.planAllows(tenantId) : Promise.resolve(true);
   }
 
-  /** The query's vector with the serving generation's embedder (null: the store has no vectors). */
+  /** The query's vector with the serving generation's embedder (null: the store has no vectors, or its embedder failed). */
   async embed(tenantId: string, text: string): Promise<Float32Array | null> {
     const { active } = await this.activeOf(tenantId);
     if (!active || !text.trim()) return null;
@@ -35,11 +35,15 @@ export class QueryVectors {
       this.cache.set(key, hit);
       return hit;
     }
-    hit = this.embedders.byId(tenantId, active).then(async (e) => (e ? (await e.embed([text]))[0] : null));
-    hit.catch(() => this.cache.delete(key));
+    const made = this.embedders.byId(tenantId, active).then(async (e) => (e ? (await e.embed([text]))[0] : null));
+    // An embedder that fails (a provider down or refusing calls) leaves the search lexical, as a store without vectors: never a failed search. Not held.
+    const held: Promise<Float32Array | null> = made.catch(() => {
+      if (this.cache.get(key) === held) this.cache.delete(key);
+      return null;
+    });
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(key, hit);
-    return hit;
+    this.cache.set(key, held);
+    return held;
   }
 
   nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {

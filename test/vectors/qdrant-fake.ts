@@ -19,6 +19,10 @@ function holds(c: Cond, payload: Record<string, unknown>): boolean {
   throw new Error(`the fake does not know condition ${JSON.stringify(c)}`);
 }
 
+type Filter = { must?: Cond[]; must_not?: Cond[] };
+const passes = (f: Filter, payload: Record<string, unknown>) =>
+  (f.must ?? []).every((c) => holds(c, payload)) && !(f.must_not ?? []).some((c) => holds(c, payload));
+
 const cosine = (a: number[], b: number[]) => {
   let d = 0;
   let na = 0;
@@ -33,7 +37,7 @@ const cosine = (a: number[], b: number[]) => {
 
 /**
  * A local server answering Qdrant's REST endpoints the adapter uses (collections, aliases, points
- * upsert/delete/retrieve/count and `points/query`), with Qdrant's `{result, status, time}`
+ * upsert (also through `points/batch`, honouring `update_filter`)/delete/retrieve/count and `points/query`), with Qdrant's `{result, status, time}`
  * envelope and 404s for unknown collections; records every request for the schema check.
  */
 export async function startQdrantFake(apiKey: string) {
@@ -41,6 +45,17 @@ export async function startQdrantFake(apiKey: string) {
   const aliases = new Map<string, string>();
   const requests: RecordedRequest[] = [];
   const resolve = (name: string) => collections.get(aliases.get(name) ?? name);
+
+  /** Points upserted as Qdrant does: an `update_filter` leaves stored points it does not match as they are (new points are inserted). */
+  const upsert = (col: { size: number; points: Map<string, Point> }, data: { points: Point[]; update_filter?: Filter }): string | null => {
+    for (const p of data.points) {
+      if (p.vector.length !== col.size) return `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${p.vector.length}`;
+      const stored = col.points.get(String(p.id));
+      if (stored && data.update_filter && !passes(data.update_filter, stored.payload)) continue;
+      col.points.set(String(p.id), { id: String(p.id), vector: p.vector, payload: p.payload ?? {} });
+    }
+    return null;
+  };
 
   const answer = (res: ServerResponse, status: number, result: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -73,11 +88,20 @@ export async function startQdrantFake(apiKey: string) {
     const col = resolve(name);
     if (!col) return answer(res, 404, `Collection \`${name}\` doesn't exist!`);
     if (rest === '/points' && req.method === 'PUT') {
-      for (const p of data.points) {
-        if (p.vector.length !== col.size) return answer(res, 400, `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${p.vector.length}`);
-        col.points.set(String(p.id), { id: String(p.id), vector: p.vector, payload: p.payload ?? {} });
+      const error = upsert(col, data);
+      return error ? answer(res, 400, error) : answer(res, 200, { operation_id: 1, status: 'completed' });
+    }
+    if (rest === '/points/batch' && req.method === 'POST') {
+      for (const op of data.operations) {
+        if (!op.upsert) return answer(res, 400, `the fake does not know operation ${Object.keys(op)}`);
+        const error = upsert(col, op.upsert);
+        if (error) return answer(res, 400, error);
       }
-      return answer(res, 200, { operation_id: 1, status: 'completed' });
+      return answer(
+        res,
+        200,
+        data.operations.map((_: unknown, i: number) => ({ operation_id: 3 + i, status: 'completed' })),
+      );
     }
     if (rest === '/points/delete') {
       for (const id of data.points) col.points.delete(String(id));
@@ -95,10 +119,9 @@ export async function startQdrantFake(apiKey: string) {
     }
     if (rest === '/points/count') return answer(res, 200, { count: col.points.size });
     if (rest === '/points/query') {
-      const f = data.filter ?? {};
-      const pass = (p: Point) => (f.must ?? []).every((c: Cond) => holds(c, p.payload)) && !(f.must_not ?? []).some((c: Cond) => holds(c, p.payload));
+      const f: Filter = data.filter ?? {};
       const points = [...col.points.values()]
-        .filter(pass)
+        .filter((p) => passes(f, p.payload))
         .map((p) => ({ id: p.id, version: 1, score: cosine(p.vector, data.query), payload: { product_id: p.payload.product_id } }))
         .sort((a, b) => b.score - a.score)
         .slice(0, data.limit ?? 10);

@@ -85,6 +85,24 @@ export async function storeSuite(t: Test, store: VectorStore, a: string, b: stri
     ['q1'],
     'the other store untouched',
   );
+
+  // Two embed jobs of one product finishing out of order: the newer product version stays.
+  await store.upsert(b, 1, [{ id: 'q2', vector: unit([0, 1, 0]), payload: payload('c1', 10), version: 2000 }]);
+  await store.upsert(b, 1, [
+    { id: 'q2', vector: unit([0, 0, 1]), payload: payload('c1', 10, { visible: false }), version: 1000 },
+    { id: 'q3', vector: unit([0, 0, 1]), payload: payload('c1', 10), version: 1000 },
+    { id: 'q1', vector: unit([0, 1, 0]), payload: payload('c1', 10), version: 3000 },
+  ]);
+  await refresh(b);
+  const kept = await store.vectorsOf(b, ['q1', 'q2', 'q3']);
+  t.ok(Math.abs(kept.get('q2')![1] - 1) < 1e-6, 'an older product version never overwrites a newer one');
+  t.ok(Math.abs(kept.get('q1')![1] - 1) < 1e-6, 'a newer version replaces an older one in the same write');
+  t.ok(kept.has('q3'), 'a new product in the same write is stored');
+  t.same(
+    (await store.nearest(b, unit([0, 1, 0]), 2)).map((h) => h.id),
+    ['q1', 'q2'],
+    "the newer version's payload stays (still visible)",
+  );
   await store.dropTenant(a);
   t.equal((await store.generations(a)).active, null);
 }

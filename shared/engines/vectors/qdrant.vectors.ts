@@ -73,22 +73,33 @@ export class QdrantVectorStore implements VectorStore {
     if (!gen) return;
     for (const it of items)
       if (it.vector.length !== gen.dims) throw new Error(`vector of ${it.id} has ${it.vector.length} dimensions, generation ${generation} ${gen.dims}`);
-    await client.upsert(collectionOf(tenantId, generation), {
+    const point = (it: VectorItem) => ({
+      id: pointId(tenantId, it.id),
+      vector: Array.from(it.vector),
+      payload: {
+        product_id: it.id,
+        embedder_id: gen.embedderId,
+        dims: gen.dims,
+        category_ids: it.payload.categoryIds,
+        brand: it.payload.brand,
+        price: it.payload.price,
+        in_stock: it.payload.inStock,
+        visible: it.payload.visible,
+        version: it.version ?? 0,
+      },
+    });
+    // An older product version never overwrites a newer one (the port's rule): each version's points
+    // replace only stored points of that version or older (`update_filter`); new points are inserted.
+    const byVersion = new Map<number, VectorItem[]>();
+    for (const it of items) {
+      let group = byVersion.get(it.version ?? 0);
+      if (!group) byVersion.set(it.version ?? 0, (group = []));
+      group.push(it);
+    }
+    await client.batchUpdate(collectionOf(tenantId, generation), {
       wait: true,
-      points: items.map((it) => ({
-        id: pointId(tenantId, it.id),
-        vector: Array.from(it.vector),
-        payload: {
-          product_id: it.id,
-          embedder_id: gen.embedderId,
-          dims: gen.dims,
-          category_ids: it.payload.categoryIds,
-          brand: it.payload.brand,
-          price: it.payload.price,
-          in_stock: it.payload.inStock,
-          visible: it.payload.visible,
-          version: it.version ?? 0,
-        },
+      operations: [...byVersion].map(([version, group]) => ({
+        upsert: { points: group.map(point), update_filter: { must: [{ key: 'version', range: { lte: version } }] } },
       })),
     });
   }
