@@ -32,7 +32,7 @@ import * as m032 from './032-catalog-sync-cleanup.js';
 import * as m033 from './033-catalog-sync-cancel.js';
 import * as m034 from './034-catalog-sync-restarts.js';
 import * as m035 from './035-synonyms-fingerprint-index.js';
-import * as m037 from './037-tenant-data-engine-rows.js';
+import * as m036 from './036-tenant-data-engine-rows.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -74,7 +74,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['033-catalog-sync-cancel', m033],
   ['034-catalog-sync-restarts', m034],
   ['035-synonyms-fingerprint-index', m035],
-  ['037-tenant-data-engine-rows', m037],
+  ['036-tenant-data-engine-rows', m036],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
