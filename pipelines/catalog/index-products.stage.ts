@@ -38,6 +38,14 @@ export const indexProducts = defineStage({
     await productsChanged(hooks, data.tenantId, rows, gone);
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(await localize(hooks, data.tenantId, rows)), ctx.settings);
+    // A product deleted while it was indexed had its document removed before this write landed: taken out again here.
+    // (A delete committed after this check is followed by its own removal, which comes after this write.)
+    const kept = await products.existingIds(
+      data.tenantId,
+      rows.map((r) => r.id),
+    );
+    const lost = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
+    if (lost.length) await deps.engine.remove(data.tenantId, lost);
     await products.markIndexed(
       data.tenantId,
       rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })),

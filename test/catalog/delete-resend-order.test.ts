@@ -68,5 +68,22 @@ for (const [name, env] of Object.entries(engines)) {
       await index('between-delete', [], ['k2'], { ...deps, engine: late });
       t.ok((await search('kettle')).includes('k2'), "still searchable after the delete's job");
     });
+
+    t.test('deleted while its batch is indexed', async (t) => {
+      await send([{ ...kettles[0], name: { en: 'Copper kettle k0 large' } }]);
+      // The batch's job read k0; before its write reaches the engine, k0 is deleted and its delete's job runs.
+      const engine: LexicalEngine = deps.engine;
+      const late = Object.assign(Object.create(engine) as LexicalEngine, {
+        async upsert(...args: Parameters<LexicalEngine['upsert']>) {
+          t.equal((await h.api.call('DELETE', '/v1/products/k0', { key })).status, 200);
+          await index('during-delete', [], ['k0']);
+          t.notOk((await search('kettle')).includes('k0'), 'the delete leaves search at once');
+          await engine.upsert(...args);
+        },
+      });
+      await index('during-upsert', ['k0'], [], { ...deps, engine: late });
+      t.notOk((await search('kettle')).includes('k0'), 'not searchable after the batch job');
+      t.ok((await search('kettle')).includes('k2'), 'the others stay');
+    });
   });
 }
