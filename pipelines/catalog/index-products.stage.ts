@@ -9,7 +9,7 @@ import { embedProducts } from '../vectors/embed-products.stage.js';
 
 /**
  * Indexes one stored batch into the lexical engine: upserts the products' current versions,
- * removes deleted ones, marks them indexed. Re-runnable: engine writes are upserts keyed by
+ * removes deleted ones (those not stored again since), marks them indexed. Re-runnable: engine writes are upserts keyed by
  * product id and never regress to an older product version. Job id: index-<tenant>-<batch>.
  * The embed-products and upsert-vectors stages (VectorStore port) chain after this one via ctx.next.
  * Translation's hooks run here: changed sources mark their translations stale (watch mode queues
@@ -22,12 +22,30 @@ export const indexProducts = defineStage({
     const ctx = await indexContext(deps, data.tenantId);
     const rows = await products.findMany(data.tenantId, data.ids);
     const found = new Set(rows.map((r) => r.id));
-    const gone = [...data.deletes, ...data.ids.filter((id) => !found.has(id))];
-    if (gone.length) await deps.engine.remove(data.tenantId, gone);
+    // A deleted product stored again since stays in search (its new batch indexes it, maybe already): only what is not stored now goes.
+    // A delete committed after this check takes the product out with its own removals (its API call's and its job's).
+    const back = await products.existingIds(data.tenantId, data.deletes);
+    let gone = [...new Set([...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))])];
+    if (gone.length) {
+      await deps.engine.remove(data.tenantId, gone);
+      // Stored again between the check and the removal (its batch's job may have written it before the removal): written back below.
+      const again = await products.findMany(data.tenantId, gone);
+      rows.push(...again);
+      const stored = new Set(again.map((r) => r.id));
+      gone = gone.filter((id) => !stored.has(id));
+    }
     const hooks = translationHooks(deps);
     await productsChanged(hooks, data.tenantId, rows, gone);
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(await localize(hooks, data.tenantId, rows)), ctx.settings);
+    // A product deleted while it was indexed had its document removed before this write landed: taken out again here.
+    // (A delete committed after this check is followed by its own removal, which comes after this write.)
+    const kept = await products.existingIds(
+      data.tenantId,
+      rows.map((r) => r.id),
+    );
+    const lost = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
+    if (lost.length) await deps.engine.remove(data.tenantId, lost);
     await products.markIndexed(
       data.tenantId,
       rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })),
