@@ -210,7 +210,12 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     prefix: config.queuePrefix,
   });
   const vectors = createVectorStore(config, db);
-  const queryVectors = new QueryVectors(vectors, embedders, async (tenantId) => (await entitlements.get(tenantId)).plan.features.hybrid_search);
+  const queryVectors = new QueryVectors(
+    vectors,
+    embedders,
+    async (tenantId) => (await entitlements.get(tenantId)).plan.features.hybrid_search,
+    config.vectors.queryEmbedTimeoutMs,
+  );
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);
   const cards = new CardCache(engine);

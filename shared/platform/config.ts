@@ -166,6 +166,7 @@ const Env = z.object({
   EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
   EMBEDDING_PRICE_USD_PER_MTOK: z.coerce.number().min(0).default(0.02),
   EMBEDDING_BATCH: z.coerce.number().int().min(1).max(2048).default(128),
+  QUERY_EMBED_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(400),
   VECTOR_MEMORY_MB: z.coerce.number().int().min(1).default(512),
   CO_VIEWS_EVERY_MS: z.coerce
     .number()
@@ -309,8 +310,9 @@ export interface Config {
   /**
    * Vectors: the store (`postgres`: vectors in Postgres searched in the API process; `qdrant`), the
    * embedder (`catalog`: trained per store; `openai`: an OpenAI-compatible /embeddings server), its
-   * model, price and batch size, the memory the in-process store may hold, and how often the
-   * recommendation and click-learning stages recompute.
+   * model, price and batch size, the hard limit of a search's query embedding by a provider (no
+   * retries; past it the search answers lexically), the memory the in-process store may hold, and
+   * how often the recommendation and click-learning stages recompute.
    */
   vectors: {
     store: 'postgres' | 'qdrant';
@@ -319,6 +321,7 @@ export interface Config {
     embeddingModel: string;
     embeddingPricePerMtok: number;
     embeddingBatch: number;
+    queryEmbedTimeoutMs: number;
     memoryBytes: number;
     recomputeEveryMs: number;
   };
@@ -470,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       embeddingModel: e.EMBEDDING_MODEL,
       embeddingPricePerMtok: e.EMBEDDING_PRICE_USD_PER_MTOK,
       embeddingBatch: e.EMBEDDING_BATCH,
+      queryEmbedTimeoutMs: e.QUERY_EMBED_TIMEOUT_MS,
       memoryBytes: e.VECTOR_MEMORY_MB * 1024 * 1024,
       recomputeEveryMs: e.CO_VIEWS_EVERY_MS,
     },

@@ -4,18 +4,29 @@ import type { VectorFilter, VectorHit, VectorStore } from '../engines/vectors/po
 const MAX_CACHED = 5000;
 
 /**
+ * A query's vector, or why there is none: `no vectors` (the store has none, or its embedder is
+ * unknown), `embedder failed` (the provider refused or failed), `embed timeout` (no answer within
+ * the search's deadline).
+ */
+export type QueryVector = { vector: Float32Array; reason?: undefined } | { vector: null; reason: 'no vectors' | 'embedder failed' | 'embed timeout' };
+
+const NONE: QueryVector = { vector: null, reason: 'no vectors' };
+
+/**
  * The search path's side of the vectors: a query embedded once per store, embedder and text
  * (kept in a bounded per-process cache, so a repeated or paged query never embeds again), and
- * nearest products in the serving generation.
+ * nearest products in the serving generation. A provider's embedding is bounded: one call, no
+ * retries, aborted after `embedTimeoutMs` (the batch pipelines keep their long timeout and retries).
  */
 export class QueryVectors {
-  private cache = new Map<string, Promise<Float32Array | null>>();
+  private cache = new Map<string, Promise<QueryVector>>();
 
   /** `planAllows`: whether the store's plan has the `hybrid_search` feature (absent: every store may). */
   constructor(
     private vectors: VectorStore,
     private embedders: EmbedderSource,
     private planAllows?: (tenantId: string) => Promise<boolean>,
+    private embedTimeoutMs = 400,
   ) {}
 
   /** Whether the store's plan lets its searches use the vector side (hybrid_search is a plan feature as well as a ranking setting). */
@@ -23,10 +34,10 @@ export class QueryVectors {
     return this.planAllows ? this.planAllows(tenantId) : Promise.resolve(true);
   }
 
-  /** The query's vector with the serving generation's embedder (null: the store has no vectors, or its embedder failed). */
-  async embed(tenantId: string, text: string): Promise<Float32Array | null> {
+  /** The query's vector with the serving generation's embedder, or why there is none. */
+  async embed(tenantId: string, text: string): Promise<QueryVector> {
     const { active } = await this.activeOf(tenantId);
-    if (!active || !text.trim()) return null;
+    if (!active || !text.trim()) return NONE;
     const key = `${tenantId}\u0000${active}\u0000${text}`;
     let hit = this.cache.get(key);
     if (hit) {
@@ -35,15 +46,29 @@ export class QueryVectors {
       this.cache.set(key, hit);
       return hit;
     }
-    const made = this.embedders.byId(tenantId, active).then(async (e) => (e ? (await e.embed([text]))[0] : null));
-    // An embedder that fails (a provider down or refusing calls) leaves the search lexical, as a store without vectors: never a failed search. Not held.
-    const held: Promise<Float32Array | null> = made.catch(() => {
-      if (this.cache.get(key) === held) this.cache.delete(key);
-      return null;
+    // An embedder that fails or does not answer in time leaves the search lexical, as a store without vectors: never a failed search. Not held.
+    const held: Promise<QueryVector> = this.embedOnce(tenantId, active, text).then((v) => {
+      if (v.reason && v.reason !== 'no vectors' && this.cache.get(key) === held) this.cache.delete(key);
+      return v;
     });
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, held);
     return held;
+  }
+
+  /** One bounded lookup: the deadline aborts the provider's call (its socket closed, no timer left), never retried. */
+  private async embedOnce(tenantId: string, embedderId: string, text: string): Promise<QueryVector> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.embedTimeoutMs);
+    const call = { signal: abort.signal, retries: 0 };
+    try {
+      const e = await this.embedders.byId(tenantId, embedderId, call);
+      return e ? { vector: (await e.embed([text], call))[0] } : NONE;
+    } catch {
+      return { vector: null, reason: abort.signal.aborted ? 'embed timeout' : 'embedder failed' };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   nearest(tenantId: string, vector: Float32Array, limit: number, filter?: VectorFilter): Promise<VectorHit[]> {

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  * Arabic, placeholders and digits kept); `mangle` (every placeholder replaced by a misspelt word,
  * each digit changed: what a careless model does to brands, codes and numbers); `echo` (the source
  * back unchanged); `rate_limit` (the first `rateLimited` requests get 429, then translate); `hang`
- * (never answers: the client must time out). `failNext` answers the next chat requests 500 (a
+ * (chat and embeddings requests are never answered: the client must time out; `abandoned` counts
+ * those whose client closed the connection). `failNext` answers the next chat requests 500 (a
  * server error, not charged); `onAnswer` runs just before a translation answer is sent (a test
  * injects a fault there: the provider has answered, what follows must cope).
  */
@@ -23,6 +24,8 @@ export interface FakeOpenAi {
   requests: any[];
   /** Requests answered with 429 so far. */
   rateLimitedCount: number;
+  /** Requests held unanswered (mode `hang`) whose client has since closed the connection. */
+  abandoned: number;
   /** Token usage of each chat answer sent (what the provider charged for), in order. */
   answered: Array<{ prompt_tokens: number; completion_tokens: number }>;
   /** Chat requests still to be answered 500 before translating again. */
@@ -194,6 +197,7 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     url: '',
     requests: [],
     rateLimitedCount: 0,
+    abandoned: 0,
     answered: [],
     failNext: 0,
     mode: opts.mode ?? 'translate',
@@ -201,6 +205,10 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     close: async () => undefined,
   };
   const hanging: ServerResponse[] = [];
+  const hang = (res: ServerResponse) => {
+    hanging.push(res);
+    res.on('close', () => state.abandoned++);
+  };
   const server = createServer(async (req, res) => {
     if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && req.url !== '/v1/embeddings'))
       return send(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
@@ -211,6 +219,7 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     if (req.url === '/v1/embeddings') {
       const problems = embeddingProblems(body);
       if (problems.length) return send(res, 400, { error: { message: `invalid request: ${problems.join(', ')}`, type: 'invalid_request_error' } });
+      if (state.mode === 'hang') return hang(res);
       if (state.mode === 'rate_limit' && state.rateLimitedCount < (opts.rateLimited ?? 2)) {
         state.rateLimitedCount++;
         return send(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });
@@ -226,7 +235,7 @@ export async function startFakeOpenAi(opts: { mode?: FakeMode; latencyMs?: numbe
     }
     const problems = requestProblems(body);
     if (problems.length) return send(res, 400, { error: { message: `invalid request: ${problems.join(', ')}`, type: 'invalid_request_error' } });
-    if (state.mode === 'hang') return void hanging.push(res);
+    if (state.mode === 'hang') return hang(res);
     if (state.mode === 'rate_limit' && state.rateLimitedCount < (opts.rateLimited ?? 2)) {
       state.rateLimitedCount++;
       return send(res, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });

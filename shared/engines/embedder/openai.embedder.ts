@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { lazyOpenAi } from '../openai-sdk.js';
-import { normalize, type Embedder, type EmbedderSource } from './port.js';
+import { normalize, type EmbedCall, type Embedder, type EmbedderSource } from './port.js';
 
 export interface OpenAiEmbedderOptions {
   baseUrl?: string;
@@ -33,9 +33,9 @@ export class OpenAiEmbedderSource implements EmbedderSource {
     this.client = lazyOpenAi({ baseURL: opts.baseUrl, apiKey: opts.apiKey ?? 'none', maxRetries: opts.maxRetries, timeout: opts.timeoutMs });
   }
 
-  async byId(tenantId: string, embedderId: string): Promise<Embedder | null> {
+  async byId(tenantId: string, embedderId: string, call?: EmbedCall): Promise<Embedder | null> {
     if (embedderId !== this.id) return null;
-    return this.forTenant(tenantId);
+    return this.forTenant(tenantId, call);
   }
 
   /** No training: learns the model's dimensions with one short call the first time. */
@@ -43,21 +43,26 @@ export class OpenAiEmbedderSource implements EmbedderSource {
     return this.forTenant(tenantId);
   }
 
-  private async forTenant(tenantId: string): Promise<Embedder> {
-    if (this.dims === null) this.dims = (await this.call(tenantId, ['dimensions']))[0].length;
-    return { id: this.id, dims: this.dims, embed: (texts, o) => this.embed(tenantId, texts, o?.signal) };
+  private async forTenant(tenantId: string, call?: EmbedCall): Promise<Embedder> {
+    if (this.dims === null) this.dims = (await this.call(tenantId, ['dimensions'], call))[0].length;
+    return { id: this.id, dims: this.dims, embed: (texts, o) => this.embed(tenantId, texts, o) };
   }
 
-  private async embed(tenantId: string, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  private async embed(tenantId: string, texts: string[], call?: EmbedCall): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += this.opts.batch) out.push(...(await this.call(tenantId, texts.slice(i, i + this.opts.batch), signal)));
+    for (let i = 0; i < texts.length; i += this.opts.batch) out.push(...(await this.call(tenantId, texts.slice(i, i + this.opts.batch), call)));
     return out;
   }
 
-  private async call(tenantId: string, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  private async call(tenantId: string, texts: string[], call?: EmbedCall): Promise<Float32Array[]> {
     // The API refuses empty strings; an empty product text embeds as a single space.
     const input = texts.map((t) => (t.trim() ? t : ' '));
-    const res = await (await this.client()).embeddings.create({ model: this.opts.model, input, encoding_format: 'float' }, { signal });
+    // An aborted signal ends the request in flight (the SDK aborts its fetch and clears its own timer).
+    const client = await this.client();
+    const res = await client.embeddings.create(
+      { model: this.opts.model, input, encoding_format: 'float' },
+      { signal: call?.signal, maxRetries: call?.retries ?? this.opts.maxRetries },
+    );
     const tokens = res.usage?.prompt_tokens ?? 0;
     // USD per million tokens is micro-USD per token.
     await this.opts.onCost(tenantId, tokens * this.opts.pricePerMtok);

@@ -52,8 +52,8 @@ export const hybrid: SearchStep = {
     // A plan feature as well as a ranking setting (and a session's config_override): a store whose plan lacks it searches lexically.
     if (!(await env.vectors.allowed(s.tenantId))) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'not in plan' });
     const text = s.tokens.join(' ');
-    const vector = await env.vectors.embed(s.tenantId, text);
-    if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'no vectors' });
+    const { vector, reason } = await env.vectors.embed(s.tenantId, text);
+    if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason });
     const near = (await env.vectors.nearest(s.tenantId, vector, CANDIDATES, { exclude: s.query.exclude })).filter(
       (h) => h.score >= (zero || relaxed ? MIN_RESCUE_COSINE : MIN_ADD_COSINE) || !zero,
     );
