@@ -112,7 +112,7 @@ function docProblem(col: Collection, doc: Record<string, unknown>): string | nul
 
 /**
  * A local HTTP server that answers like Typesense 30 for the calls the adapter makes: collections,
- * aliases, JSONL imports (with per-line results), delete by filter or id, search and multi_search
+ * aliases, JSONL imports (with per-line results) and exports (by filter), a document by id, delete by filter or id, search and multi_search
  * (filters evaluated with Typesense's own tokenizing rules, facet counts and numeric stats) and
  * synonym sets. `q` is ignored unless `matchText` is set (typesense-fake-text.ts). It records every request.
  */
@@ -232,6 +232,20 @@ export class FakeTypesense {
         const doomed = [...col.docs.values()].filter((d) => matches(col, r.query.get('filter_by') ?? undefined, d));
         doomed.forEach((d) => col.docs.delete(String(d.id)));
         return { body: { num_deleted: doomed.length } };
+      }
+      case 'GET collections/:/documents/export': {
+        // JSONL, one line a matching document in the order written, no trailing newline; only the fields named when include_fields is given.
+        const col = this.col(seg[1]);
+        const include = r.query.get('include_fields')?.split(',');
+        return [...col.docs.values()]
+          .filter((d) => matches(col, r.query.get('filter_by') ?? undefined, d))
+          .map((d) => JSON.stringify(include ? Object.fromEntries(Object.entries(d).filter(([k]) => include.includes(k))) : d))
+          .join('\n');
+      }
+      case 'GET collections/:/documents/:': {
+        const doc = this.col(seg[1]).docs.get(seg[3]);
+        if (!doc) throw new HttpError(404, `Could not find a document with id: ${seg[3]}`);
+        return { body: doc };
       }
       case 'DELETE collections/:/documents/:': {
         const col = this.col(seg[1]);

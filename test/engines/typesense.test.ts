@@ -73,6 +73,7 @@ t.test('upsert creates the first generation and its alias on first use, then onl
   t.same(fake.since(mark).map(line).sort(), [
     'GET /aliases/ps_t1',
     'GET /collections',
+    'GET /collections/ps_t1_g1/documents/export',
     'POST /collections',
     'POST /collections/ps_t1_g1/documents/import',
     'PUT /aliases/ps_t1',
@@ -149,7 +150,7 @@ t.test('reindex: begin, writes go to both, write, swap moves the alias and drops
 
   mark = fake.requests.length;
   await engine.writeGeneration('t3', 2, [doc('a')]);
-  t.same(fake.since(mark).map(line), ['POST /collections/ps_t3_g2/documents/import']);
+  t.same(fake.since(mark).map(line), ['GET /collections/ps_t3_g2/documents/export', 'POST /collections/ps_t3_g2/documents/import']);
 
   mark = fake.requests.length;
   await engine.swapGeneration('t3', 2);
@@ -486,6 +487,8 @@ t.test('every request the adapter sent conforms to the Typesense 30.0 OpenAPI do
     'createCollection',
     'deleteCollection',
     'importDocuments',
+    'exportDocuments',
+    'getDocument',
     'deleteDocuments',
     'deleteDocument',
     'searchCollection',

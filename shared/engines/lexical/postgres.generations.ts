@@ -10,12 +10,18 @@ import type { StaleBuild } from './port.js';
 /** Nothing building. */
 export const NOT_BUILDING = { building: null, building_job: null, building_since: null };
 
-/** Deletes the documents `where` names (and of them, `ids` only when given) with their cards; in the caller's transaction. */
-export async function deleteDocs(trx: Knex.Transaction, where: Record<string, string | number>, ids?: string[]): Promise<void> {
-  for (const table of ['search_docs', 'search_cards']) {
-    const rows = trx(table).where(where);
-    await (ids ? rows.whereIn('product_id', ids) : rows).delete();
-  }
+/**
+ * Deletes the documents `where` names (and of them, `ids` only when given) with their cards; in the
+ * caller's transaction. One statement, so one snapshot: as two, a document and card an upsert
+ * committed between them lost the card and kept the document (READ COMMITTED).
+ */
+export async function deleteDocs(trx: Knex.Transaction, where: { tenant_id: string; generation?: number }, ids?: string[]): Promise<void> {
+  const cond = ['tenant_id = ?'];
+  const bindings: Knex.RawBinding[] = [where.tenant_id];
+  if (where.generation !== undefined) (cond.push('generation = ?'), bindings.push(where.generation));
+  if (ids) (cond.push('product_id = ANY(?::text[])'), bindings.push(ids));
+  const sql = cond.join(' AND ');
+  await trx.raw(`WITH docs AS (DELETE FROM search_docs WHERE ${sql}) DELETE FROM search_cards WHERE ${sql}`, [...bindings, ...bindings]);
 }
 
 /** A new building generation for `owner`; the one still building (an abandoned reindex's) goes. */

@@ -4,6 +4,7 @@ import { collectionSchema, toTypesenseDoc } from './typesense.schema.js';
 import { idFilter, searchPlan, toEngineResult, type SearchParams, type TsSearchResult } from './typesense.query.js';
 import { AlternativeSets, alternativesSetName, isMissingSet } from './typesense.alternatives.js';
 import type { SetUsage } from './typesense.set-usage.js';
+import { notOlder, storedVersions } from './typesense.versions.js';
 
 export interface TypesenseEngineOptions {
   url: string;
@@ -176,10 +177,19 @@ export class TypesenseEngine implements LexicalEngine {
     return { serving: first, all: g.all.length ? g.all : [first] };
   }
 
-  /** Upserts as JSONL and reads every result line: any refused document fails the call, naming it. */
-  private async importDocs(collection: string, docs: SearchDoc[]): Promise<void> {
-    if (!docs.length) return;
+  /**
+   * Upserts as JSONL and reads every result line: any refused document fails the call, naming it.
+   * A document never goes back to an older product version: Typesense has no conditional write, so
+   * the versions the collection holds are read first and documents it holds newer are left out.
+   * What remains open: a newer version written by another process between that read and this
+   * import is overwritten (until the product's next write).
+   */
+  private async importDocs(collection: string, all: SearchDoc[]): Promise<void> {
+    if (!all.length) return;
     const client = await this.client;
+    const ids = all.map((d) => d.id);
+    const docs = notOlder(all, await storedVersions(client, collection, ids, ignoreNotFound));
+    if (!docs.length) return;
     const body = docs.map((d) => JSON.stringify(toTypesenseDoc(d))).join('\n');
     const raw: unknown = await client.collections(collection).documents().import(body, { action: 'upsert' });
     const results = importResults(raw);
