@@ -32,13 +32,15 @@ export class RefreshingCache<T> {
    * `ttlMs` 0: nothing is kept and every get loads. Without a budget: 16 MiB, each value sized as
    * twice its JSON text. `writeGraceMs`: how long after a `changed` the values made before it are
    * still answered while refreshed (0: `changed` drops them at once). `name` labels its hit and
-   * miss counts on /metrics.
+   * miss counts on /metrics. `keep`: whether a loaded value is stored (false: it is answered to the
+   * requests that waited for it, and the next request loads again).
    */
   constructor(
     private ttlMs: number,
     budget: CacheBudget<T> = { maxBytes: 16 * 2 ** 20, sizeOf: jsonBytes },
     private writeGraceMs = 0,
     name = 'results',
+    private keep?: (value: T) => boolean,
   ) {
     this.cache = new ResultCache(budget);
     this.counts = { hit: cacheLookups.labels(name, 'hit'), stale: cacheLookups.labels(name, 'stale'), miss: cacheLookups.labels(name, 'miss') };
@@ -124,7 +126,8 @@ export class RefreshingCache<T> {
       const query: Promise<T> = Promise.resolve()
         .then(load)
         .then((value) => {
-          this.cache.set(tenantId, key, value, since, startedAt);
+          // Not kept: an older value, if any, stays (and is answered as its age allows) until a load is kept.
+          if (!this.keep || this.keep(value)) this.cache.set(tenantId, key, value, since, startedAt);
           return value;
         })
         .finally(() => {

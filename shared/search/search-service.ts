@@ -7,6 +7,7 @@ import { BUILTIN_FACETS } from './facets.js';
 import { checkFacets, checkFilters } from './search-checks.js';
 import { RefreshingCache } from './refreshing-cache.js';
 import { FacetCache } from './facet-cache.js';
+import { degraded } from './degraded.js';
 import { SEARCH_STEPS, type SearchInput, type SearchState, type SearchStep } from './steps/index.js';
 import type { TenantContexts } from './tenant-context.js';
 import type { SearchLogWriter } from './search-log.js';
@@ -18,10 +19,14 @@ import type { ClickBoosts } from '../recommend/index.js';
 export type { SearchInput } from './steps/index.js';
 export type SearchBody = ReturnType<typeof respond>;
 
-/** A cached answer: its body, and its JSON text without search_id and took_ms and the opening brace. */
+/**
+ * A cached answer: its body, and its JSON text without search_id and took_ms and the opening brace.
+ * `degraded`: a provider failed for it (degraded.ts); such an answer is not stored.
+ */
 export interface CachedSearch {
   body: SearchBody;
   tail: string;
+  degraded: boolean;
 }
 
 export interface SearchServiceDeps {
@@ -38,7 +43,7 @@ export interface SearchServiceDeps {
 
 /** Search (spec 4.6): the step list over one state, a result cache per process, a log row per shopper search. */
 export class SearchService {
-  /** Cached results; dropped per tenant on index, synonym, context and vocabulary changes. */
+  /** Cached results (not those a provider failed for); dropped per tenant on index, synonym, context and vocabulary changes. */
   readonly results: RefreshingCache<CachedSearch>;
   /** Facet counts by match set and filters, for the searches the result cache misses (facet-cache.ts). */
   readonly facetCounts: FacetCache;
@@ -52,7 +57,13 @@ export class SearchService {
     private steps: readonly SearchStep[] = SEARCH_STEPS,
   ) {
     // A cached search is its JSON text and its body's objects: about three times the text.
-    this.results = new RefreshingCache(cache.ttlMs, { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) }, cache.writeGraceMs ?? 0, 'search');
+    this.results = new RefreshingCache(
+      cache.ttlMs,
+      { maxBytes: cache.maxBytes, sizeOf: (v) => 3 * (v.tail.length + 200) },
+      cache.writeGraceMs ?? 0,
+      'search',
+      (v) => !v.degraded,
+    );
     this.facetCounts = new FacetCache(cache.ttlMs, cache.maxBytes / 4);
     this.engine = this.facetCounts.wrap(deps.engine);
     const clear = (tenantId: string) => {
@@ -76,6 +87,8 @@ export class SearchService {
    * search is logged. A cached answer comes as JSON text already made (`text`): only its
    * search_id and took_ms are new, so the hot path does not serialize the hits again. A hot
    * query's entry is refreshed in the background as it nears its age limit (RefreshingCache).
+   * An answer a provider failed for (the query embedding, the AI rewrite) is not cached, so the
+   * same query asks the provider again once it is back.
    */
   async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
     const started = performance.now();
@@ -107,9 +120,12 @@ export class SearchService {
     // Set when this request ran the steps itself (a miss), not when it joined another's run or a background refresh.
     let ran = null as SearchBody | null;
     const cached = await this.results.get(tenantId, key, async () => {
-      const body = (ran = await this.run(tenantId, input, merch, assignment));
+      // Made here and filled in by run (degraded) and below: a miss allocates nothing more than before.
+      const entry: CachedSearch = { body: undefined!, tail: '', degraded: false };
+      const body = (ran = entry.body = await this.run(tenantId, input, merch, assignment, entry));
       const { search_id: _id, took_ms: _took, ...rest } = body;
-      return { body, tail: JSON.stringify(rest).slice(1) };
+      entry.tail = JSON.stringify(rest).slice(1);
+      return entry;
     });
     if (ran) {
       this.logSearch(tenantId, input, ran, ran.search_id, ran.took_ms, assignment);
@@ -143,8 +159,17 @@ export class SearchService {
     });
   }
 
-  /** Runs the steps over a new state and returns the SearchResponse body; with debug, each step's decisions and time. */
-  private async run(tenantId: string, input: SearchInput, merch: MerchSnapshot, assignment: Assignment | null): Promise<SearchBody> {
+  /**
+   * Runs the steps over a new state and returns the SearchResponse body; with debug, each step's
+   * decisions and time. `out.degraded` is set when a provider failed for this answer.
+   */
+  private async run(
+    tenantId: string,
+    input: SearchInput,
+    merch: MerchSnapshot,
+    assignment: Assignment | null,
+    out?: { degraded: boolean },
+  ): Promise<SearchBody> {
     const started = performance.now();
     const ctx = await this.deps.contexts.get(tenantId);
     if (!ctx) throw new AppError('not_found', 404, 'tenant not found');
@@ -163,6 +188,7 @@ export class SearchService {
       if (trace) trace.push({ step: step.name, ms: Math.round((performance.now() - t0) * 1000) / 1000, ...step.trace?.(s) });
     }
     const body = respond(s, Math.round((performance.now() - started) * 100) / 100);
+    if (out) out.degraded = degraded(s);
     if (trace) body.debug = { steps: trace, ranking: s.ranking, engine: this.deps.engine.name };
     return body;
   }

@@ -178,3 +178,23 @@ t.test('writes that keep coming: a value is answered for the grace after the fir
   await settle();
   t.same(await cache.get('t1', 'a', load), [card('v3')], 'then the refreshed one');
 });
+
+t.test('a value `keep` refuses is answered but not stored; an older kept value stays', async (t) => {
+  const cache = new RefreshingCache<{ v: string; partial: boolean }>(1000, undefined, 0, 'results', (x) => !x.partial);
+  let next = { v: 'partial-1', partial: true };
+  let loads = 0;
+  const load = async () => (loads++, next);
+  const t0 = Date.now();
+  t.same(await cache.get('t1', 'q', load, t0), { v: 'partial-1', partial: true }, 'answered');
+  t.same(await cache.get('t1', 'q', load, t0), { v: 'partial-1', partial: true });
+  t.equal(loads, 2, 'not stored: the next get loads again');
+  next = { v: 'full-1', partial: false };
+  await cache.get('t1', 'q', load, t0);
+  t.same(await cache.get('t1', 'q', load, t0), { v: 'full-1', partial: false });
+  t.equal(loads, 3, 'a kept value is stored');
+  next = { v: 'partial-2', partial: true };
+  t.same(await cache.get('t1', 'q', load, t0 + 1500), { v: 'full-1', partial: false }, 'expiring: the stored value while one refresh runs');
+  await settle();
+  t.equal(loads, 4);
+  t.same(await cache.get('t1', 'q', load, t0 + 1500), { v: 'full-1', partial: false }, 'the refresh was not kept: the full value stays');
+});
