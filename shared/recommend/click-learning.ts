@@ -32,6 +32,8 @@ export interface QueryClicks {
  * Click statistics of each store held per process (loaded on first use, reloaded after a
  * signals notice or a minute): for a normalized query, the products shoppers chose and their
  * position-bias-corrected attractiveness (0..1), and the products they were shown and pass over.
+ * A load that fails rejects the searches waiting on it and is not held (a failed reload keeps the
+ * old statistics).
  */
 export class ClickBoosts {
   private held = new Map<string, { at: number; stale: boolean; stats: Promise<Map<string, QueryClicks>> }>();
@@ -60,6 +62,8 @@ export class ClickBoosts {
         return out;
       });
       const next = { at: Date.now(), stale: false, stats };
+      // A failed first load is not held: the next search loads again.
+      stats.catch(() => this.held.get(tenantId) === next && this.held.delete(tenantId));
       // The old statistics answer until the new ones are in.
       if (h)
         stats.then(

@@ -1,15 +1,19 @@
 import type { SearchState } from './steps/index.js';
 
-/** Hybrid step reasons meaning the embedding provider failed this time (not that the store has no vectors). */
-const EMBED_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder failed', 'embed timeout']);
+/** Hybrid step reasons meaning the embedding provider or the vector store failed this time (not that the store has no vectors). */
+const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder failed', 'embed timeout', 'vector store failed']);
 /** Rewrite decisions meaning the model failed this time: LlmFailure kinds, or another error (Redis, the answer check). */
 const REWRITE_FAILURES: ReadonlySet<string> = new Set(['timeout', 'error']);
 
+/** Rerank reason meaning the store's click statistics could not be read this time. */
+const CLICKS_FAILED = 'click statistics failed';
+
 /**
  * Whether a provider failed for this search, so its answer lacks a part it would have had: the
- * query embedding (the answer stayed lexical) or the AI rewrite (the plain search answered). Such
- * an answer is given but not cached: the next search asks the provider again.
+ * query embedding or the vector store (the answer stayed lexical), the AI rewrite (the plain
+ * search answered) or the click statistics (the page kept its order). Such an answer is given but
+ * not cached: the next search asks again.
  */
 export function degraded(s: SearchState): boolean {
-  return EMBED_FAILURES.has(s.hybrid?.reason) || (s.ai !== undefined && REWRITE_FAILURES.has(s.ai.decision));
+  return VECTOR_FAILURES.has(s.hybrid?.reason) || (s.ai !== undefined && REWRITE_FAILURES.has(s.ai.decision)) || s.rerank?.reason === CLICKS_FAILED;
 }

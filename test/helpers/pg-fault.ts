@@ -73,3 +73,19 @@ export async function lockWaiters(db: Knex): Promise<number> {
   const { rows } = await db.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
   return rows[0].n;
 }
+
+/**
+ * Reads of `table` fail until `restore()` (Postgres has no triggers on SELECT): the table is
+ * renamed away, so every statement naming it fails as with a missing relation. Restoring twice
+ * does nothing.
+ */
+export async function hideTable(db: Knex, table: string): Promise<() => Promise<void>> {
+  if (!/^[a-z0-9_]+$/.test(table)) throw new Error(`table name ${table}`);
+  await db.raw(`ALTER TABLE ${table} RENAME TO ${table}_hidden`);
+  let restored = false;
+  return async () => {
+    if (restored) return;
+    restored = true;
+    await db.raw(`ALTER TABLE ${table}_hidden RENAME TO ${table}`);
+  };
+}

@@ -38,12 +38,15 @@ const cosine = (a: number[], b: number[]) => {
 /**
  * A local server answering Qdrant's REST endpoints the adapter uses (collections, aliases, points
  * upsert (also through `points/batch`, honouring `update_filter`)/delete/retrieve/count and `points/query`), with Qdrant's `{result, status, time}`
- * envelope and 404s for unknown collections; records every request for the schema check.
+ * envelope and 404s for unknown collections; records every request for the schema check. With
+ * `fault.status` set, it answers every request with that error status.
  */
 export async function startQdrantFake(apiKey: string) {
   const collections = new Map<string, { size: number; points: Map<string, Point> }>();
   const aliases = new Map<string, string>();
   const requests: RecordedRequest[] = [];
+  /** Set `fault.status` (e.g. 503) and every request is answered with it, in Qdrant's error envelope; 0: answering. */
+  const fault = { status: 0 };
   const resolve = (name: string) => collections.get(aliases.get(name) ?? name);
 
   /** Points upserted as Qdrant does: an `update_filter` leaves stored points it does not match as they are (new points are inserted). */
@@ -65,6 +68,7 @@ export async function startQdrantFake(apiKey: string) {
   const handle = (req: IncomingMessage, body: string, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body });
+    if (fault.status) return answer(res, fault.status, 'Service Unavailable: injected fault');
     if (req.headers['api-key'] !== apiKey) return answer(res, 401, 'Must provide an API key');
     const data = body ? JSON.parse(body) : {};
     const m = url.pathname.match(/^\/collections\/([^/]+)(\/.*)?$/);
@@ -147,6 +151,7 @@ export async function startQdrantFake(apiKey: string) {
     requests,
     collections,
     aliases,
+    fault,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -1,4 +1,5 @@
 import type { EngineHit } from '../../engines/lexical/port.js';
+import type { VectorHit } from '../../engines/vectors/port.js';
 import type { SearchState, SearchStep } from './state.js';
 
 /** Vector candidates read per search. */
@@ -35,7 +36,8 @@ const MIN_RESCUE_COSINE = 0.35;
  * reciprocal rank fusion of the lexical hits and the vector candidates (see VECTOR_WEIGHT: with the
  * catalog embedder, the lexical order is kept), a vector-only candidate entering only to fill a
  * page the lexical side could not fill, and only when close to the query (cosine >= 0.75).
- * Sorted searches (price, newest) and pages after the first are left lexical.
+ * Sorted searches (price, newest) and pages after the first are left lexical, and so is a search
+ * the vector store fails for (reason `vector store failed`).
  */
 export const hybrid: SearchStep = {
   name: 'hybrid',
@@ -52,11 +54,16 @@ export const hybrid: SearchStep = {
     // A plan feature as well as a ranking setting (and a session's config_override): a store whose plan lacks it searches lexically.
     if (!(await env.vectors.allowed(s.tenantId))) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'not in plan' });
     const text = s.tokens.join(' ');
-    const { vector, reason } = await env.vectors.embed(s.tenantId, text);
-    if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason });
-    const near = (await env.vectors.nearest(s.tenantId, vector, CANDIDATES, { exclude: s.query.exclude })).filter(
-      (h) => h.score >= (zero || relaxed ? MIN_RESCUE_COSINE : MIN_ADD_COSINE) || !zero,
-    );
+    let found: VectorHit[];
+    // The vector store (its serving generation, its nearest products) failing leaves the search lexical, not failed (not cached, degraded.ts).
+    try {
+      const { vector, reason } = await env.vectors.embed(s.tenantId, text);
+      if (!vector) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason });
+      found = await env.vectors.nearest(s.tenantId, vector, CANDIDATES, { exclude: s.query.exclude });
+    } catch {
+      return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'vector store failed' });
+    }
+    const near = found.filter((h) => h.score >= (zero || relaxed ? MIN_RESCUE_COSINE : MIN_ADD_COSINE) || !zero);
     const cosine = new Map(near.map((h) => [h.id, h.score]));
     const passing = near.length
       ? await env.engine.search({

@@ -1,4 +1,4 @@
-import { clickFeedback, clickOrder, FEEDBACK_DEPTH, passBelow } from '../../recommend/index.js';
+import { clickFeedback, clickOrder, FEEDBACK_DEPTH, passBelow, type QueryClicks } from '../../recommend/index.js';
 import type { EngineHit } from '../../engines/lexical/port.js';
 import type { SearchStep } from './state.js';
 
@@ -25,7 +25,16 @@ export const rerank: SearchStep = {
     let promoted = 0;
     let inherited = 0;
     let passed = 0;
-    const learned = s.ranking.click_learning && env.clicks ? await env.clicks.forQuery(s.tenantId, s.normalized) : null;
+    let learned: QueryClicks | null = null;
+    let reason: string | undefined;
+    if (s.ranking.click_learning && env.clicks) {
+      // Click statistics are optional: when they cannot be read, the page keeps its order (not cached, degraded.ts).
+      try {
+        learned = await env.clicks.forQuery(s.tenantId, s.normalized);
+      } catch {
+        reason = 'click statistics failed';
+      }
+    }
     if (learned && (learned.boosts.size || learned.passed.size)) {
       const boosts = learned.boosts;
       clicked = boosts.size;
@@ -68,7 +77,7 @@ export const rerank: SearchStep = {
     if (s.ranking.in_stock_first) top = [...top.filter((h) => h.card.in_stock), ...top.filter((h) => !h.card.in_stock)];
     const moved = top.filter((h, i) => before[i] !== h.id).length;
     s.result = { ...s.result, hits: [...top, ...rest.filter((h) => !top.some((t) => t.id === h.id))].slice(0, s.query.limit) };
-    s.rerank = { considered: n, clicked, inherited, passed, promoted, moved };
+    s.rerank = { considered: n, clicked, inherited, passed, promoted, moved, reason };
   },
   trace: (s) => ({ ...(s.rerank ?? { skipped: true }) }),
 };

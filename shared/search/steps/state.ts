@@ -84,7 +84,7 @@ export interface SearchState {
   /** hybrid: what the vector side did (unset when hybrid search is off). */
   hybrid?: { candidates: number; fused: number; added: number; rescued: boolean; reason?: string };
   /** rerank: the second pass over the first page (unset when it did not run). */
-  rerank?: { considered: number; clicked: number; inherited: number; passed: number; promoted: number; moved: number };
+  rerank?: { considered: number; clicked: number; inherited: number; passed: number; promoted: number; moved: number; reason?: string };
   /** merchandise-query: the pinned products under the search's filters, being read beside the main query. */
   pinLookup?: Promise<EngineResult>;
   /** merchandise: pinned products that pass the filters (shown at their positions). */

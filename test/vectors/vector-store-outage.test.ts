@@ -1,0 +1,85 @@
+import t from 'tap';
+import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { startFakeOpenAi } from '../helpers/openai-fake.js';
+import { startQdrantFake } from './qdrant-fake.js';
+
+/**
+ * Hybrid search with the Qdrant adapter when Qdrant answers every request with 503: the search
+ * answers with the lexical results (never 500), says why in the debug trace, and that answer is
+ * not cached. Once Qdrant answers again, the same query gets the vector side's products.
+ */
+
+const embedder = await startFakeOpenAi();
+const qdrant = await startQdrantFake('secret');
+// A long TTL: nothing in this file ages out of the cache; only what the fix changes keeps an answer out.
+const { h } = await setupWithWorkers({
+  EMBEDDER: 'openai',
+  OPENAI_BASE_URL: embedder.url,
+  OPENAI_API_KEY: 'sk-test',
+  VECTOR_STORE: 'qdrant',
+  QDRANT_URL: qdrant.url,
+  QDRANT_API_KEY: 'secret',
+  SEARCH_CACHE_TTL_MS: '3600000',
+});
+t.teardown(async () => {
+  await embedder.close();
+  await qdrant.close();
+});
+const deps = h.api.deps;
+const { id: tenantId, key } = await h.tenant('vector store outage');
+await deps
+  .db('tenants')
+  .where({ id: tenantId })
+  .update({ settings: { ranking: { hybrid_search: true } } });
+const products = [
+  ...['Steel kettle', 'Glass kettle', 'Travel kettle'].map((name, i) => ({ id: `k${i}`, name: { en: name }, price: 20 + i, currency: 'USD' })),
+  ...Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, name: { en: `Coffee mug ${i}` }, price: 5 + i, currency: 'USD' })),
+];
+if ((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } })).status !== 200) throw new Error('load failed');
+await eventually(async () => (await deps.vectors.count(tenantId)) === products.length, 60_000, 100);
+const session = (await h.api.call('POST', '/v1/sessions', { key, body: {} })).body.token as string;
+
+// No debug: a shopper's search, through the result cache.
+const search = (q: string) => h.api.call('POST', '/v1/search', { key, body: { q } });
+const traced = (q: string, hybrid = true) =>
+  h.api.call('POST', '/v1/search', { key: session, body: { q, debug: true, config_override: { hybrid_search: hybrid } } });
+const hybridStep = (body: { debug?: { steps: Array<{ step: string }> } }) => body.debug?.steps.find((s) => s.step === 'hybrid');
+const queries = () => qdrant.requests.filter((r) => r.path.endsWith('/points/query')).length;
+
+t.test('Qdrant failing for a query nothing matches lexically, then back: the same query gets the vector side', async (t) => {
+  qdrant.fault.status = 503;
+  const asked = queries();
+  const failed = await search('skillet');
+  t.equal(failed.status, 200, JSON.stringify(failed.body).slice(0, 300));
+  t.equal(failed.headers.get('x-search-cache'), 'miss');
+  t.equal(failed.body.total, 0, 'lexical only: nothing matches the words');
+  t.ok(queries() > asked, 'Qdrant was asked');
+  const why = await traced('skillet');
+  t.equal(why.status, 200);
+  t.match(hybridStep(why.body), { reason: 'vector store failed', rescued: false });
+
+  qdrant.fault.status = 0;
+  const back = await search('skillet');
+  t.equal(back.status, 200);
+  t.equal(back.headers.get('x-search-cache'), 'miss', 'not the failed answer from the cache');
+  t.ok(back.body.total > 0, `the vector side's products: ${back.body.ids}`);
+  const again = await search('skillet');
+  t.equal(again.headers.get('x-search-cache'), 'hit', 'the full answer is cached');
+  t.same(again.body.ids, back.body.ids);
+  t.match(hybridStep((await traced('skillet')).body), { rescued: true });
+});
+
+t.test('Qdrant failing for a query with lexical matches: the lexical results', async (t) => {
+  const lexical = await traced('travel kettle', false);
+  t.equal(lexical.status, 200);
+  t.ok(lexical.body.ids.includes('k2'), `${lexical.body.ids}`);
+  qdrant.fault.status = 503;
+  try {
+    const res = await traced('travel kettle');
+    t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    t.same(res.body.ids, lexical.body.ids, 'the lexical answer');
+    t.match(hybridStep(res.body), { reason: 'vector store failed' });
+  } finally {
+    qdrant.fault.status = 0;
+  }
+});
