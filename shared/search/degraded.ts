@@ -5,8 +5,8 @@ const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder fail
 /** Rewrite decisions meaning the model failed this time: LlmFailure kinds, or another error (Redis, the answer check). */
 const REWRITE_FAILURES: ReadonlySet<string> = new Set(['timeout', 'error']);
 
-/** Rerank reason meaning the store's click statistics could not be read this time. */
-const CLICKS_FAILED = 'click statistics failed';
+/** Rerank reasons meaning the store's click statistics, or the catalog vectors of click feedback, could not be read this time. */
+const RERANK_FAILURES: ReadonlySet<string | undefined> = new Set(['click statistics failed', 'vector store failed']);
 
 /**
  * Whether a provider failed for this search, so its answer lacks a part it would have had: the
@@ -15,5 +15,5 @@ const CLICKS_FAILED = 'click statistics failed';
  * not cached: the next search asks again.
  */
 export function degraded(s: SearchState): boolean {
-  return VECTOR_FAILURES.has(s.hybrid?.reason) || (s.ai !== undefined && REWRITE_FAILURES.has(s.ai.decision)) || s.rerank?.reason === CLICKS_FAILED;
+  return VECTOR_FAILURES.has(s.hybrid?.reason) || (s.ai !== undefined && REWRITE_FAILURES.has(s.ai.decision)) || RERANK_FAILURES.has(s.rerank?.reason);
 }

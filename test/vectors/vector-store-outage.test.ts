@@ -83,3 +83,42 @@ t.test('Qdrant failing for a query with lexical matches: the lexical results', a
     qdrant.fault.status = 0;
   }
 });
+
+t.test('Qdrant failing with hybrid search off: click learning still answers, boosting the chosen product without its neighbours', async (t) => {
+  const store = await h.tenant('click feedback, vector store outage');
+  const kettles = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, name: { en: `Copper kettle ${i}` }, price: 30 + i, currency: 'USD' }));
+  t.equal((await h.api.call('POST', '/v1/products/batch', { key: store.key, body: { upsert: kettles } })).status, 200);
+  await eventually(async () => (await deps.vectors.count(store.id)) === kettles.length, 60_000, 100);
+  const token = (await h.api.call('POST', '/v1/sessions', { key: store.key, body: {} })).body.token as string;
+  const lexical = (await h.api.call('POST', '/v1/search', { key: token, body: { q: 'copper kettle', debug: true } })).body.ids as string[];
+  t.ok(lexical.length > 1, `${lexical}`);
+  const chosen = lexical[lexical.length - 1];
+  // Shoppers of "copper kettle" choose the last product shown (what the click recompute writes, then its notice).
+  await deps
+    .db('click_stats')
+    .insert({ tenant_id: store.id, query: 'copper kettle', product_id: chosen, clicks: 30, searches: 30, attractiveness: 0.9, examinations: 30 });
+  await deps.notices.publish('signals', store.id);
+  const rerankOf = async () =>
+    (await h.api.call('POST', '/v1/search', { key: token, body: { q: 'copper kettle', debug: true } })).body.debug?.steps.find(
+      (s: { step: string }) => s.step === 'rerank',
+    );
+  // The old (empty) statistics answer until the reload the notice started is in.
+  await eventually(async () => (await rerankOf())?.clicked === 1);
+  const shopper = () => h.api.call('POST', '/v1/search', { key: store.key, body: { q: 'copper kettle' } });
+  qdrant.fault.status = 503;
+  let failed;
+  let traced;
+  try {
+    failed = await shopper();
+    traced = await rerankOf();
+  } finally {
+    qdrant.fault.status = 0;
+  }
+  t.equal(failed.status, 200, JSON.stringify(failed.body).slice(0, 300));
+  t.equal(failed.body.ids[0], chosen, `the chosen product first: ${failed.body.ids}`);
+  t.match(traced, { reason: 'vector store failed', clicked: 1 });
+  const back = await shopper();
+  t.equal(back.headers.get('x-search-cache'), 'miss', 'the answer without click feedback was not cached');
+  t.equal(back.body.ids[0], chosen);
+  t.equal((await shopper()).headers.get('x-search-cache'), 'hit');
+});

@@ -49,17 +49,23 @@ export const rerank: SearchStep = {
       // catalog vectors) and for the places of the products shoppers pass over.
       let deep: EngineHit[] = [];
       let scores = boosts;
-      const chosen = env.vectors && boosts.size ? await env.vectors.vectorsOf(s.tenantId, [...boosts.keys()]) : null;
+      // The catalog vectors are optional here too: a vector store failing leaves the clicked products boosted without their neighbours (not cached, degraded.ts).
+      const vectorsOf = async (ids: string[]) => {
+        try {
+          return await env.vectors!.vectorsOf(s.tenantId, ids);
+        } catch {
+          reason = 'vector store failed';
+          return null;
+        }
+      };
+      const chosen = env.vectors && boosts.size ? await vectorsOf([...boosts.keys()]) : null;
       const skipped = top.some((h) => learned.passed.has(h.id));
       if ((env.vectors && chosen?.size) || skipped) {
         const res = await env.engine.search({ ...s.query, offset: 0, limit: FEEDBACK_DEPTH, facets: undefined });
         deep = res.hits.filter((h) => !shown.has(h.id) && !boosts.has(h.id));
       }
-      if (env.vectors && chosen?.size && deep.length) {
-        const vectors = await env.vectors.vectorsOf(
-          s.tenantId,
-          deep.map((h) => h.id),
-        );
+      const vectors = env.vectors && chosen?.size && deep.length ? await vectorsOf(deep.map((h) => h.id)) : null;
+      if (chosen && vectors) {
         for (const [id, v] of chosen) vectors.set(id, v);
         scores = clickFeedback(
           boosts,
