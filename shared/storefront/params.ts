@@ -65,7 +65,8 @@ const FilterList = z.union([z.string().max(1000), z.array(FilterItem).max(100)])
 /** The supported parameters, after the `params` string and the object form are merged and strings coerced. */
 export const AlgoliaParamsSchema = z.object({
   query: z.string().max(256).default(''),
-  page: z.number().int().min(0).max(999).default(0),
+  // Any page, as Algolia takes any: one past the pages the search has (SEARCH_PAGES) is answered with no hits.
+  page: z.number().int().min(0).default(0),
   hitsPerPage: z.number().int().min(0).max(1000).default(20),
   facets: StringList.default([]),
   facetFilters: FilterList.optional(),
