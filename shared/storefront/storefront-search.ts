@@ -58,10 +58,12 @@ export class StorefrontSearch {
 
   /**
    * Answers the requests in order. All are checked before any runs (one bad request: 400 for
-   * the call); queries on suggestions indices with the same text share one suggest call.
+   * the call), then `admit` is given how many of them are billed (it throws to refuse the call,
+   * before anything runs); queries on suggestions indices with the same text share one suggest call.
    */
-  async multi(tenantId: string, requests: QueryRequest[]): Promise<QueryOutcome[]> {
+  async multi(tenantId: string, requests: QueryRequest[], admit?: (billed: number) => Promise<void>): Promise<QueryOutcome[]> {
     const parsed = requests.map((r, i) => parse(r, `requests.${i}`));
+    if (admit) await admit(parsed.filter((q) => isBilledQuery(q.target, q.p, q.type)).length);
     const limits = suggestLimits(parsed);
     const suggestions = new Map<string, Promise<SuggestBody>>();
     const suggest = (q: string) => {
@@ -73,8 +75,8 @@ export class StorefrontSearch {
   }
 
   /** A single-index query (`POST /1/indexes/{index}/query`). */
-  async single(tenantId: string, index: string, request: QueryRequest): Promise<QueryOutcome> {
-    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }]);
+  async single(tenantId: string, index: string, request: QueryRequest, admit?: (billed: number) => Promise<void>): Promise<QueryOutcome> {
+    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
     return outcome;
   }
 
