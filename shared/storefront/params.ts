@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../platform/errors.js';
+import { invalidText } from '../text/valid-text.js';
 
 /** Algolia search parameters this service reads; every other parameter is accepted and ignored (README "Storefront"). */
 export const SUPPORTED_PARAMS = [
@@ -65,7 +66,8 @@ const FilterList = z.union([z.string().max(1000), z.array(FilterItem).max(100)])
 /** The supported parameters, after the `params` string and the object form are merged and strings coerced. */
 export const AlgoliaParamsSchema = z.object({
   query: z.string().max(256).default(''),
-  page: z.number().int().min(0).max(999).default(0),
+  // Any page, as Algolia takes any: one past the pages the search has (SEARCH_PAGES) is answered with no hits.
+  page: z.number().int().min(0).default(0),
   hitsPerPage: z.number().int().min(0).max(1000).default(20),
   facets: StringList.default([]),
   facetFilters: FilterList.optional(),
@@ -108,6 +110,12 @@ export function parseParams(request: Record<string, unknown>, field: string): { 
   }
   const coerced: Record<string, unknown> = {};
   for (const k of SUPPORTED_PARAMS) if (raw[k] !== undefined && raw[k] !== null) coerced[k] = coerce(k, raw[k]);
+  // The route checked the body's own strings; a `params` string decodes to text of its own (`query=a%00b`, `\ud800` in its JSON).
+  const unstorable = invalidText(coerced, { prefix: field });
+  if (unstorable.length) {
+    const details: FieldError[] = unstorable.map((f) => ({ in: 'body', field: f.field, code: 'invalid_text', message: f.message }));
+    throw new AppError('invalid_text', 400, `invalid parameters: ${details[0].field}: ${details[0].message}`, details);
+  }
   const result = AlgoliaParamsSchema.safeParse(coerced, { reportInput: true });
   if (!result.success) {
     const details: FieldError[] = result.error.issues.map((i) => ({

@@ -27,6 +27,9 @@ export interface StorefrontSearchDeps {
   categories(tenantId: string): Promise<CategoryEntries>;
 }
 
+/** Pages the search answers (/v1/search's page 1 to 1,000): `page` 0 to 999 here. */
+const SEARCH_PAGES = 1000;
+
 /** One request of a multi-query: `indexName`, `type`, and parameters as a `params` string and/or fields. */
 export type QueryRequest = Record<string, unknown> & { indexName?: unknown; type?: unknown };
 
@@ -55,10 +58,12 @@ export class StorefrontSearch {
 
   /**
    * Answers the requests in order. All are checked before any runs (one bad request: 400 for
-   * the call); queries on suggestions indices with the same text share one suggest call.
+   * the call), then `admit` is given how many of them are billed (it throws to refuse the call,
+   * before anything runs); queries on suggestions indices with the same text share one suggest call.
    */
-  async multi(tenantId: string, requests: QueryRequest[]): Promise<QueryOutcome[]> {
+  async multi(tenantId: string, requests: QueryRequest[], admit?: (billed: number) => Promise<void>): Promise<QueryOutcome[]> {
     const parsed = requests.map((r, i) => parse(r, `requests.${i}`));
+    if (admit) await admit(parsed.filter((q) => isBilledQuery(q.target, q.p, q.type)).length);
     const limits = suggestLimits(parsed);
     const suggestions = new Map<string, Promise<SuggestBody>>();
     const suggest = (q: string) => {
@@ -70,8 +75,8 @@ export class StorefrontSearch {
   }
 
   /** A single-index query (`POST /1/indexes/{index}/query`). */
-  async single(tenantId: string, index: string, request: QueryRequest): Promise<QueryOutcome> {
-    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }]);
+  async single(tenantId: string, index: string, request: QueryRequest, admit?: (billed: number) => Promise<void>): Promise<QueryOutcome> {
+    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
     return outcome;
   }
 
@@ -95,18 +100,20 @@ export class StorefrontSearch {
     const levelKey = mentionsLevels(p) ? levelKeyOf(await this.deps.categories(tenantId)) : undefined;
     const { filters, from } = toFilters(p, { field: q.field, levelKey });
     checkAttributes(filters, from, known, q.field);
+    // A page past the search's last one has no hits; its counts and facets are those of any page (Algolia answers it so).
+    const hitless = q.type === 'facet' || p.page >= SEARCH_PAGES;
     const input: SearchInput = {
       q: p.query,
       lang: searchLang,
-      page: q.type === 'facet' ? 1 : p.page + 1,
-      perPage: q.type === 'facet' ? 0 : Math.min(p.hitsPerPage, 100),
+      page: hitless ? 1 : p.page + 1,
+      perPage: hitless ? 0 : Math.min(p.hitsPerPage, 100),
       filters,
       sort: target.sort,
       facets: facets.names,
       session: p.userToken ? sessionOf(p.userToken) : null,
       debug: false,
       override: null,
-      log: q.type === 'default' && p.analytics,
+      log: !hitless && p.analytics,
       // Algolia counts facets over the matches, under every filter (the helper sends its own queries for disjunctive facets).
       facetsFollowFilters: true,
     };
@@ -133,7 +140,6 @@ function parse(request: QueryRequest, field: string): Parsed {
   if (!type) throw invalid(`${field}.type`, 'type is "default" or "facet"');
   const { params, raw } = parseParams(request, field);
   if (type === 'facet' && !params.facet) throw invalid(`${field}.facet`, 'a facet query names its facet');
-  if ((params.page + 1) * Math.max(1, Math.min(params.hitsPerPage, 100)) > 100_000) throw invalid(`${field}.page`, 'pages end at 100,000 hits');
   return { field, index, target, type, p: params, params: paramsString(raw) };
 }
 

@@ -56,12 +56,25 @@ function checkOrigin(ctx: Context, p: Principal) {
   }
 }
 
-/** Exact match, or `https://*.example.com` for any subdomain of example.com. */
-export function originMatches(allowed: string, origin: string): boolean {
+/**
+ * Exact match, or `https://*.example.com` for any subdomain of example.com. Both sides are compared
+ * as browsers write an Origin: lower case, without the scheme's default port (:443, :80).
+ */
+export function originMatches(allowedAsWritten: string, originAsSent: string): boolean {
+  const allowed = canonicalOrigin(allowedAsWritten);
+  const origin = canonicalOrigin(originAsSent);
   if (allowed === origin) return true;
   const star = allowed.indexOf('://*.');
   if (star < 0) return false;
   const scheme = allowed.slice(0, star + 3);
   const suffix = allowed.slice(star + 4);
   return origin.startsWith(scheme) && origin.endsWith(suffix) && origin.length > scheme.length + suffix.length;
+}
+
+/** `HTTPS://Shop.Example:443` as a browser sends it: `https://shop.example`. */
+function canonicalOrigin(origin: string): string {
+  const lower = origin.toLowerCase();
+  if (lower.startsWith('https://') && lower.endsWith(':443')) return lower.slice(0, -4);
+  if (lower.startsWith('http://') && lower.endsWith(':80')) return lower.slice(0, -3);
+  return lower;
 }

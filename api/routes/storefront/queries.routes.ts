@@ -11,10 +11,12 @@ const USAGE = {
 
 /** The Algolia search protocol (algoliasearch lite, InstantSearch, Autocomplete) under ALGOLIA_PREFIX. */
 export function queryRoutes(deps: Deps): RouteSpec[] {
-  /** Bills what billing.ts says (one billed search per shopper search) and reports it like /v1/search does. */
+  /** Refuses a call over the plan's searches before any of it runs (402, as /v1/search does), given the queries billing.ts bills. */
+  const admit = (tenantId: string) => (billed: number) => deps.meter.admit(tenantId, billed);
+
+  /** Counts what billing.ts bills (one billed search per shopper search) and reports it like /v1/search does. */
   async function bill(ctx: Context, tenantId: string, outcomes: QueryOutcome[]) {
     const billed = outcomes.filter((o) => o.billed).length;
-    await deps.meter.admit(tenantId, billed);
     ctx.set('X-Service-Usage', await deps.meter.record(tenantId, billed));
   }
 
@@ -32,7 +34,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'one result per request, in order', schema: QueriesResponse, headers: USAGE } },
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);
-        const outcomes = await deps.storefront.multi(tenantId, body.requests);
+        const outcomes = await deps.storefront.multi(tenantId, body.requests, admit(tenantId));
         await bill(ctx, tenantId, outcomes);
         ctx.body = { results: outcomes.map((o) => o.result) };
       },
@@ -51,7 +53,7 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'the result', schema: AlgoliaResult, headers: USAGE } },
       async handle(ctx, { params, body }) {
         const tenantId = checkApplication(ctx);
-        const outcome = await deps.storefront.single(tenantId, params.index, body);
+        const outcome = await deps.storefront.single(tenantId, params.index, body, admit(tenantId));
         await bill(ctx, tenantId, [outcome]);
         ctx.body = outcome.result;
       },

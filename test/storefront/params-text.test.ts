@@ -1,0 +1,45 @@
+import t from 'tap';
+import { setup } from '../helpers/harness.js';
+
+// The route refuses body strings Postgres cannot keep (U+0000, lone surrogates); a `params` string decodes to text of its
+// own after that check. Such text reached the search log, whose one INSERT per flush then failed and dropped every
+// store's rows in it.
+const h = await setup();
+t.teardown(() => h.close());
+const deps = h.api.deps;
+// Flushed by the test only, so the rows of one test share one write as they would share a timer's.
+await deps.searchLog.stop();
+const other = await h.tenant('Other store');
+const { id: tenantId, key } = await h.tenant();
+const ORIGIN = 'https://shop.example';
+const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'storefront', kind: 'public', allowed_origins: [ORIGIN] } })).body.key;
+const query = (params: string) =>
+  h.api.call('POST', '/algolia/1/indexes/*/queries', {
+    body: { requests: [{ indexName: 'products', params }] },
+    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
+  });
+
+t.test('text in a params string that cannot be stored is 400 invalid_text at its parameter', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['query=lap%00top', 'requests.0.query'],
+    ['query=x&userToken=user%00one', 'requests.0.userToken'],
+    [`facetFilters=${encodeURIComponent('["brand:A\\u0000"]')}`, 'requests.0.facetFilters.0'],
+    [`filters=${encodeURIComponent('brand:"\u0000"')}`, 'requests.0.filters'],
+    [`queryLanguages=${encodeURIComponent('["\\ud800"]')}`, 'requests.0.queryLanguages.0'],
+  ];
+  for (const [params, field] of cases) {
+    const res = await query(params);
+    t.equal(res.status, 400, params);
+    t.same([res.body.status, res.body.error?.code, res.body.error?.details?.[0]?.field], [400, 'invalid_text', field]);
+  }
+});
+
+t.test("another store's searches logged beside them are kept", async (t) => {
+  const mine = await h.api.call('GET', '/v1/search?q=kept+words', { key: other.key });
+  t.equal(mine.status, 200);
+  await query('query=lap%00top');
+  await query('query=x&userToken=user%00one');
+  await deps.searchLog.flush();
+  const rows = await deps.db('search_log').where({ tenant_id: other.id, query: 'kept words' });
+  t.equal(rows.length, 1, 'its search is in the log');
+});
