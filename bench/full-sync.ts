@@ -63,7 +63,7 @@ async function measure(dir: string): Promise<string[]> {
       for (const upsert of bodies) if ((await post({ upsert })).status !== 200) throw new Error('load failed');
       await waitSearchable(deps, tenant.id, 600_000, false);
       // And embedded: a worker busy embedding the load runs a cleanup job's steps between its batches.
-      for (const until = Date.now() + 1_800_000; (await vectorLag(deps.db, tenant.id)).pending > 0 && Date.now() < until;) {
+      for (const until = Date.now() + 1_800_000; (await vectorLag(deps.db, deps.vectors, tenant.id)).pending > 0 && Date.now() < until;) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     };

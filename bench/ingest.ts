@@ -45,8 +45,8 @@ try {
   const searchableAt = Date.now();
   const stored = await deps.repos.products.count(tenant.id);
   // Embedding runs after lexical indexing (the catalog embedder trains on the store's text first); visibility does not wait for it.
-  let lag = await vectorLag(deps.db, tenant.id);
-  for (const until = Date.now() + 1_800_000; lag.pending > 0 && Date.now() < until; lag = await vectorLag(deps.db, tenant.id)) {
+  let lag = await vectorLag(deps.db, deps.vectors, tenant.id);
+  for (const until = Date.now() + 1_800_000; lag.pending > 0 && Date.now() < until; lag = await vectorLag(deps.db, deps.vectors, tenant.id)) {
     process.stderr.write(`\rvectors: ${stored - lag.pending}/${stored}`);
     await new Promise((res) => setTimeout(res, 1000));
   }

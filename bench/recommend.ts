@@ -55,7 +55,7 @@ try {
   await sendPrepared({ url: nocache, key, bodies, inFlight: 4, runId: 'rec', progress: true });
   await waitSearchable(deps, tenant.id, 600_000, false);
   const searchable = (Date.now() - started) / 1000;
-  while ((await vectorLag(deps.db, tenant.id)).pending > 0) await new Promise((r) => setTimeout(r, 500));
+  while ((await vectorLag(deps.db, deps.vectors, tenant.id)).pending > 0) await new Promise((r) => setTimeout(r, 500));
   const vectors = (Date.now() - started) / 1000;
   // Sessions of 2-6 views among neighbouring products, over the last day.
   let seed = 7;

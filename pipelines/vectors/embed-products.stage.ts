@@ -21,17 +21,25 @@ export const embedProducts = defineStage({
       await startEmbed(deps, data.tenantId, 'first vectors');
       return { embedded: 0, removed: 0, served: false };
     }
-    const rows = await deps.repos.products.findMany(data.tenantId, data.ids);
+    const { products } = deps.repos;
+    const rows = await products.findMany(data.tenantId, data.ids);
     const found = new Set(rows.map((r) => r.id));
     // A deleted product stored again since keeps its vector (its new batch embeds it, maybe already): only what is not stored now goes.
-    const back = await deps.repos.products.existingIds(data.tenantId, data.deletes);
-    const gone = [...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))];
-    await deps.vectors.remove(data.tenantId, gone);
+    const back = await products.existingIds(data.tenantId, data.deletes);
+    let gone = [...new Set([...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))])];
+    if (gone.length) {
+      await deps.vectors.remove(data.tenantId, gone);
+      // Stored again between the check and the removal (its batch's embed job may have written it before the removal): embedded again below.
+      const again = await products.findMany(data.tenantId, gone);
+      rows.push(...again);
+      const stored = new Set(again.map((r) => r.id));
+      gone = gone.filter((id) => !stored.has(id));
+    }
     const ctx = await indexContext(deps, data.tenantId);
     const served = await embedLive(deps, data.tenantId, ctx.toDocs(rows), deps.config.vectors.embeddingBatch);
     await deps.notices.publish('vectors', data.tenantId);
     const trained = (await deps.embedders.trainedOn?.(data.tenantId)) ?? null;
-    const count = served && trained !== null ? await deps.repos.products.count(data.tenantId) : 0;
+    const count = served && trained !== null ? await products.count(data.tenantId) : 0;
     if (!served || (trained !== null && (count > RETRAIN_FACTOR * trained + 50 || count < trained / RETRAIN_FACTOR - 50))) {
       await startEmbed(deps, data.tenantId, served ? 'catalog changed' : 'first vectors');
     }

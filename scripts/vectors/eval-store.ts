@@ -39,7 +39,7 @@ export async function evalStore(name: 'chorus' | 'crowdflower' = 'chorus', opts:
   await waitSearchable(deps, tenant.id);
   const searchable = Date.now() - started;
   for (const until = Date.now() + 900_000; opts.vectors !== false;) {
-    const lag = await vectorLag(deps.db, tenant.id);
+    const lag = await vectorLag(deps.db, deps.vectors, tenant.id);
     if (lag.pending === 0) break;
     if (Date.now() > until) throw new Error(`vectors incomplete after 15 minutes: ${JSON.stringify(lag)}`);
     await new Promise((r) => setTimeout(r, 500));

@@ -112,13 +112,20 @@ export async function startQdrantFake(apiKey: string) {
       return answer(res, 200, { operation_id: 2, status: 'completed' });
     }
     if (rest === '/points' && req.method === 'POST') {
+      // The payload fields asked for (`with_payload`: a list of keys, or true / absent for all of them).
+      const fields = (p: Point) =>
+        Array.isArray(data.with_payload)
+          ? Object.fromEntries(data.with_payload.map((k: string) => [k, p.payload[k]]))
+          : data.with_payload === false
+            ? undefined
+            : p.payload;
       return answer(
         res,
         200,
         data.ids
           .map((id: string) => col.points.get(String(id)))
           .filter(Boolean)
-          .map((p: Point) => ({ id: p.id, payload: { product_id: p.payload.product_id }, vector: data.with_vector ? p.vector : undefined })),
+          .map((p: Point) => ({ id: p.id, payload: fields(p), vector: data.with_vector ? p.vector : undefined })),
       );
     }
     if (rest === '/points/count') return answer(res, 200, { count: col.points.size });

@@ -99,6 +99,11 @@ export async function storeSuite(t: Test, store: VectorStore, a: string, b: stri
   t.ok(Math.abs(kept.get('q1')![1] - 1) < 1e-6, 'a newer version replaces an older one in the same write');
   t.ok(kept.has('q3'), 'a new product in the same write is stored');
   t.same(
+    Object.fromEntries(await store.versions(b, ['q3', 'q2', 'q1', 'nope'])),
+    { q1: 3000, q2: 2000, q3: 1000 },
+    'the stored version of each product with a vector',
+  );
+  t.same(
     (await store.nearest(b, unit([0, 1, 0]), 2)).map((h) => h.id),
     ['q1', 'q2'],
     "the newer version's payload stays (still visible)",

@@ -48,7 +48,7 @@ export function jobRoutes(deps: Deps): RouteSpec[] {
           (last) => ({ created_at: last.created_at.toISOString(), id: last.id }),
           jobOut,
         );
-        ctx.body = { ...body, vector_lag: await vectorLag(deps.db, ctx.state.principal.tenantId) };
+        ctx.body = { ...body, vector_lag: await vectorLag(deps.db, deps.vectors, ctx.state.principal.tenantId) };
       },
     }),
     defineRoute({

@@ -62,6 +62,8 @@ export interface VectorStore {
   vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>>;
   /** Vectors in the serving generation. */
   count(tenantId: string): Promise<number>;
+  /** The stored product version (ms) of each of these products with a vector in the serving generation. */
+  versions(tenantId: string, ids: string[]): Promise<Map<string, number>>;
   /**
    * Each product's `k` nearest visible products in the serving generation, for the whole store
    * (similar lists; the built-in store, exact up to 20k vectors, an inverted file past it).

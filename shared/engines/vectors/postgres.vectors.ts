@@ -105,6 +105,18 @@ export class PostgresVectorStore implements VectorStore {
     return Number(n);
   }
 
+  async versions(tenantId: string, ids: string[]): Promise<Map<string, number>> {
+    if (!ids.length) return new Map();
+    const rows: Array<{ product_id: string; source_version: string }> = await this.db('product_vectors as v')
+      .join('vector_generations as g', function () {
+        this.on('g.tenant_id', 'v.tenant_id').andOn('g.active', 'v.generation');
+      })
+      .where('v.tenant_id', tenantId)
+      .whereIn('v.product_id', ids)
+      .select('v.product_id', 'v.source_version');
+    return new Map(rows.map((r) => [r.product_id, Number(r.source_version)]));
+  }
+
   async neighbourLists(tenantId: string, k: number, progress?: (share: number) => Promise<void>): Promise<Array<{ id: string; ids: string[] }>> {
     const index = await this.current(tenantId);
     if (!index) return [];

@@ -160,6 +160,23 @@ export class QdrantVectorStore implements VectorStore {
     return (await client.count(aliasOf(tenantId), { exact: true })).count;
   }
 
+  async versions(tenantId: string, ids: string[]): Promise<Map<string, number>> {
+    const client = await this.client;
+    const out = new Map<string, number>();
+    const { active } = await this.gens.get(tenantId);
+    if (!active || !ids.length) return out;
+    const points = await client.retrieve(aliasOf(tenantId), {
+      ids: ids.map((id) => pointId(tenantId, id)),
+      with_payload: ['product_id', 'version'],
+      with_vector: false,
+    });
+    for (const p of points) {
+      const payload = p.payload as { product_id: string; version?: number };
+      out.set(String(payload.product_id), Number(payload.version ?? 0));
+    }
+    return out;
+  }
+
   changed(): void {
     // Nothing held in this process: Qdrant answers from its own state.
   }
