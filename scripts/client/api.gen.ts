@@ -5407,12 +5407,13 @@ export interface operations {
                         }[];
                         next_cursor: string | null;
                         total?: number | null;
+                        /** @description null while the vector store (Qdrant) cannot be asked: the jobs are answered all the same */
                         vector_lag: {
                             /** @description seconds the oldest of them has waited */
                             oldest_s: number | null;
                             /** @description products whose latest version has no vector yet */
                             pending: number;
-                        };
+                        } | null;
                     };
                 };
             };

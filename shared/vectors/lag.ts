@@ -10,8 +10,30 @@ export interface VectorLag {
 /** Products compared with the store per call (by id: one product list page, one store lookup). */
 const PAGE = 1000;
 
-/** Asks the configured vector store which version of each stored product it serves. */
+/**
+ * How far the configured vector store trails the catalog. The built-in store's vectors are in the
+ * same database: one statement. Another store (Qdrant) is asked which version of each product it
+ * serves, a page of products at a time.
+ */
 export async function vectorLag(db: Knex, vectors: VectorStore, tenantId: string): Promise<VectorLag> {
+  return vectors.name === 'postgres' ? builtInLag(db, tenantId) : storeLag(db, vectors, tenantId);
+}
+
+/** The built-in store's lag: products without a vector at their version in the serving generation, in one statement. */
+async function builtInLag(db: Knex, tenantId: string): Promise<VectorLag> {
+  const { rows } = await db.raw(
+    `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(p.updated_at)) AS oldest
+       FROM products p
+       LEFT JOIN vector_generations g ON g.tenant_id = p.tenant_id
+       LEFT JOIN product_vectors v ON v.tenant_id = p.tenant_id AND v.generation = g.active AND v.product_id = p.id
+      WHERE p.tenant_id = ? AND (v.product_id IS NULL OR v.source_version < (extract(epoch FROM p.updated_at) * 1000)::bigint)`,
+    [tenantId],
+  );
+  const r = rows[0];
+  return { pending: r.pending, oldest_s: r.oldest == null ? null : Math.round(Number(r.oldest) * 10) / 10 };
+}
+
+async function storeLag(db: Knex, vectors: VectorStore, tenantId: string): Promise<VectorLag> {
   let pending = 0;
   let oldest: number | null = null;
   for (let after = ''; ;) {

@@ -46,5 +46,16 @@ for (const [name, env] of Object.entries(stores)) {
     t.type(waiting.oldest_s, 'number', 'with how long the oldest waited');
     await embedProducts.run({ data: { tenantId, batchId: 'lag-update', ids: [items[0].id, 'new-phone'], deletes: [] }, deps } as never);
     t.same(await lag(), { pending: 0, oldest_s: null }, 'no lag once they are embedded');
+    if (name !== 'qdrant') return;
+    qdrant.fault.status = 503;
+    try {
+      const down = await h.api.call('GET', '/v1/jobs', { key });
+      t.equal(down.status, 200, 'Qdrant down: the jobs are still listed');
+      t.ok(Array.isArray(down.body.data) && down.body.data.length > 0, JSON.stringify(down.body).slice(0, 200));
+      t.equal(down.body.vector_lag, null, 'the lag is unknown, not made up');
+    } finally {
+      qdrant.fault.status = 0;
+    }
+    t.same(await lag(), { pending: 0, oldest_s: null }, 'known again once Qdrant answers');
   });
 }
