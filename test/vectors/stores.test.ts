@@ -52,3 +52,24 @@ t.test('Qdrant adapter against a server answering as Qdrant does; requests check
     'every request valid for the vendor schema',
   );
 });
+
+t.test('Qdrant: a first generation recorded serving before its collection and alias exist reads as empty; other failures still throw', async (t) => {
+  await tenants('qn');
+  const fake = await startQdrantFake('secret');
+  t.teardown(() => fake.close());
+  const store = new QdrantVectorStore(db, { url: fake.url, apiKey: 'secret' });
+  // What beginGeneration records for a store's first generation, before it makes the collection and the alias.
+  await db('vector_generations').insert({ tenant_id: 'qn', active: 1, active_embedder: 'catalog-v1', dims: 3 });
+  t.equal(await store.count('qn'), 0);
+  t.same(await store.nearest('qn', new Float32Array([1, 0, 0]), 5), []);
+  t.same([...(await store.vectorsOf('qn', ['p1']))], []);
+  t.same([...(await store.versions('qn', ['p1']))], []);
+  t.ok(
+    fake.requests.some((r) => r.path.includes('pss_qn')),
+    'Qdrant was asked',
+  );
+  fake.fault.status = 503;
+  await t.rejects(store.count('qn'), 'Qdrant failing is not read as empty');
+  await t.rejects(store.nearest('qn', new Float32Array([1, 0, 0]), 5));
+  fake.fault.status = 0;
+});

@@ -134,7 +134,9 @@ export class QdrantVectorStore implements VectorStore {
     const client = await this.client;
     const { active } = await this.gens.get(tenantId);
     if (!active) return [];
-    const res = await client.query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] });
+    const res = await client
+      .query(aliasOf(tenantId), { query: Array.from(vector), limit, filter: toFilter(filter), with_payload: ['product_id'] })
+      .catch(absent({ points: [] }));
     return res.points.map((p) => ({ id: String((p.payload as { product_id: string }).product_id), score: p.score }));
   }
 
@@ -143,11 +145,13 @@ export class QdrantVectorStore implements VectorStore {
     const out = new Map<string, Float32Array>();
     const { active } = await this.gens.get(tenantId);
     if (!active || !ids.length) return out;
-    const points = await client.retrieve(aliasOf(tenantId), {
-      ids: ids.map((id) => pointId(tenantId, id)),
-      with_payload: ['product_id'],
-      with_vector: true,
-    });
+    const points = await client
+      .retrieve(aliasOf(tenantId), {
+        ids: ids.map((id) => pointId(tenantId, id)),
+        with_payload: ['product_id'],
+        with_vector: true,
+      })
+      .catch(absent([]));
     for (const p of points)
       if (Array.isArray(p.vector)) out.set(String((p.payload as { product_id: string }).product_id), Float32Array.from(p.vector as number[]));
     return out;
@@ -157,7 +161,7 @@ export class QdrantVectorStore implements VectorStore {
     const client = await this.client;
     const { active } = await this.gens.get(tenantId);
     if (!active) return 0;
-    return (await client.count(aliasOf(tenantId), { exact: true })).count;
+    return (await client.count(aliasOf(tenantId), { exact: true }).catch(absent({ count: 0 }))).count;
   }
 
   async versions(tenantId: string, ids: string[]): Promise<Map<string, number>> {
@@ -165,11 +169,13 @@ export class QdrantVectorStore implements VectorStore {
     const out = new Map<string, number>();
     const { active } = await this.gens.get(tenantId);
     if (!active || !ids.length) return out;
-    const points = await client.retrieve(aliasOf(tenantId), {
-      ids: ids.map((id) => pointId(tenantId, id)),
-      with_payload: ['product_id', 'version'],
-      with_vector: false,
-    });
+    const points = await client
+      .retrieve(aliasOf(tenantId), {
+        ids: ids.map((id) => pointId(tenantId, id)),
+        with_payload: ['product_id', 'version'],
+        with_vector: false,
+      })
+      .catch(absent([]));
     for (const p of points) {
       const payload = p.payload as { product_id: string; version?: number };
       out.set(String(payload.product_id), Number(payload.version ?? 0));
@@ -187,4 +193,16 @@ export class QdrantVectorStore implements VectorStore {
     for (const g of [active, building]) if (g) await client.deleteCollection(collectionOf(tenantId, g.generation)).catch(() => undefined);
     await this.gens.forget(tenantId);
   }
+}
+
+/**
+ * A read of the serving alias that Qdrant answers 404 (the store's first generation is recorded
+ * serving just before its collection and alias are made, so a read in between finds neither)
+ * answers as an empty generation would; any other failure is thrown.
+ */
+function absent<T>(empty: T): (err: unknown) => T {
+  return (err) => {
+    if ((err as { status?: unknown } | null)?.status === 404) return empty;
+    throw err;
+  };
 }
