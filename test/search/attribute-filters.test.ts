@@ -102,7 +102,13 @@ t.test('an Arabic store names its facets in Arabic: mapping, facet counts and fi
   const size = encodeURIComponent('المقاس');
   const faceted = await search(`facets=${size}`);
   t.equal(faceted.status, 200, JSON.stringify(faceted.body));
-  t.same(faceted.body.facets.find((f: { name: string }) => f.name === 'المقاس')?.buckets.map((b: { value: string }) => b.value).sort(), ['42', '44']);
+  t.same(
+    faceted.body.facets
+      .find((f: { name: string }) => f.name === 'المقاس')
+      ?.buckets.map((b: { value: string }) => b.value)
+      .sort(),
+    ['42', '44'],
+  );
   t.same(ids(await search(`filter[${size}]=44`)), ['b2']);
   t.same(ids(await search(`filter[${size}][lte]=43`)), ['b1']);
   const posted = await h.api.call('POST', '/v1/search', { key: store.key, body: { q: 'حذاء', filters: { لون: ['أحمر'] } } });
