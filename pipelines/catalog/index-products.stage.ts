@@ -1,5 +1,6 @@
 import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
+import { removeDeleted } from '../../shared/catalog/remove-deleted.js';
 import { indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
 import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
@@ -21,19 +22,8 @@ export const indexProducts = defineStage({
     const { products } = deps.repos;
     const ctx = await indexContext(deps, data.tenantId);
     const rows = await products.findMany(data.tenantId, data.ids);
-    const found = new Set(rows.map((r) => r.id));
     // A deleted product stored again since stays in search (its new batch indexes it, maybe already): only what is not stored now goes.
-    // A delete committed after this check takes the product out with its own removals (its API call's and its job's).
-    const back = await products.existingIds(data.tenantId, data.deletes);
-    let gone = [...new Set([...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))])];
-    if (gone.length) {
-      await deps.engine.remove(data.tenantId, gone);
-      // Stored again between the check and the removal (its batch's job may have written it before the removal): written back below.
-      const again = await products.findMany(data.tenantId, gone);
-      rows.push(...again);
-      const stored = new Set(again.map((r) => r.id));
-      gone = gone.filter((id) => !stored.has(id));
-    }
+    const gone = await removeDeleted(products, data.tenantId, data, rows, (ids) => deps.engine.remove(data.tenantId, ids));
     const hooks = translationHooks(deps);
     await productsChanged(hooks, data.tenantId, rows, gone);
     await progress(0.2);

@@ -1,5 +1,5 @@
 import { defineStage } from '../define-stage.js';
-import { indexContext } from '../../shared/catalog/index.js';
+import { indexContext, removeDeleted } from '../../shared/catalog/index.js';
 import { embedLive, embedProductsJob, startEmbed } from '../../shared/vectors/index.js';
 
 /** Retrain when the catalog doubled or halved since the model was trained (a bulk load trains a few times, not per batch). */
@@ -23,18 +23,8 @@ export const embedProducts = defineStage({
     }
     const { products } = deps.repos;
     const rows = await products.findMany(data.tenantId, data.ids);
-    const found = new Set(rows.map((r) => r.id));
     // A deleted product stored again since keeps its vector (its new batch embeds it, maybe already): only what is not stored now goes.
-    const back = await products.existingIds(data.tenantId, data.deletes);
-    let gone = [...new Set([...data.deletes.filter((id) => !back.has(id)), ...data.ids.filter((id) => !found.has(id))])];
-    if (gone.length) {
-      await deps.vectors.remove(data.tenantId, gone);
-      // Stored again between the check and the removal (its batch's embed job may have written it before the removal): embedded again below.
-      const again = await products.findMany(data.tenantId, gone);
-      rows.push(...again);
-      const stored = new Set(again.map((r) => r.id));
-      gone = gone.filter((id) => !stored.has(id));
-    }
+    const gone = await removeDeleted(products, data.tenantId, data, rows, (ids) => deps.vectors.remove(data.tenantId, ids));
     const ctx = await indexContext(deps, data.tenantId);
     const served = await embedLive(deps, data.tenantId, ctx.toDocs(rows), deps.config.vectors.embeddingBatch);
     await deps.notices.publish('vectors', data.tenantId);

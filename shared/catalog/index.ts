@@ -15,6 +15,7 @@ export * from './indexer.js';
 export * from './mapping.js';
 export * from './product.schema.js';
 export * from './reindex.js';
+export * from './remove-deleted.js';
 export * from './search-doc.js';
 export * from './syncs.js';
 export type { ProductRow, ProductWithState } from './products.repo.js';

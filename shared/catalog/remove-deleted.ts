@@ -1,0 +1,32 @@
+import type { ProductRow } from './products.repo.js';
+
+interface Products {
+  existingIds(tenantId: string, ids: string[]): Promise<Set<string>>;
+  findMany(tenantId: string, ids: string[]): Promise<ProductRow[]>;
+}
+
+/**
+ * Takes a batch's products out of an index (the lexical engine, the vector store) through
+ * `remove`: the ids it deleted that are not stored again since, and the ids it wrote that are no
+ * longer stored. A product stored again between that check and the removal (its own batch's job
+ * may have written it just before) is read back and pushed onto `rows`, to be written again by the
+ * caller. A delete committed after the check takes the product out with its own removals.
+ * Returns the ids that stay removed.
+ */
+export async function removeDeleted(
+  products: Products,
+  tenantId: string,
+  batch: { ids: string[]; deletes: string[] },
+  rows: ProductRow[],
+  remove: (ids: string[]) => Promise<void>,
+): Promise<string[]> {
+  const found = new Set(rows.map((r) => r.id));
+  const back = await products.existingIds(tenantId, batch.deletes);
+  const gone = [...new Set([...batch.deletes.filter((id) => !back.has(id)), ...batch.ids.filter((id) => !found.has(id))])];
+  if (!gone.length) return gone;
+  await remove(gone);
+  const again = await products.findMany(tenantId, gone);
+  rows.push(...again);
+  const stored = new Set(again.map((r) => r.id));
+  return gone.filter((id) => !stored.has(id));
+}
