@@ -1,6 +1,7 @@
 import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { startFakeOpenAi, type FakeMode } from '../helpers/openai-fake.js';
+import { hybridKettleStore } from './kettle-store.js';
 
 /**
  * Hybrid search with the result cache on: an answer left lexical because the query embedding
@@ -14,17 +15,7 @@ const fake = await startFakeOpenAi({ rateLimited: 1_000_000 });
 const { h } = await setupWithWorkers({ EMBEDDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', SEARCH_CACHE_TTL_MS: '3600000' });
 t.teardown(() => fake.close());
 const deps = h.api.deps;
-const { id: tenantId, key } = await h.tenant('embed outage cache');
-await deps
-  .db('tenants')
-  .where({ id: tenantId })
-  .update({ settings: { ranking: { hybrid_search: true } } });
-const products = [
-  ...['Steel kettle', 'Glass kettle', 'Travel kettle'].map((name, i) => ({ id: `k${i}`, name: { en: name }, price: 20 + i, currency: 'USD' })),
-  ...Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, name: { en: `Coffee mug ${i}` }, price: 5 + i, currency: 'USD' })),
-];
-if ((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } })).status !== 200) throw new Error('load failed');
-await eventually(async () => (await deps.vectors.count(tenantId)) === products.length, 60_000, 100);
+const { tenantId, key } = await hybridKettleStore(h, 'embed outage cache');
 
 // No debug: a shopper's search, through the result cache.
 const search = (q: string, debug = false) => h.api.call('POST', '/v1/search', { key, body: { q, debug } });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { setupWithWorkers, eventually } from '../helpers/workers.js';
 import { startFakeOpenAi } from '../helpers/openai-fake.js';
 import { startQdrantFake } from './qdrant-fake.js';
+import { hybridKettleStore } from './kettle-store.js';
 
 /**
  * Hybrid search with the Qdrant adapter when Qdrant answers every request with 503: the search
@@ -26,19 +27,7 @@ t.teardown(async () => {
   await qdrant.close();
 });
 const deps = h.api.deps;
-// Qdrant answers 404 for a generation recorded active whose collection the first embed job is still making.
-const embedded = (id: string) => deps.vectors.count(id).catch(() => 0);
-const { id: tenantId, key } = await h.tenant('vector store outage');
-await deps
-  .db('tenants')
-  .where({ id: tenantId })
-  .update({ settings: { ranking: { hybrid_search: true } } });
-const products = [
-  ...['Steel kettle', 'Glass kettle', 'Travel kettle'].map((name, i) => ({ id: `k${i}`, name: { en: name }, price: 20 + i, currency: 'USD' })),
-  ...Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, name: { en: `Coffee mug ${i}` }, price: 5 + i, currency: 'USD' })),
-];
-if ((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } })).status !== 200) throw new Error('load failed');
-await eventually(async () => (await embedded(tenantId)) === products.length, 60_000, 100);
+const { key } = await hybridKettleStore(h, 'vector store outage');
 const session = (await h.api.call('POST', '/v1/sessions', { key, body: {} })).body.token as string;
 
 // No debug: a shopper's search, through the result cache.
@@ -90,7 +79,7 @@ t.test('Qdrant failing with hybrid search off: click learning still answers, boo
   const store = await h.tenant('click feedback, vector store outage');
   const kettles = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, name: { en: `Copper kettle ${i}` }, price: 30 + i, currency: 'USD' }));
   t.equal((await h.api.call('POST', '/v1/products/batch', { key: store.key, body: { upsert: kettles } })).status, 200);
-  await eventually(async () => (await embedded(store.id)) === kettles.length, 60_000, 100);
+  await eventually(async () => (await deps.vectors.count(store.id)) === kettles.length, 60_000, 100);
   const token = (await h.api.call('POST', '/v1/sessions', { key: store.key, body: {} })).body.token as string;
   const lexical = (await h.api.call('POST', '/v1/search', { key: token, body: { q: 'copper kettle', debug: true } })).body.ids as string[];
   t.ok(lexical.length > 1, `${lexical}`);
