@@ -4,7 +4,7 @@ import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import { resolveRanking } from './ranking-config.js';
 import { BUILTIN_FACETS } from './facets.js';
-import { checkFacets, checkFilters } from './search-checks.js';
+import { checkFacets, checkFilters, withoutEitherStock } from './search-checks.js';
 import { RefreshingCache } from './refreshing-cache.js';
 import { FacetCache } from './facet-cache.js';
 import { degraded } from './degraded.js';
@@ -92,6 +92,7 @@ export class SearchService {
    */
   async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
     const started = performance.now();
+    input = withoutEitherStock(input);
     // Memory only: the compiled rules and the running experiment; the session picks the variant.
     const merch = await this.deps.merch.get(tenantId);
     const assignment = assignmentOf(merch, input.session);

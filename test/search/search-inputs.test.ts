@@ -1,0 +1,41 @@
+import t from 'tap';
+import { setupWithWorkers } from '../helpers/workers.js';
+import { loadProducts } from '../helpers/catalog.js';
+
+// Inputs of /v1/search at their edges, on a small store with mapped attributes and stock of both kinds.
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
+const { id: tenantId, key } = await h.tenant();
+const mapping = ['Size', 'Color'].map((raw) => ({ raw_name: raw, canonical_name: raw.toLowerCase(), facet: true }));
+await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: mapping } });
+const shoe = (id: string, inStock: boolean, attributes: Record<string, unknown>) => ({
+  id,
+  name: { en: `Trail shoe ${id}` },
+  price: 50,
+  currency: 'USD',
+  brand: 'Nike',
+  in_stock: inStock,
+  attributes,
+});
+await loadProducts(h, key, tenantId, [
+  shoe('s1', true, { Size: '42', Color: 'Red' }),
+  shoe('s2', true, { Size: '44', Color: 'Blue' }),
+  shoe('s3', false, { Size: '42', Color: 'Red' }),
+]);
+const get = (qs: string) => h.api.call('GET', `/v1/search?q=shoe&${qs}`, { key });
+const post = (body: Record<string, unknown>) => h.api.call('POST', '/v1/search', { key, body: { q: 'shoe', ...body } });
+const sorted = (res: { body: { ids: string[] } }) => [...res.body.ids].sort();
+const buckets = (res: { body: { facets: Array<{ name: string; buckets?: Array<{ value: string; count: number }> }> } }, name: string) =>
+  Object.fromEntries((res.body.facets.find((f) => f.name === name)?.buckets ?? []).map((b) => [b.value, b.count]));
+
+t.test('in_stock true and false together is either stock: no product is left out', async (t) => {
+  const all = ['s1', 's2', 's3'];
+  for (const res of [await get('filter[in_stock]=true,false&facets=color'), await post({ filters: { in_stock: ['false', 'true'] }, facets: ['color'] })]) {
+    t.equal(res.status, 200);
+    t.same(sorted(res), all, 'as a value list does for any other filter');
+    t.equal(res.body.total, 3);
+    t.same(buckets(res, 'color'), { Red: 2, Blue: 1 }, "the other facets count the out-of-stock product's values too");
+  }
+  t.same(sorted(await get('filter[in_stock]=true')), ['s1', 's2'], 'one value still filters');
+  t.same(sorted(await get('filter[in_stock]=false')), ['s3']);
+  t.equal((await get('filter[in_stock]=true,maybe')).status, 400, 'a value other than true and false is still refused');
+});
