@@ -39,3 +39,23 @@ t.test('in_stock true and false together is either stock: no product is left out
   t.same(sorted(await get('filter[in_stock]=false')), ['s3']);
   t.equal((await get('filter[in_stock]=true,maybe')).status, 400, 'a value other than true and false is still refused');
 });
+
+t.test("a POST's refused filter, facet or lang is named at its body field, a GET's at its query parameter", async (t) => {
+  const at = (res: { body: { error: { details: Array<{ in: string; field: string; code: string }> } } }) =>
+    res.body.error.details.map((d) => [d.in, d.field, d.code]);
+  const cases: Array<[Record<string, unknown>, string, Array<[string, string, string]>, Array<[string, string, string]>]> = [
+    [{ filters: { colour: ['Red'] } }, 'filter[colour]=Red', [['body', 'filters.colour', 'unknown_filter']], [['query', 'filter[colour]', 'unknown_filter']]],
+    [{ filters: { price: ['10'] } }, 'filter[price]=10', [['body', 'filters.price', 'invalid_filter']], [['query', 'filter[price]', 'invalid_filter']]],
+    [{ facets: ['colour'] }, 'facets=colour', [['body', 'facets', 'unknown_facet']], [['query', 'facets', 'unknown_facet']]],
+    [{ lang: 'fr' }, 'lang=fr', [['body', 'lang', 'invalid_value']], [['query', 'lang', 'invalid_value']]],
+  ];
+  for (const [body, qs, posted, got] of cases) {
+    const p = await post(body);
+    t.equal(p.status, 400, JSON.stringify(body));
+    t.same(at(p), posted, JSON.stringify(body));
+    t.notMatch(p.body.error.message, /filter\[\w+\]:/, `the message names the body's field too: ${p.body.error.message}`);
+    const g = await get(qs);
+    t.equal(g.status, 400, qs);
+    t.same(at(g), got, qs);
+  }
+});
