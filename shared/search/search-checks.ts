@@ -69,6 +69,12 @@ const isRange = (v: unknown) =>
   !Array.isArray(v) &&
   Object.entries(v).every(([k, n]) => (k === 'gte' || k === 'lte') && (n == null || typeof n === 'number'));
 
+/** The facet names asked for, each once in the order first asked (a repeat was answered twice); the same array when none repeats. */
+export function distinctNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) if (names.lastIndexOf(names[i], i - 1) !== -1) return [...new Set(names)];
+  return names;
+}
+
 /** 400 unknown_facet for a facet name that is neither built in nor a mapped facet attribute. */
 export function checkFacets(names: string[], ctx: TenantSearchContext) {
   const unknown = names.filter((n) => !(BUILTIN_FACETS as readonly string[]).includes(n) && !ctx.facetNames.has(n));

@@ -59,3 +59,14 @@ t.test("a POST's refused filter, facet or lang is named at its body field, a GET
     t.same(at(g), got, qs);
   }
 });
+
+t.test('a facet named twice is answered once', async (t) => {
+  const names = (res: { body: { facets: Array<{ name: string }> } }) => res.body.facets.map((f) => f.name);
+  const g = await get('facets=color,brand,color');
+  t.equal(g.status, 200);
+  t.same(names(g), ['color', 'brand']);
+  const p = await post({ facets: ['brand', 'brand', 'size', 'brand'] });
+  t.equal(p.status, 200);
+  t.same(names(p), ['brand', 'size']);
+  t.same(buckets(p, 'brand'), { Nike: 3 });
+});
