@@ -70,3 +70,11 @@ t.test('a facet named twice is answered once', async (t) => {
   t.same(names(p), ['brand', 'size']);
   t.same(buckets(p, 'brand'), { Nike: 3 });
 });
+
+t.test('an empty facets list asks for no facets, on GET as on POST', async (t) => {
+  const names = (res: { body: { facets: Array<{ name: string }> } }) => res.body.facets.map((f) => f.name);
+  t.same(names(await post({ facets: [] })), []);
+  t.same(names(await get('facets=')), [], 'facets= is the empty list');
+  t.same(names(await get('facets=,')), []);
+  t.ok(names(await get('page=1')).includes('color'), 'without facets, the default facets');
+});

@@ -56,12 +56,14 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
           perPage: query.per_page,
           filters: filtersFromQuery(extra),
           sort: query.sort ?? null,
-          facets: query.facets
-            ? query.facets
-                .split(',')
-                .map((f) => f.trim())
-                .filter(Boolean)
-            : null,
+          // facets= is a list of no names, as facets=, is and POST's []; absent, the default facets.
+          facets:
+            query.facets != null
+              ? query.facets
+                  .split(',')
+                  .map((f) => f.trim())
+                  .filter(Boolean)
+              : null,
           session: query.session ?? null,
           debug: query.debug === 'true',
           override: null,
