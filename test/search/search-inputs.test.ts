@@ -78,3 +78,27 @@ t.test('an empty facets list asks for no facets, on GET as on POST', async (t) =
   t.same(names(await get('facets=,')), []);
   t.ok(names(await get('page=1')).includes('color'), 'without facets, the default facets');
 });
+
+t.test('filter[__proto__] is an unknown filter, not a write to every object of the API process', async (t) => {
+  const other = await h.tenant('Another store');
+  try {
+    for (const qs of ['filter[__proto__][gte]=7', 'filter[__proto__][lte]=7&filter[price][gte]=1', 'filter[__proto__]=a,b']) {
+      const res = await get(qs);
+      t.equal(res.status, 400, qs);
+      t.same(
+        res.body.error?.details?.map((d: { field: string; code: string }) => [d.field, d.code]),
+        [['filter[__proto__]', 'unknown_filter']],
+        qs,
+      );
+    }
+    // The API runs in this process: a write to Object.prototype would show here.
+    t.equal(({} as Record<string, unknown>).gte, undefined, 'Object.prototype has no gte');
+    t.equal(({} as Record<string, unknown>).lte, undefined, 'nor lte');
+    t.equal((await h.api.call('GET', '/v1/search?q=shoe', { key: other.key })).status, 200, "another store's search still answers");
+    t.equal((await h.api.call('GET', '/v1/keys', { key: other.key })).status, 200, 'and its other calls');
+  } finally {
+    // On the old code the request polluted Object.prototype; undo it so the harness can close.
+    delete (Object.prototype as Record<string, unknown>).gte;
+    delete (Object.prototype as Record<string, unknown>).lte;
+  }
+});
