@@ -38,6 +38,19 @@ export function filterShapeProblem(name: string, value: FilterValue): string | n
 }
 
 /**
+ * The input without an `in_stock` that lists both true and false: a value list keeps the products
+ * with any of its values, so either stock keeps them all (the storefront reads `in_stock:true OR
+ * in_stock:false` so too). The engines read a list holding 'true' as in stock only. Any other input
+ * is returned as it is (one property read).
+ */
+export function withoutEitherStock<T extends { filters: Record<string, FilterValue> }>(input: T): T {
+  const stock = input.filters.in_stock;
+  if (!Array.isArray(stock) || !stock.includes('true') || !stock.includes('false') || !stock.every((v) => v === 'true' || v === 'false')) return input;
+  const { in_stock: _either, ...filters } = input.filters;
+  return { ...input, filters };
+}
+
+/**
  * What keeps a stored rule's filter from applying to this store now (merchandising resolveRules
  * filterProblem): a name that is neither built in nor a mapped facet attribute, or a value of the
  * wrong shape for it. Null when it applies.
@@ -55,6 +68,12 @@ const isRange = (v: unknown) =>
   v !== null &&
   !Array.isArray(v) &&
   Object.entries(v).every(([k, n]) => (k === 'gte' || k === 'lte') && (n == null || typeof n === 'number'));
+
+/** The facet names asked for, each once in the order first asked (a repeat was answered twice); the same array when none repeats. */
+export function distinctNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) if (names.lastIndexOf(names[i], i - 1) !== -1) return [...new Set(names)];
+  return names;
+}
 
 /** 400 unknown_facet for a facet name that is neither built in nor a mapped facet attribute. */
 export function checkFacets(names: string[], ctx: TenantSearchContext) {

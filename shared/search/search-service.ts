@@ -4,7 +4,7 @@ import type { Notices } from '../platform/notices.js';
 import type { LexicalEngine } from '../engines/lexical/port.js';
 import { resolveRanking } from './ranking-config.js';
 import { BUILTIN_FACETS } from './facets.js';
-import { checkFacets, checkFilters } from './search-checks.js';
+import { checkFacets, checkFilters, distinctNames, withoutEitherStock } from './search-checks.js';
 import { RefreshingCache } from './refreshing-cache.js';
 import { FacetCache } from './facet-cache.js';
 import { degraded } from './degraded.js';
@@ -92,6 +92,7 @@ export class SearchService {
    */
   async search(tenantId: string, input: SearchInput): Promise<{ body: SearchBody; text: string | null }> {
     const started = performance.now();
+    input = withoutEitherStock(input);
     // Memory only: the compiled rules and the running experiment; the session picks the variant.
     const merch = await this.deps.merch.get(tenantId);
     const assignment = assignmentOf(merch, input.session);
@@ -176,7 +177,7 @@ export class SearchService {
     const vocab = await this.deps.contexts.vocabularies.get(tenantId);
     const ranking = resolveRanking(ctx.ranking, input.override);
     checkFilters(input.filters, ctx);
-    const facetNames = input.facets ?? [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
+    const facetNames = input.facets ? distinctNames(input.facets) : [...BUILTIN_FACETS.filter((f) => f !== 'category'), ...ctx.facetNames];
     checkFacets(facetNames, ctx);
     const s = { tenantId, input, ctx, vocab, ranking, facetNames, merch, assignment } as SearchState;
     const env = { engine: this.engine, rewriter: this.deps.rewriter, vectors: this.deps.vectors, clicks: this.deps.clicks };

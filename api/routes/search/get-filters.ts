@@ -14,22 +14,31 @@ export function filtersFromQuery(extra: Record<string, unknown>): Record<string,
     if (bound) {
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n)) throw bad(key, 'invalid_type', 'a range bound is a number');
-      const range = (filters[name] && typeof filters[name] === 'object' && !Array.isArray(filters[name]) ? filters[name] : {}) as {
-        gte?: number;
-        lte?: number;
-      };
+      // Own properties only: filter[__proto__][gte]=7 read Object.prototype as the range and set its gte, in every object of the process.
+      const prev = Object.prototype.hasOwnProperty.call(filters, name) ? filters[name] : undefined;
+      const range = (prev && typeof prev === 'object' && !Array.isArray(prev) ? prev : {}) as { gte?: number; lte?: number };
       range[bound as 'gte' | 'lte'] = n;
-      filters[name] = range;
+      put(filters, name, range);
     } else if (value === 'true' || value === 'false') {
-      filters[name] = value === 'true';
+      put(filters, name, value === 'true');
     } else {
-      filters[name] = value
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean);
+      put(
+        filters,
+        name,
+        value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      );
     }
   }
   return filters;
+}
+
+/** A plain own property, `__proto__` too (an unknown filter then, not the object's prototype). */
+function put(filters: Record<string, FilterValue>, name: string, value: FilterValue) {
+  if (name === '__proto__') Object.defineProperty(filters, name, { value, writable: true, enumerable: true, configurable: true });
+  else filters[name] = value;
 }
 
 function bad(field: string, code: string, message: string) {

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { AppError } from '../../../shared/platform/errors.js';
+import { AppError, type FieldError } from '../../../shared/platform/errors.js';
 import type { SearchInput } from '../../../shared/search/search-service.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
 import { filtersFromQuery } from './get-filters.js';
@@ -56,12 +56,14 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
           perPage: query.per_page,
           filters: filtersFromQuery(extra),
           sort: query.sort ?? null,
-          facets: query.facets
-            ? query.facets
-                .split(',')
-                .map((f) => f.trim())
-                .filter(Boolean)
-            : null,
+          // facets= is a list of no names, as facets=, is and POST's []; absent, the default facets.
+          facets:
+            query.facets != null
+              ? query.facets
+                  .split(',')
+                  .map((f) => f.trim())
+                  .filter(Boolean)
+              : null,
           session: query.session ?? null,
           debug: query.debug === 'true',
           override: null,
@@ -79,20 +81,41 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       body: SearchBody,
       responses: { 200: { description: USAGE_HEADER_DOC, schema: SearchResponse, headers: SEARCH_HEADERS } },
       async handle(ctx, { body }) {
-        await run(ctx, {
-          q: body.q,
-          lang: body.lang,
-          page: body.page,
-          perPage: body.per_page,
-          filters: body.filters ?? {},
-          sort: body.sort ?? null,
-          facets: body.facets ?? null,
-          session: body.session ?? null,
-          debug: body.debug,
-          override: body.config_override ?? null,
-          ai: body.ai,
-        });
+        try {
+          await run(ctx, {
+            q: body.q,
+            lang: body.lang,
+            page: body.page,
+            perPage: body.per_page,
+            filters: body.filters ?? {},
+            sort: body.sort ?? null,
+            facets: body.facets ?? null,
+            session: body.session ?? null,
+            debug: body.debug,
+            override: body.config_override ?? null,
+            ai: body.ai,
+          });
+        } catch (e) {
+          throw atBody(e);
+        }
       },
     }),
   ];
+}
+
+/**
+ * The search's own checks (filters, facets, lang) name GET's query parameters (`filter[color]`);
+ * a POST's error names its body's fields instead (`filters.color`), in the details and the message.
+ */
+function atBody(e: unknown): unknown {
+  if (!(e instanceof AppError) || !Array.isArray(e.details)) return e;
+  let message = e.message;
+  const details = e.details.map((d: FieldError) => {
+    if (d.in !== 'query') return d;
+    const name = /^filter\[(.*)\]$/.exec(d.field)?.[1];
+    const field = name === undefined ? d.field : `filters.${name}`;
+    message = message.replace(`${d.field}:`, `${field}:`);
+    return { ...d, in: 'body', field };
+  });
+  return new AppError(e.code, e.status, message, details, e.headers);
 }
