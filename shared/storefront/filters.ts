@@ -38,8 +38,9 @@ type Group = [string, GroupValue, FilterParam];
  * attributes and `!=` are refused with 400 `unsupported_filter`.
  */
 export function toFilters(p: AlgoliaParams, opts: FilterOptions = { field: 'requests.0' }): ProtocolFilters {
-  const out: Filters = {};
-  const from: Record<string, FilterParam> = {};
+  // No prototype: an attribute named `__proto__` is a key like any other (an unknown attribute, refused below), never the object's prototype.
+  const out: Filters = Object.create(null);
+  const from: Record<string, FilterParam> = Object.create(null);
   const groups: Array<Group | null> = [
     ...asGroups(p.facetFilters).map((g) => facetGroup(g, opts)),
     ...asGroups(p.numericFilters).map((g) => numericGroup(g, opts.field)),
