@@ -1,5 +1,5 @@
 import type { Harness } from '../helpers/harness.js';
-import { eventually } from '../helpers/workers.js';
+import { eventually, noticesDelivered } from '../helpers/workers.js';
 
 /**
  * A store with hybrid search on and 13 products (three kettles, ten mugs) loaded and embedded by
@@ -18,5 +18,7 @@ export async function hybridKettleStore(h: Harness, name: string): Promise<{ ten
   ];
   if ((await h.api.call('POST', '/v1/products/batch', { key, body: { upsert: products } })).status !== 200) throw new Error('load failed');
   await eventually(async () => (await deps.vectors.count(tenantId)) === products.length, 60_000, 100);
+  // Their notice reaches this process before its first search holds the store's vectors (a reload then would drop cached results).
+  await noticesDelivered(deps);
   return { tenantId, key };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { setupWithWorkers, eventually, noticesDelivered } from '../helpers/workers.js';
 import { startFakeOpenAi } from '../helpers/openai-fake.js';
 import { startQdrantFake } from './qdrant-fake.js';
 import { hybridKettleStore } from './kettle-store.js';
@@ -80,6 +80,7 @@ t.test('Qdrant failing with hybrid search off: click learning still answers, boo
   const kettles = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, name: { en: `Copper kettle ${i}` }, price: 30 + i, currency: 'USD' }));
   t.equal((await h.api.call('POST', '/v1/products/batch', { key: store.key, body: { upsert: kettles } })).status, 200);
   await eventually(async () => (await deps.vectors.count(store.id)) === kettles.length, 60_000, 100);
+  await noticesDelivered(deps);
   const token = (await h.api.call('POST', '/v1/sessions', { key: store.key, body: {} })).body.token as string;
   const lexical = (await h.api.call('POST', '/v1/search', { key: token, body: { q: 'copper kettle', debug: true } })).body.ids as string[];
   t.ok(lexical.length > 1, `${lexical}`);
