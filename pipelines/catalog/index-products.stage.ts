@@ -1,6 +1,6 @@
 import { defineStage } from '../define-stage.js';
 import { indexContext } from '../../shared/catalog/indexer.js';
-import { removeDeleted } from '../../shared/catalog/remove-deleted.js';
+import { removeDeleted, removeUnstored } from '../../shared/catalog/remove-deleted.js';
 import { indexProductsJob } from '../../shared/catalog/catalog.jobs.js';
 import { tenantJobDone } from '../../shared/platform/queue/fairness.js';
 import { refreshVocabulary } from '../search/refresh-vocabulary.stage.js';
@@ -29,13 +29,12 @@ export const indexProducts = defineStage({
     await progress(0.2);
     await deps.engine.upsert(data.tenantId, ctx.toDocs(await localize(hooks, data.tenantId, rows)), ctx.settings);
     // A product deleted while it was indexed had its document removed before this write landed: taken out again here.
-    // (A delete committed after this check is followed by its own removal, which comes after this write.)
-    const kept = await products.existingIds(
+    await removeUnstored(
+      products,
       data.tenantId,
       rows.map((r) => r.id),
+      (ids) => deps.engine.remove(data.tenantId, ids),
     );
-    const lost = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
-    if (lost.length) await deps.engine.remove(data.tenantId, lost);
     await products.markIndexed(
       data.tenantId,
       rows.map((r) => ({ id: r.id, updatedAt: r.updated_at })),

@@ -30,3 +30,19 @@ export async function removeDeleted(
   const stored = new Set(again.map((r) => r.id));
   return gone.filter((id) => !stored.has(id));
 }
+
+/**
+ * After a write into an index: takes out again the products of `ids` no longer stored (deleted
+ * while they were being written, their removal having landed before the write). A delete
+ * committed after this check is followed by its own removal, which comes after the write.
+ */
+export async function removeUnstored(
+  products: Pick<Products, 'existingIds'>,
+  tenantId: string,
+  ids: string[],
+  remove: (ids: string[]) => Promise<void>,
+): Promise<void> {
+  const kept = await products.existingIds(tenantId, ids);
+  const lost = ids.filter((id) => !kept.has(id));
+  if (lost.length) await remove(lost);
+}

@@ -2,6 +2,7 @@ import type { SearchDoc } from '../engines/lexical/port.js';
 import type { Embedder, EmbedderSource } from '../engines/embedder/port.js';
 import type { VectorGeneration, VectorStore } from '../engines/vectors/port.js';
 import { vectorPayload, vectorText } from './vector-text.js';
+import { removeUnstored } from '../catalog/index.js';
 
 export interface EmbedDeps {
   vectors: VectorStore;
@@ -28,13 +29,12 @@ export async function embedInto(
       chunk.map((doc, j) => ({ id: doc.id, vector: vectors[j], payload: vectorPayload(doc), version: doc.version })),
     );
     // A product deleted while it was embedded had its vectors removed before this write landed: taken out again here.
-    // (A delete committed after this check is followed by its own removal, which comes after this write.)
-    const kept = await d.repos.products.existingIds(
+    await removeUnstored(
+      d.repos.products,
       tenantId,
       chunk.map((doc) => doc.id),
+      (ids) => d.vectors.remove(tenantId, ids),
     );
-    const gone = chunk.filter((doc) => !kept.has(doc.id)).map((doc) => doc.id);
-    if (gone.length) await d.vectors.remove(tenantId, gone);
   }
 }
 
