@@ -1,5 +1,6 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
+import { storefrontKey } from './storefront-key.js';
 
 // The route refuses body strings Postgres cannot keep (U+0000, lone surrogates); a `params` string decodes to text of its
 // own after that check. Such text reached the search log, whose one INSERT per flush then failed and dropped every
@@ -11,13 +12,8 @@ const deps = h.api.deps;
 await deps.searchLog.stop();
 const other = await h.tenant('Other store');
 const { id: tenantId, key } = await h.tenant();
-const ORIGIN = 'https://shop.example';
-const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'storefront', kind: 'public', allowed_origins: [ORIGIN] } })).body.key;
-const query = (params: string) =>
-  h.api.call('POST', '/algolia/1/indexes/*/queries', {
-    body: { requests: [{ indexName: 'products', params }] },
-    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
-  });
+const storefront = await storefrontKey(h, tenantId, key);
+const query = (params: string) => storefront.query({ params });
 
 t.test('text in a params string that cannot be stored is 400 invalid_text at its parameter', async (t) => {
   const cases: Array<[string, string]> = [

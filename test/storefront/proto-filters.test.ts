@@ -1,5 +1,6 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
+import { storefrontKey } from './storefront-key.js';
 
 // Algolia filters naming `__proto__` (numericFilters, facetFilters, a filters string): an unknown
 // attribute like any other, never the prototype of the filters object (where a range filter was
@@ -7,13 +8,8 @@ import { setup } from '../helpers/harness.js';
 const h = await setup();
 t.teardown(() => h.close());
 const { id: tenantId, key } = await h.tenant();
-const ORIGIN = 'https://shop.example';
-const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'storefront', kind: 'public', allowed_origins: [ORIGIN] } })).body.key;
-const query = (params: string) =>
-  h.api.call('POST', '/algolia/1/indexes/*/queries', {
-    body: { requests: [{ indexName: 'products', params }] },
-    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
-  });
+const storefront = await storefrontKey(h, tenantId, key);
+const query = (params: string) => storefront.query({ params });
 
 t.test('a filter on __proto__ is refused as an unknown attribute', async (t) => {
   for (const params of [

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { setup } from '../helpers/harness.js';
+import { storefrontKey } from './storefront-key.js';
 import { eventually } from '../helpers/workers.js';
 
 // A free plan past its searches: the protocol's billed query is refused (402) before it runs, as /v1/search refuses it,
@@ -8,13 +9,7 @@ const h = await setup({ BILLING_DEFAULT_PLAN: 'free' });
 t.teardown(() => h.close());
 const deps = h.api.deps;
 const { id: tenantId, key } = await h.tenant();
-const ORIGIN = 'https://shop.example';
-const pk: string = (await h.api.call('POST', '/v1/keys', { key, body: { name: 'storefront', kind: 'public', allowed_origins: [ORIGIN] } })).body.key;
-const query = (params: Record<string, unknown>) =>
-  h.api.call('POST', '/algolia/1/indexes/*/queries', {
-    body: { requests: [{ indexName: 'products', ...params }] },
-    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': tenantId, origin: ORIGIN },
-  });
+const { query } = await storefrontKey(h, tenantId, key);
 const logged = (q: string) => deps.db('search_log').where({ tenant_id: tenantId, query: q });
 
 // This process's view of the month past the free plan's limit (as another API process's counts would make it).
