@@ -141,18 +141,8 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async vectorsOf(tenantId: string, ids: string[]): Promise<Map<string, Float32Array>> {
-    const client = await this.client;
     const out = new Map<string, Float32Array>();
-    const { active } = await this.gens.get(tenantId);
-    if (!active || !ids.length) return out;
-    const points = await client
-      .retrieve(aliasOf(tenantId), {
-        ids: ids.map((id) => pointId(tenantId, id)),
-        with_payload: ['product_id'],
-        with_vector: true,
-      })
-      .catch(absent([]));
-    for (const p of points)
+    for (const p of await this.served(tenantId, ids, ['product_id'], true))
       if (Array.isArray(p.vector)) out.set(String((p.payload as { product_id: string }).product_id), Float32Array.from(p.vector as number[]));
     return out;
   }
@@ -165,22 +155,20 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async versions(tenantId: string, ids: string[]): Promise<Map<string, number>> {
-    const client = await this.client;
     const out = new Map<string, number>();
-    const { active } = await this.gens.get(tenantId);
-    if (!active || !ids.length) return out;
-    const points = await client
-      .retrieve(aliasOf(tenantId), {
-        ids: ids.map((id) => pointId(tenantId, id)),
-        with_payload: ['product_id', 'version'],
-        with_vector: false,
-      })
-      .catch(absent([]));
-    for (const p of points) {
+    for (const p of await this.served(tenantId, ids, ['product_id', 'version'], false)) {
       const payload = p.payload as { product_id: string; version?: number };
       out.set(String(payload.product_id), Number(payload.version ?? 0));
     }
     return out;
+  }
+
+  /** These products' points in the serving generation, with the payload fields named (none without one). */
+  private async served(tenantId: string, ids: string[], fields: string[], withVector: boolean) {
+    const { active } = await this.gens.get(tenantId);
+    if (!active || !ids.length) return [];
+    const client = await this.client;
+    return client.retrieve(aliasOf(tenantId), { ids: ids.map((id) => pointId(tenantId, id)), with_payload: fields, with_vector: withVector }).catch(absent([]));
   }
 
   changed(): void {
