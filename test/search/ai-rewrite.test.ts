@@ -1,27 +1,11 @@
 import t from 'tap';
-import { setupWithWorkers, eventually } from '../helpers/workers.js';
+import { eventually } from '../helpers/workers.js';
 import { setup } from '../helpers/harness.js';
-import { loadProducts } from '../helpers/catalog.js';
-import { PRODUCTS, MAPPING } from './fixtures.js';
-import { FakeOpenAi, rewriteAnswer } from './openai-fake.js';
+import { MAPPING } from './fixtures.js';
+import { rewriteAnswer } from './openai-fake.js';
+import { aiRewriteStore } from './ai-store.js';
 
-const fake = await new FakeOpenAi().start();
-t.teardown(() => fake.close());
-const { h } = await setupWithWorkers({
-  VOCAB_DEBOUNCE_MS: '200',
-  OPENAI_BASE_URL: fake.url,
-  OPENAI_API_KEY: 'sk-test',
-  LLM_TIMEOUT_MS: '1500',
-  AI_BUDGET_MICROS_USD: '100000',
-});
-const { id: tenantId, key } = await h.tenant();
-// The store turns AI rewriting on (ai=auto then asks when it helps).
-await h.api.deps
-  .db('tenants')
-  .where({ id: tenantId })
-  .update({ settings: { ranking: { ai_rewrite: true } } });
-await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } });
-await loadProducts(h, key, tenantId, PRODUCTS);
+const { fake, h, tenantId, key } = await aiRewriteStore();
 
 const search = async (body: Record<string, unknown>) => {
   const res = await h.api.call('POST', '/v1/search', { key, body: { debug: true, ...body } });

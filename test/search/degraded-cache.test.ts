@@ -1,8 +1,6 @@
 import t from 'tap';
-import { setupWithWorkers } from '../helpers/workers.js';
-import { loadProducts } from '../helpers/catalog.js';
-import { PRODUCTS, MAPPING } from './fixtures.js';
-import { FakeOpenAi, rewriteAnswer, type FakeCall, type FakeReply } from './openai-fake.js';
+import { rewriteAnswer, type FakeCall, type FakeReply } from './openai-fake.js';
+import { aiRewriteStore } from './ai-store.js';
 
 /**
  * AI query rewriting with the result cache on: an answer the plain search gave because the model
@@ -10,25 +8,8 @@ import { FakeOpenAi, rewriteAnswer, type FakeCall, type FakeReply } from './open
  * again, asks it again and gets the rewrite; that full answer is then cached.
  */
 
-const fake = await new FakeOpenAi().start();
-t.teardown(() => fake.close());
 // A long TTL: nothing in this file ages out of the cache; only what the fix changes keeps an answer out.
-const { h } = await setupWithWorkers({
-  VOCAB_DEBOUNCE_MS: '200',
-  OPENAI_BASE_URL: fake.url,
-  OPENAI_API_KEY: 'sk-test',
-  LLM_TIMEOUT_MS: '1000',
-  AI_BUDGET_MICROS_USD: '100000',
-  SEARCH_CACHE_TTL_MS: '3600000',
-});
-const { id: tenantId, key } = await h.tenant();
-// The store turns AI rewriting on (ai=auto then asks when it helps).
-await h.api.deps
-  .db('tenants')
-  .where({ id: tenantId })
-  .update({ settings: { ranking: { ai_rewrite: true } } });
-await h.api.call('PUT', '/v1/attributes/mapping', { key, body: { items: MAPPING } });
-await loadProducts(h, key, tenantId, PRODUCTS);
+const { fake, h, key } = await aiRewriteStore({ LLM_TIMEOUT_MS: '1000', SEARCH_CACHE_TTL_MS: '3600000' });
 
 // No debug: a shopper's search (ai=auto), through the result cache.
 const search = async (q: string) => {
