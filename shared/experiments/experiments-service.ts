@@ -100,7 +100,9 @@ export function experimentsService(deps: ServiceDeps) {
         } catch (err) {
           if ((err as { code?: string }).code !== '23505') throw err;
           const other = await repo.running(tenantId);
-          throw new AppError('experiment_already_running', 409, `experiment ${other?.id ?? ''} is running; stop it first`, { running_id: other?.id ?? null });
+          // The one it was refused for stopped meanwhile: another round tries the start again.
+          if (!other) return undefined;
+          throw new AppError('experiment_already_running', 409, `experiment ${other.id} is running; stop it first`, { running_id: other.id });
         }
       });
     },
