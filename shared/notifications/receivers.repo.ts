@@ -78,10 +78,13 @@ export function receiversRepo(db: Knex) {
     async succeeded(id: string): Promise<void> {
       await rows().where({ id }).andWhere('failure_streak', '>', 0).update({ failure_streak: 0 });
     },
-    /** One more notification that used up its attempts; disables the receiver at `disableAfter` in a row. Returns the row when this call disabled it. */
+    /**
+     * One more notification that used up its attempts; disables the receiver at `disableAfter` in a row. Returns the row when this call disabled it.
+     * A disabled receiver's streak stays where it was disabled (a send under way then, or an interrupted last attempt found later, fails after it).
+     */
     async failedOnce(id: string, disableAfter: number): Promise<ReceiverRow | undefined> {
       const [row] = await rows()
-        .where({ id })
+        .where({ id, enabled: true })
         .update({ failure_streak: db.raw('failure_streak + 1') as never })
         .returning('*');
       if (!row || !row.enabled || row.failure_streak < disableAfter) return undefined;
