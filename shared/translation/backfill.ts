@@ -1,10 +1,10 @@
-import { AppError } from '../platform/errors.js';
 import { startJob, type JobRow, type StartJobDeps } from '../jobs/index.js';
 import type { Translator } from '../engines/translator/index.js';
 import { countSelection, type CatalogReader } from './collect.js';
 import type { ItemsRepo } from './items.repo.js';
 import { CollectData, collectJob } from './translation.jobs.js';
 import type { BackfillScope, Field } from './translation.schema.js';
+import { checkTargetLocale, type StoreLocales } from './target-locale.js';
 
 export interface BackfillInput {
   target_locale: string;
@@ -18,7 +18,7 @@ export interface BackfillInput {
 export interface BackfillDeps extends StartJobDeps {
   catalog: CatalogReader;
   items: Pick<ItemsRepo, 'forProducts'>;
-  tenants: { find(id: string): Promise<{ locales: string[]; default_locale: string } | undefined> };
+  tenants: StoreLocales;
   translator: Translator | null;
   batchFields: number;
 }
@@ -38,18 +38,9 @@ export async function startBackfill(
   tenantId: string,
   input: BackfillInput,
 ): Promise<{ estimate: Record<string, unknown>; job: JobRow | null; joined: boolean }> {
-  const tenant = await deps.tenants.find(tenantId);
-  if (!tenant) throw new AppError('not_found', 404, 'tenant not found');
-  if (!tenant.locales.includes(input.target_locale) || input.target_locale === tenant.default_locale) {
-    throw new AppError(
-      'validation_failed',
-      400,
-      `target_locale ${input.target_locale} is not one of this store's other languages (${tenant.locales.join(', ')})`,
-      [{ in: 'body', field: 'target_locale', code: 'invalid_value', message: 'a store locale other than the default one' }],
-    );
-  }
+  const defaultLocale = await checkTargetLocale(deps.tenants, tenantId, input.target_locale);
   const sel = { scope: input.scope, target: input.target_locale, fields: input.fields, productIds: input.product_ids };
-  const counts = await countSelection(deps.catalog, deps.items, tenantId, sel, tenant.default_locale);
+  const counts = await countSelection(deps.catalog, deps.items, tenantId, sel, defaultLocale);
   const calls = Math.ceil(counts.fields / deps.batchFields);
   const estimate = {
     products: counts.products,

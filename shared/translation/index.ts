@@ -35,6 +35,7 @@ export function translationCostMicros(db: Knex, tenantId: string, month = usageM
 }
 
 export { productsChanged, localize, type HookDeps } from './catalog-hooks.js';
+export { checkTargetLocale } from './target-locale.js';
 export { startBackfill, backfillKey, restartData, usd, type BackfillInput } from './backfill.js';
 export { reviewService } from './review.js';
 export type { ReviewAfter } from './review.repo.js';

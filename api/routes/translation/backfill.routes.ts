@@ -1,6 +1,6 @@
 import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
-import { backfillKey, startBackfill, STATUSES, usd, usageMonth } from '../../../shared/translation/index.js';
+import { backfillKey, checkTargetLocale, startBackfill, STATUSES, usd, usageMonth } from '../../../shared/translation/index.js';
 import { toJobOut } from '../../http/schemas.js';
 import { requireFeature } from '../../../shared/billing/index.js';
 import { BackfillBody, BackfillEstimate, LocaleQuery, SettingsBody, SettingsOut, TranslationStatusOut } from './translation.schema.js';
@@ -108,6 +108,7 @@ export function backfillRoutes(deps: Deps): RouteSpec[] {
       responses: { 200: { description: 'settings as stored', schema: SettingsOut } },
       async handle(ctx, { body }) {
         const { target_locale: target, ...patch } = body;
+        await checkTargetLocale(deps.repos.tenants, ctx.state.principal.tenantId, target);
         ctx.body = settingsOut(await settings.put(ctx.state.principal.tenantId, target, patch));
       },
     }),
