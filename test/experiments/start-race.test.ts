@@ -19,8 +19,8 @@ const repo = experimentsRepo(db);
 const fields = (name: string) => ({
   name,
   variants: [
-    { key: 'a', traffic_percent: 50, rule_ids: [] },
-    { key: 'b', traffic_percent: 50, rule_ids: [] },
+    { key: 'a', traffic_percent: 50, ranking: null, rule_ids: [] },
+    { key: 'b', traffic_percent: 50, ranking: null, rule_ids: [] },
   ],
   primary_metric: 'ctr' as const,
   min_sample: 100,
