@@ -1,9 +1,9 @@
 import { AppError } from '../platform/errors.js';
 import { BUILTIN_FILTERS, type SearchBody, type SearchInput, type SuggestInput } from '../search/index.js';
 import { isBilledQuery } from './billing.js';
-import { levelKeyOf, type CategoryEntries } from './category-levels.js';
+import { LEAF_LOOKUPS, leafLevels, levelKeyOf, type CategoryEntries } from './category-levels.js';
 import { facetRequest, toAlgoliaFacets } from './facets.js';
-import { toFilters, type FilterParam } from './filters.js';
+import { toFilters, unsupported, type FilterParam } from './filters.js';
 import { paramsString, parseParams, type AlgoliaParams } from './params.js';
 import { parseIndexName, type IndexTarget } from './protocol.js';
 import {
@@ -98,7 +98,11 @@ export class StorefrontSearch {
     const facets = facetRequest(facetNames, known);
     // Label paths in another language than the keys' are read from the dictionary (only when a level is filtered on).
     const levelKey = mentionsLevels(p) ? levelKeyOf(await this.deps.categories(tenantId)) : undefined;
-    const { filters, from } = toFilters(p, { field: q.field, levelKey });
+    let { filters, from, leaves } = toFilters(p, { field: q.field, levelKey });
+    // A leaf category ANDed with a level: its products tell which levels it is in (one free search a leaf).
+    if (leaves.length > LEAF_LOOKUPS)
+      throw unsupported(`${q.field}.${from.category}`, `at most ${LEAF_LOOKUPS} leaf categories (category:<id>) ANDed with a category level`);
+    if (leaves.length) ({ filters, from } = toFilters(p, { field: q.field, levelKey, leafLevels: await leafLevels(this.deps.search, tenantId, leaves) }));
     checkAttributes(filters, from, known, q.field);
     // A page past the search's last one has no hits; its counts and facets are those of any page (Algolia answers it so).
     const hitless = q.type === 'facet' || p.page >= SEARCH_PAGES;
