@@ -43,6 +43,9 @@ interface Parsed {
   params: string;
 }
 
+/** Refuses a call (throws) given how many of its queries are billed, before any runs. */
+type Admit = (billed: number) => Promise<void>;
+
 export interface QueryOutcome {
   result: Record<string, unknown>;
   /** Counted as a billed search (billing.ts). */
@@ -61,8 +64,27 @@ export class StorefrontSearch {
    * the call), then `admit` is given how many of them are billed (it throws to refuse the call,
    * before anything runs); queries on suggestions indices with the same text share one suggest call.
    */
-  async multi(tenantId: string, requests: QueryRequest[], admit?: (billed: number) => Promise<void>): Promise<QueryOutcome[]> {
-    const parsed = requests.map((r, i) => parse(r, `requests.${i}`));
+  async multi(tenantId: string, requests: QueryRequest[], admit?: Admit): Promise<QueryOutcome[]> {
+    return this.answer(
+      tenantId,
+      requests.map((r, i) => parse(r, `requests.${i}`)),
+      admit,
+    );
+  }
+
+  /** A single-index query (`POST /1/indexes/{index}/query`). */
+  async single(tenantId: string, index: string, request: QueryRequest, admit?: Admit): Promise<QueryOutcome> {
+    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
+    return outcome;
+  }
+
+  /** searchForFacetValues on one facet (`POST /1/indexes/{index}/facets/{facet}/query`): a `type: 'facet'` request, errors at `body.<param>`. */
+  async facetValues(tenantId: string, index: string, facet: string, request: QueryRequest, admit?: Admit): Promise<QueryOutcome> {
+    const [outcome] = await this.answer(tenantId, [parse({ ...request, indexName: index, type: 'facet', facet }, 'body')], admit);
+    return outcome;
+  }
+
+  private async answer(tenantId: string, parsed: Parsed[], admit?: Admit): Promise<QueryOutcome[]> {
     if (admit) await admit(parsed.filter((q) => isBilledQuery(q.target, q.p, q.type)).length);
     const limits = suggestLimits(parsed);
     const suggestions = new Map<string, Promise<SuggestBody>>();
@@ -72,12 +94,6 @@ export class StorefrontSearch {
       return pending;
     };
     return Promise.all(parsed.map((q) => this.run(tenantId, q, suggest)));
-  }
-
-  /** A single-index query (`POST /1/indexes/{index}/query`). */
-  async single(tenantId: string, index: string, request: QueryRequest, admit?: (billed: number) => Promise<void>): Promise<QueryOutcome> {
-    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
-    return outcome;
   }
 
   private async run(tenantId: string, q: Parsed, suggest: (q: string) => Promise<SuggestBody>): Promise<QueryOutcome> {
