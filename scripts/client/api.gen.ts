@@ -20,6 +20,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/algolia/1/indexes/{index}/facets/{facet}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Algolia protocol: search for facet values (searchable refinementList) */
+        post: operations["postAlgolia1IndexesIndexFacetsFacetQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/algolia/1/indexes/{index}/query": {
         parameters: {
             query?: never;
@@ -1473,6 +1490,156 @@ export interface operations {
             };
             /** @description `scope_missing` (the credential lacks the scope in x-scope), `key_kind_not_allowed`, `origin_missing` or `origin_not_allowed` (a public key from a browser origin not in its allowed_origins) */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the size limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body must be application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited` (per-credential limit) or `auth_throttled` (too many failed authentications from this address or key prefix) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `query_timeout` (a statement passed the request path's time limit), `dependency_unavailable` (Postgres or Redis could not be reached) or `not_ready`; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAlgolia1IndexesIndexFacetsFacetQuery: {
+        parameters: {
+            query?: {
+                /** @description ignored */
+                "x-algolia-agent"?: string;
+                /** @description public or secret key (or header x-algolia-api-key) */
+                "x-algolia-api-key"?: string;
+                /** @description the store (tenant) id of the key (or header x-algolia-application-id) */
+                "x-algolia-application-id"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the facet attribute, URL-encoded: brand, category, categories.lvl0, in_stock, a mapped facet attribute */
+                facet: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the typed text: values with a word starting with it (at most 256 characters; default "") */
+                    facetQuery?: string;
+                    /** @description values answered, an integer 1 to 100 (default 10) */
+                    maxFacetHits?: number | string;
+                    /** @description URL-encoded parameters (algoliasearch v4); they may also be fields of the body. supported: query, page, hitsPerPage, facets, facetFilters, numericFilters, filters, maxValuesPerFacet, highlightPreTag, highlightPostTag, attributesToRetrieve, attributesToHighlight, clickAnalytics, analytics, userToken, queryLanguages, facetQuery, maxFacetHits, facet; accepted and ignored: attributesToSnippet, snippetEllipsisText, tagFilters, optionalFilters, sumOrFiltersScores, facetingAfterDistinct, sortFacetValuesBy, getRankingInfo, responseFields, distinct, enableRules, ruleContexts, enablePersonalization, personalizationImpact, aroundLatLng, aroundRadius, insideBoundingBox, typoTolerance, restrictSearchableAttributes, removeWordsIfNoResults, advancedSyntax, optionalWords, naturalLanguages, ignorePlurals, removeStopWords, enableABTest, percentileComputation, explain, offset, length; any other parameter is ignored too */
+                    params?: string | {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the facet's values with a word starting with facetQuery */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM> */
+                    "X-Service-Usage"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exhaustiveFacetsCount: boolean;
+                        facetHits: {
+                            count: number;
+                            highlighted: string;
+                            value: string;
+                        }[];
+                        processingTimeMS: number;
+                    };
+                };
+            };
+            /** @description bad input: `validation_failed` (field details), `invalid_text` (a lone surrogate, U+0000 or non-UTF-8 escapes in any string; per item inside a batch), `json_too_deep` (nesting over 64 levels), `malformed_json` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `key_missing`, `key_invalid`, `key_revoked`, `key_expired`, `session_revoked`, `session_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `scope_missing` (the credential lacks the scope in x-scope), `key_kind_not_allowed`, `origin_missing` or `origin_not_allowed` (a public key from a browser origin not in its allowed_origins) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource in this store */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import { normalizeText } from '../text/normalize.js';
+import type { SearchBody, SearchInput } from '../search/index.js';
 
 /** What the storefront reads of the store's suggestion dictionary (in memory): its category entries and each target's labels. */
 export interface CategoryEntries {
@@ -45,4 +46,67 @@ export function levelKeyOf(dictionary: CategoryEntries): (labels: string[]) => s
 function englishOf(label: Record<string, string> | null): string | null {
   const text = label ? (label.en ?? Object.values(label)[0]) : undefined;
   return text ? normalizeText(text) : null;
+}
+
+/** What ANDing category values reads of leaf categories (`levels`), and where it notes the leaves it lacked. */
+export interface Leaves {
+  levels?: Map<string, Set<string>>;
+  leaves: Set<string>;
+}
+
+/**
+ * Category values of two groups ANDed: a product in fashion>women is in fashion, so of two related
+ * levels the deeper one stays (exact for products in one category). A leaf id (no `lvl:`) is within
+ * a level when every product of the leaf is in it (`leaves.levels`): then the leaf stays. Leaf ids
+ * and level keys are different strings, so without its levels a leaf is within nothing but itself.
+ */
+export function bothLevels(a: string[], b: string[], leaves: Leaves): string[] {
+  const within = (x: string, y: string) => {
+    if (x === y) return true;
+    if (!y.startsWith('lvl:')) return false;
+    if (x.startsWith('lvl:')) return x.startsWith(`${y}>`);
+    const levels = leaves.levels?.get(x);
+    if (!levels) leaves.leaves.add(x);
+    return levels?.has(y) ?? false;
+  };
+  return [...new Set([...a.filter((x) => b.some((y) => within(x, y))), ...b.filter((y) => a.some((x) => within(y, x)))])];
+}
+
+/** Leaf ids one call looks up at most (a search each): more ANDed with a level is a 400. */
+export const LEAF_LOOKUPS = 20;
+
+type Search = (tenantId: string, input: SearchInput) => Promise<{ body: SearchBody; text: string | null }>;
+
+/**
+ * The levels of leaf categories, by id: the level keys every product of the leaf is in (its path
+ * and the path's parents), as the widget finds a leaf's path (category-path.ts): one search each
+ * with no hits and no log, filtered on the leaf, counting the category tree. A leaf no product is
+ * in has none. Leaf ids are the store's category ids and level keys its labels: only its products
+ * relate the two.
+ */
+export async function leafLevels(search: Search, tenantId: string, leaves: string[]): Promise<Map<string, Set<string>>> {
+  const levels = await Promise.all(
+    leaves.map(async (id) => {
+      const input: SearchInput = {
+        q: '',
+        lang: 'auto',
+        page: 1,
+        perPage: 0,
+        filters: { category: [id] },
+        sort: null,
+        facets: ['category_tree'],
+        session: null,
+        debug: false,
+        override: null,
+        log: false,
+        facetsFollowFilters: true,
+      };
+      const { body, text } = await search(tenantId, input);
+      const answer = text ? (JSON.parse(text) as SearchBody) : body;
+      const tree = answer.facets.find((f) => f.type === 'category_tree');
+      const all = (tree?.buckets ?? []).filter((b) => b.value.startsWith('lvl:') && b.count === answer.total).map((b) => b.value);
+      return [id, new Set(answer.total > 0 ? all : [])] as const;
+    }),
+  );
+  return new Map(levels);
 }

@@ -2,6 +2,7 @@ import { AppError } from '../platform/errors.js';
 import { categoryLevelKey, type FilterValue } from '../engines/lexical/port.js';
 import type { AlgoliaParams } from './params.js';
 import { parseFilterString, type Clause } from './filter-string.js';
+import { bothLevels, type Leaves } from './category-levels.js';
 
 type Filters = Record<string, FilterValue>;
 /** The parameter a filter came from: errors name it (`requests.<i>.<param>`). */
@@ -15,12 +16,16 @@ export interface FilterOptions {
   field: string;
   /** The level key of a label path in any of the store's languages (default: the path's labels normalized, as English keys are). */
   levelKey?: (labels: string[]) => string;
+  /** By leaf category id: the level keys every product of the leaf is in (its path and the path's parents; leaf-levels.ts). */
+  leafLevels?: Map<string, Set<string>>;
 }
 
 export interface ProtocolFilters {
   filters: Filters;
   /** The parameter each filtered attribute came from (its first), for errors about it. */
   from: Record<string, FilterParam>;
+  /** Leaf ids ANDed with a level that `leafLevels` did not have: given their levels, a second call answers (else they matched nothing). */
+  leaves: string[];
 }
 
 /** A group no product passes (in_stock:yes, in_stock:true AND in_stock:false). */
@@ -47,10 +52,11 @@ export function toFilters(p: AlgoliaParams, opts: FilterOptions = { field: 'requ
     ...(p.filters?.trim() ? parseFilterString(p.filters, `${opts.field}.filters`).map((g) => clauseGroup(g, opts)) : []),
   ];
   let nothing = false;
+  const leaves = new Set<string>();
   for (const g of groups) {
     if (!g) continue;
     from[g[0]] ??= g[2];
-    if (g[1] === NOTHING || !add(out, [g[0], g[1]], `${opts.field}.${g[2]}`)) nothing = true;
+    if (g[1] === NOTHING || !add(out, [g[0], g[1]], `${opts.field}.${g[2]}`, { levels: opts.leafLevels, leaves })) nothing = true;
   }
   // An empty list matches nothing (the engines' and /v1's reading); category takes one whatever the store maps.
   if (nothing) {
@@ -58,7 +64,7 @@ export function toFilters(p: AlgoliaParams, opts: FilterOptions = { field: 'requ
     out.category = [];
     from.category ??= 'facetFilters';
   }
-  return { filters: out, from };
+  return { filters: out, from, leaves: [...leaves] };
 }
 
 function asGroups(value: AlgoliaParams['facetFilters']): string[][] {
@@ -166,12 +172,12 @@ function clauseGroup(group: Clause[], opts: FilterOptions): Group | null {
 }
 
 /** ANDs one group into the filters: shared values for lists, the tighter bounds for ranges; false when no product passes both. */
-function add(out: Filters, [name, value]: [string, FilterValue], field: string): boolean {
+function add(out: Filters, [name, value]: [string, FilterValue], field: string, leaves: Leaves): boolean {
   const prev = out[name];
   if (prev === undefined) {
     out[name] = value;
   } else if (Array.isArray(prev) && Array.isArray(value)) {
-    out[name] = name === 'category' ? bothLevels(prev, value) : prev.filter((v) => value.includes(v));
+    out[name] = name === 'category' ? bothLevels(prev, value, leaves) : prev.filter((v) => value.includes(v));
   } else if (isRange(prev) && isRange(value)) {
     out[name] = { gte: maxOf(prev.gte, value.gte), lte: minOf(prev.lte, value.lte) };
   } else if (typeof prev === 'boolean' && typeof value === 'boolean') {
@@ -180,15 +186,6 @@ function add(out: Filters, [name, value]: [string, FilterValue], field: string):
     throw unsupported(field, `${name} is filtered both as values and as a range`);
   }
   return true;
-}
-
-/**
- * Category values of two groups ANDed: a product in fashion>women is in fashion, so of two related
- * levels the deeper one stays (exact for products in one category; leaf ids match only themselves).
- */
-function bothLevels(a: string[], b: string[]): string[] {
-  const within = (x: string, y: string) => x === y || (x.startsWith('lvl:') && y.startsWith('lvl:') && x.startsWith(`${y}>`));
-  return [...new Set([...a.filter((x) => b.some((y) => within(x, y))), ...b.filter((y) => a.some((x) => within(y, x)))])];
 }
 
 const isRange = (v: FilterValue): v is { gte?: number | null; lte?: number | null } => typeof v === 'object' && !Array.isArray(v);

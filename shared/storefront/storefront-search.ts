@@ -1,9 +1,9 @@
 import { AppError } from '../platform/errors.js';
 import { BUILTIN_FILTERS, type SearchBody, type SearchInput, type SuggestInput } from '../search/index.js';
 import { isBilledQuery } from './billing.js';
-import { levelKeyOf, type CategoryEntries } from './category-levels.js';
+import { LEAF_LOOKUPS, leafLevels, levelKeyOf, type CategoryEntries } from './category-levels.js';
 import { facetRequest, toAlgoliaFacets } from './facets.js';
-import { toFilters, type FilterParam } from './filters.js';
+import { toFilters, unsupported, type FilterParam } from './filters.js';
 import { paramsString, parseParams, type AlgoliaParams } from './params.js';
 import { parseIndexName, type IndexTarget } from './protocol.js';
 import {
@@ -43,6 +43,9 @@ interface Parsed {
   params: string;
 }
 
+/** Refuses a call (throws) given how many of its queries are billed, before any runs. */
+type Admit = (billed: number) => Promise<void>;
+
 export interface QueryOutcome {
   result: Record<string, unknown>;
   /** Counted as a billed search (billing.ts). */
@@ -61,8 +64,27 @@ export class StorefrontSearch {
    * the call), then `admit` is given how many of them are billed (it throws to refuse the call,
    * before anything runs); queries on suggestions indices with the same text share one suggest call.
    */
-  async multi(tenantId: string, requests: QueryRequest[], admit?: (billed: number) => Promise<void>): Promise<QueryOutcome[]> {
-    const parsed = requests.map((r, i) => parse(r, `requests.${i}`));
+  async multi(tenantId: string, requests: QueryRequest[], admit?: Admit): Promise<QueryOutcome[]> {
+    return this.answer(
+      tenantId,
+      requests.map((r, i) => parse(r, `requests.${i}`)),
+      admit,
+    );
+  }
+
+  /** A single-index query (`POST /1/indexes/{index}/query`). */
+  async single(tenantId: string, index: string, request: QueryRequest, admit?: Admit): Promise<QueryOutcome> {
+    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
+    return outcome;
+  }
+
+  /** searchForFacetValues on one facet (`POST /1/indexes/{index}/facets/{facet}/query`): a `type: 'facet'` request, errors at `body.<param>`. */
+  async facetValues(tenantId: string, index: string, facet: string, request: QueryRequest, admit?: Admit): Promise<QueryOutcome> {
+    const [outcome] = await this.answer(tenantId, [parse({ ...request, indexName: index, type: 'facet', facet }, 'body')], admit);
+    return outcome;
+  }
+
+  private async answer(tenantId: string, parsed: Parsed[], admit?: Admit): Promise<QueryOutcome[]> {
     if (admit) await admit(parsed.filter((q) => isBilledQuery(q.target, q.p, q.type)).length);
     const limits = suggestLimits(parsed);
     const suggestions = new Map<string, Promise<SuggestBody>>();
@@ -72,12 +94,6 @@ export class StorefrontSearch {
       return pending;
     };
     return Promise.all(parsed.map((q) => this.run(tenantId, q, suggest)));
-  }
-
-  /** A single-index query (`POST /1/indexes/{index}/query`). */
-  async single(tenantId: string, index: string, request: QueryRequest, admit?: (billed: number) => Promise<void>): Promise<QueryOutcome> {
-    const [outcome] = await this.multi(tenantId, [{ ...request, indexName: index }], admit);
-    return outcome;
   }
 
   private async run(tenantId: string, q: Parsed, suggest: (q: string) => Promise<SuggestBody>): Promise<QueryOutcome> {
@@ -98,7 +114,11 @@ export class StorefrontSearch {
     const facets = facetRequest(facetNames, known);
     // Label paths in another language than the keys' are read from the dictionary (only when a level is filtered on).
     const levelKey = mentionsLevels(p) ? levelKeyOf(await this.deps.categories(tenantId)) : undefined;
-    const { filters, from } = toFilters(p, { field: q.field, levelKey });
+    let { filters, from, leaves } = toFilters(p, { field: q.field, levelKey });
+    // A leaf category ANDed with a level: its products tell which levels it is in (one free search a leaf).
+    if (leaves.length > LEAF_LOOKUPS)
+      throw unsupported(`${q.field}.${from.category}`, `at most ${LEAF_LOOKUPS} leaf categories (category:<id>) ANDed with a category level`);
+    if (leaves.length) ({ filters, from } = toFilters(p, { field: q.field, levelKey, leafLevels: await leafLevels(this.deps.search, tenantId, leaves) }));
     checkAttributes(filters, from, known, q.field);
     // A page past the search's last one has no hits; its counts and facets are those of any page (Algolia answers it so).
     const hitless = q.type === 'facet' || p.page >= SEARCH_PAGES;

@@ -66,6 +66,22 @@ t.test('filters: category levels ANDed keep the deeper of related levels', async
   t.same(filters({ facetFilters: ['categories.lvl0:home', 'categories.lvl1:fashion>women'] }), { category: [] }, 'unrelated levels: nothing');
 });
 
+t.test('filters: a leaf category ANDed with a level stays when all its products are in the level', async (t) => {
+  const abayas = new Map([['abayas', new Set(['lvl:fashion', 'lvl:fashion>women', 'lvl:fashion>women>abayas'])]]);
+  const withLeaves = (r: Record<string, unknown>) => toFilters(params(r), { field: 'requests.0', leafLevels: abayas });
+  t.same(
+    toFilters(params({ facetFilters: ['category:abayas', 'categories.lvl0:fashion'] })),
+    { filters: { category: [] }, from: { category: 'facetFilters' }, leaves: ['abayas'] },
+    'without its levels: the leaf to look up',
+  );
+  t.same(withLeaves({ facetFilters: ['category:abayas', 'categories.lvl0:fashion'] }).filters, { category: ['abayas'] });
+  t.same(withLeaves({ facetFilters: ['categories.lvl2:fashion>women>abayas', 'category:abayas'] }).filters, { category: ['abayas'] }, 'its own path');
+  t.same(withLeaves({ facetFilters: ['category:abayas', 'categories.lvl1:fashion>men'] }).filters, { category: [] }, 'another level: nothing');
+  t.same(withLeaves({ facetFilters: ['category:abayas', 'category:shirts'] }).filters, { category: [] }, 'two leaves: nothing, no lookup');
+  t.same(toFilters(params({ facetFilters: ['category:abayas', 'category:shirts'] })).leaves, [], 'leaves ANDed with leaves need no lookup');
+  t.same(withLeaves({ facetFilters: [['category:abayas', 'category:shirts'], 'categories.lvl0:fashion'] }).leaves, ['shirts'], 'a leaf the map lacks');
+});
+
 t.test('filters: in_stock takes true and false; another value, or true AND false, matches nothing', async (t) => {
   t.same(filters({ facetFilters: ['in_stock:true'] }), { in_stock: true });
   t.same(filters({ filters: 'in_stock:false' }), { in_stock: false });

@@ -231,6 +231,29 @@ t.test('a category label path in any of the store languages', async (t) => {
   t.same((await one({ query: '', facetFilters: ['categories.lvl1:Electronics > ع-Audio'] })).nbHits, 2, 'levels of either language');
 });
 
+t.test('a leaf category (category:<id>) AND a category level: the products in both', async (t) => {
+  const ids = async (params: Record<string, unknown>) => (await one({ query: '', ...params })).hits.map((x) => x.objectID).sort();
+  t.same(await ids({ facetFilters: [['category:audio'], 'categories.lvl0:electronics'] }), ['h1', 'h2']);
+  t.same(await ids({ facetFilters: ['categories.lvl1:electronics>audio', 'category:audio'] }), ['h1', 'h2'], 'the leaf and its own path');
+  t.same(await ids({ filters: 'category:audio AND categories.lvl0:"ع-Electronics"' }), ['h1', 'h2'], 'the filters string, a label path');
+  t.same(
+    await ids({ facetFilters: ['categories.lvl0:electronics', ['category:audio', 'category:dresses']] }),
+    ['h1', 'h2'],
+    'of leaves ORed, those in the level',
+  );
+  const counted = await one({ query: '', facetFilters: ['category:laptops', 'categories.lvl0:electronics'], facets: ['brand'], hitsPerPage: 0 });
+  t.same([counted.nbHits, counted.facets.brand], [3, { Apple: 1, HP: 1, Lenovo: 1 }], 'counts too');
+  t.same(await ids({ facetFilters: ['category:audio', 'categories.lvl0:clothing'] }), [], 'a leaf outside the level: nothing');
+  t.same(await ids({ facetFilters: ['category:audio', 'categories.lvl1:electronics>phones'] }), [], 'a sibling level: nothing');
+  t.same(await ids({ facetFilters: ['category:no-such-leaf', 'categories.lvl0:electronics'] }), [], 'a leaf the store does not have: nothing');
+  const many = Array.from({ length: 21 }, (_, i) => `category:leaf-${i}`);
+  const refused = await c.search({ requests: [{ indexName: 'products', facetFilters: [many, 'categories.lvl0:electronics'] }] }).then(
+    () => null,
+    (e: { status: number; message: string }) => e,
+  );
+  t.same([refused?.status, /at most 20 leaf categories/.test(refused?.message ?? '')], [400, true], 'each leaf is looked up: at most 20');
+});
+
 t.test('in_stock: true or false; another value, or true AND false, answers 0 hits', async (t) => {
   t.same(
     (await one({ query: '', filters: 'in_stock:false' })).hits.map((x) => x.objectID),

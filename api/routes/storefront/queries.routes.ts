@@ -3,7 +3,17 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { ALGOLIA_PREFIX, type QueryOutcome } from '../../../shared/storefront/index.js';
 import { algoliaAuth, algoliaErrorBody, checkApplication } from './algolia.js';
-import { AlgoliaQuery, AlgoliaResult, IndexParam, QueriesBody, QueriesResponse, SingleQueryBody } from './queries.schema.js';
+import {
+  AlgoliaQuery,
+  AlgoliaResult,
+  FacetParams,
+  FacetQueryBody,
+  FacetValuesResult,
+  IndexParam,
+  QueriesBody,
+  QueriesResponse,
+  SingleQueryBody,
+} from './queries.schema.js';
 
 const USAGE = {
   'X-Service-Usage': 'as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM>',
@@ -54,6 +64,25 @@ export function queryRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { params, body }) {
         const tenantId = checkApplication(ctx);
         const outcome = await deps.storefront.single(tenantId, params.index, body, admit(tenantId));
+        await bill(ctx, tenantId, [outcome]);
+        ctx.body = outcome.result;
+      },
+    }),
+    /** searchForFacetValues on one facet (algoliasearch v4, v5 searchForFacetValues): a `type: 'facet'` request of the multi-query; never billed, never logged. */
+    defineRoute({
+      method: 'post',
+      path: `${ALGOLIA_PREFIX}/1/indexes/{index}/facets/{facet}/query`,
+      tag: 'storefront',
+      summary: 'Algolia protocol: search for facet values (searchable refinementList)',
+      auth: algoliaAuth('search'),
+      errorBody: algoliaErrorBody,
+      params: FacetParams,
+      query: AlgoliaQuery,
+      body: FacetQueryBody,
+      responses: { 200: { description: "the facet's values with a word starting with facetQuery", schema: FacetValuesResult, headers: USAGE } },
+      async handle(ctx, { params, body }) {
+        const tenantId = checkApplication(ctx);
+        const outcome = await deps.storefront.facetValues(tenantId, params.index, params.facet, body, admit(tenantId));
         await bill(ctx, tenantId, [outcome]);
         ctx.body = outcome.result;
       },

@@ -38,6 +38,20 @@ export const SingleQueryBody = z.looseObject({
     .describe(ParamsDoc),
 });
 
+export const FacetParams = z.object({
+  index: z.string().min(1).max(200),
+  facet: z.string().min(1).max(200).describe('the facet attribute, URL-encoded: brand, category, categories.lvl0, in_stock, a mapped facet attribute'),
+});
+
+export const FacetQueryBody = z.looseObject({
+  params: z
+    .union([z.string().max(20_000), z.record(z.string(), z.unknown())])
+    .optional()
+    .describe(`URL-encoded parameters (algoliasearch v4); they may also be fields of the body. ${ParamsDoc}`),
+  facetQuery: z.string().optional().describe('the typed text: values with a word starting with it (at most 256 characters; default "")'),
+  maxFacetHits: z.union([z.number(), z.string()]).optional().describe('values answered, an integer 1 to 100 (default 10)'),
+});
+
 const HighlightResult = z.object({
   value: z.string(),
   matchLevel: z.enum(['none', 'partial', 'full']),
