@@ -85,7 +85,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: RouteSpec[]): vo
     });
     // A replay answers the headers the route documents (X-Job-Id...) as the first answer did.
     if (route.idempotent)
-      chain.push(idempotency(deps, route.requestText, [...new Set(Object.values(route.responses).flatMap((r) => Object.keys(r.headers ?? {})))]));
+      chain.push(idempotency(deps, route.requestText, [...new Set(Object.values(route.responses).flatMap((r) => Object.keys(r.headers ?? {})))], route.path));
     chain.push(deps.config.checkResponses ? checked(route) : (ctx) => route.handle(ctx, ctx.state.input));
     router[route.method](koaPath, ...chain);
   }

@@ -6847,7 +6847,7 @@ export interface operations {
                     replace_all?: boolean;
                     /** @default false */
                     sync_complete?: boolean;
-                    /** @description groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed` */
+                    /** @description any printable text of 1 to 64 characters (control characters refused); groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed` */
                     sync_id?: string | null;
                     /** @description upsert and delete together hold at most 1000 items */
                     upsert?: {

@@ -1,4 +1,7 @@
+import { insertIsolating } from '../platform/db/insert-isolating.js';
+import { isDependencyDown } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
+import { rowsRefused } from '../platform/metrics.js';
 import type { EventRow } from './events.repo.js';
 
 interface Pending {
@@ -10,8 +13,12 @@ interface Pending {
  * Buffers shopper events in memory and writes them in one statement per flush (every `everyMs`
  * or at `maxRows`), so an events call never waits on Postgres. Client event ids are deduped
  * inside the buffer here and against stored rows by the insert (ON CONFLICT DO NOTHING), so a
- * resent event is stored once. A failed batch is tried once more on the next flush, then dropped;
- * past `maxBuffered` rows new events are dropped (both logged).
+ * resent event is stored once. A batch holds several tenants' events, so one row Postgres refuses
+ * for its data (class 22/23) must not take the others down: the batch is split until that row is
+ * alone, every other row is written and the refused one is dropped (one error line each, counted in
+ * pss_buffered_rows_refused_total). Rows not written because Postgres is unreachable stay buffered
+ * and are tried on every flush until it is back; a batch failing for any other reason is tried once
+ * more on the next flush, then dropped. Past `maxBuffered` rows new events are dropped (all logged).
  */
 export class EventWriter {
   private pending: Pending[] = [];
@@ -66,11 +73,20 @@ export class EventWriter {
     while (this.pending.length) {
       const batch = this.pending.splice(0, this.maxRows);
       for (const p of batch) if (p.row.client_event_id !== null) this.keys.delete(`${p.row.tenant_id}\u0000${p.row.client_event_id}`);
-      try {
-        await this.insertMany(batch.map((p) => p.row));
-      } catch (err) {
-        const retry = batch.filter((p) => ++p.tries < 2);
-        this.logger.warn('event flush failed', { err, rows: batch.length, retried: retry.length, dropped: batch.length - retry.length });
+      const { refused, failed } = await insertIsolating(
+        batch.map((p) => p.row),
+        this.insertMany,
+      );
+      for (const { row, err } of refused) {
+        rowsRefused.inc({ table: 'events' });
+        this.logger.error('event refused by the database; dropped', { err, tenant_id: row.tenant_id, id: row.id, type: row.type });
+      }
+      if (failed) {
+        const left = new Set(failed.rows);
+        // Postgres down: keep every row (an acknowledged event is not lost to an outage); otherwise one more try.
+        const down = isDependencyDown(failed.err);
+        const retry = batch.filter((p) => left.has(p.row) && (down || ++p.tries < 2));
+        this.logger.warn('event flush failed', { err: failed.err, rows: left.size, retried: retry.length, dropped: left.size - retry.length });
         // Put retries back for the next flush (not this one: the database is likely still failing).
         this.pending.unshift(...retry);
         return;

@@ -57,6 +57,12 @@ export const syncCleanupsGivenUp = new client.Counter({
   name: 'pss_sync_cleanups_given_up_total',
   help: 'full-sync cleanups left failed after every restart by resume-syncs',
 });
+/** Buffered rows (shopper events, search log) Postgres refused for their data: each was dropped and logged, its batch's other rows written. */
+export const rowsRefused = new client.Counter({
+  name: 'pss_buffered_rows_refused_total',
+  help: 'buffered rows Postgres refused for their data (SQLSTATE class 22 or 23) and that were dropped',
+  labelNames: ['table'],
+});
 export const usageCount = new client.Counter({ name: 'pss_usage_total', help: 'billed usage counted by this process', labelNames: ['what'] });
 
 new client.Gauge({

@@ -1,9 +1,14 @@
+import { insertIsolating } from '../platform/db/insert-isolating.js';
 import type { Logger } from '../platform/logger.js';
+import { rowsRefused } from '../platform/metrics.js';
 import type { SearchLogRow } from './search-log.repo.js';
 
 /**
  * Buffers search log rows in memory and writes them in one statement per flush (every
- * `everyMs` or at `maxRows`), so a search never waits on the log.
+ * `everyMs` or at `maxRows`), so a search never waits on the log. A row Postgres refuses for its
+ * data (class 22/23) is isolated and dropped (one error line each, counted in
+ * pss_buffered_rows_refused_total) and the batch's other rows are written; a batch failing for any
+ * other reason (Postgres down) is dropped with a warning.
  */
 export class SearchLogWriter {
   private rows: SearchLogRow[] = [];
@@ -40,11 +45,12 @@ export class SearchLogWriter {
     if (!this.rows.length) return;
     const batch = this.rows;
     this.rows = [];
-    try {
-      await this.insertMany(batch);
-    } catch (err) {
-      this.logger.warn('search log flush failed; rows dropped', { err, rows: batch.length });
+    const { refused, failed } = await insertIsolating(batch, this.insertMany);
+    for (const { row, err } of refused) {
+      rowsRefused.inc({ table: 'search_log' });
+      this.logger.error('search log row refused by the database; dropped', { err, tenant_id: row.tenant_id, id: row.id });
     }
+    if (failed) this.logger.warn('search log flush failed; rows dropped', { err: failed.err, rows: failed.rows.length });
   }
 
   async stop(): Promise<void> {

@@ -71,3 +71,25 @@ t.test('the OpenAPI document keeps the spec limits and says how they count', asy
   const q = doc.paths['/v1/suggest'].get.parameters.find((p: { name: string }) => p.name === 'q');
   t.equal(q.schema.maxLength, 128);
 });
+
+t.test('DELETE /v1/products/{id} counts an id as the batch upsert does: 128 emoji pass, 129 fail', async (t) => {
+  const product = (id: string) => ({ id, name: { en: 'smile' }, price: 1, currency: 'USD' });
+  const atLimit = [emoji(128), `${emoji(127)}ب`, `${'a'.repeat(127)}${EMOJI}`];
+  const upsert = await h.api.call('POST', '/v1/products/batch', { key: admin.key, body: { upsert: [...atLimit, emoji(129)].map(product) } });
+  t.equal(upsert.body.upserted, 3, 'ids of 128 characters are taken by the upsert');
+  t.match(upsert.body.errors, [{ index: 3, code: 'invalid_product', message: /^id:/ }], '129 is refused by the upsert');
+  for (const id of atLimit) {
+    const path = `/v1/products/${encodeURIComponent(id)}`;
+    const got = await h.api.call('GET', path, { key: admin.key });
+    t.equal(got.status, 200, `GET ${charLength(id)} characters, ${id.length} units`);
+    t.equal(got.body.id, id);
+    const del = await h.api.call('DELETE', path, { key: admin.key });
+    t.equal(del.status, 200, `DELETE ${charLength(id)} characters, ${id.length} units: ${JSON.stringify(del.body)}`);
+    t.same(del.body, { deleted: true, id });
+  }
+  const over = await h.api.call('DELETE', `/v1/products/${encodeURIComponent(emoji(129))}`, { key: admin.key });
+  t.equal(over.status, 400, 'refused by the delete as by the upsert');
+  t.match(over.body.error, { code: 'validation_failed', details: [{ in: 'path', field: 'product_id', code: 'too_long' }] });
+  const left = await h.api.deps.db('products').where({ tenant_id: admin.id }).count({ n: '*' });
+  t.equal(Number(left[0].n), 0);
+});

@@ -5,6 +5,7 @@ import { createDb } from '../../shared/platform/db/knex.js';
 import { createLogger } from '../../shared/platform/logger.js';
 import { searchLogRepo, type SearchLogRow } from '../../shared/search/search-log.repo.js';
 import { SearchLogWriter } from '../../shared/search/search-log.js';
+import { rowsRefused } from '../../shared/platform/metrics.js';
 
 const database = await createTestDatabase();
 const db = createDb(database.url, { min: 0, max: 2 });
@@ -12,7 +13,10 @@ t.teardown(async () => {
   await db.destroy();
   await database.drop();
 });
-await db('tenants').insert({ id: 'ten_log', name: 'log', locales: ['en'], default_locale: 'en' });
+await db('tenants').insert([
+  { id: 'ten_log', name: 'log', locales: ['en'], default_locale: 'en' },
+  { id: 'ten_log2', name: 'log 2', locales: ['en'], default_locale: 'en' },
+]);
 const repo = searchLogRepo(db);
 
 const row = (id: string): SearchLogRow => ({
@@ -74,4 +78,23 @@ t.test('a failed write is logged and dropped; the next flush goes on', async (t)
   writer.push(row('srch_5'));
   await writer.flush();
   t.same(await stored(), ['srch_5']);
+});
+
+t.test('a row Postgres refuses is dropped alone: every other row of the batch, of every tenant, is stored', async (t) => {
+  await db('search_log').del();
+  const errors: unknown[] = [];
+  const logger = { ...createLogger('silent'), error: (msg: string, fields?: Record<string, unknown>) => void errors.push(fields?.id) };
+  const writer = new SearchLogWriter(repo.insertMany, logger);
+  const refused = async () => (await rowsRefused.get()).values.find((v) => v.labels.table === 'search_log')?.value ?? 0;
+  const before = await refused();
+  const good = Array.from({ length: 12 }, (_, i) => ({ ...row(`srch_ok_${String(i).padStart(2, '0')}`), tenant_id: i % 2 ? 'ten_log2' : 'ten_log' }));
+  const bad = [
+    { ...row('srch_bad_nul'), query: 'ket\u0000tle' }, // text Postgres cannot store: 22P05
+    { ...row('srch_bad_page'), tenant_id: 'ten_log2', page: 2 ** 40 }, // out of int4: 22003
+  ];
+  for (const r of [...good.slice(0, 5), bad[0], ...good.slice(5), bad[1]]) writer.push(r);
+  await writer.flush();
+  t.same(await stored(), good.map((r) => r.id).sort(), 'the good rows are stored, the refused ones not');
+  t.same(errors.sort(), ['srch_bad_nul', 'srch_bad_page'], 'one error line per refused row');
+  t.equal((await refused()) - before, 2, 'each refused row counted');
 });

@@ -15,8 +15,10 @@ const KEY_PATTERN = /^[A-Za-z0-9_\-:.]{8,255}$/;
  * request whose process died, or whose release could not reach the database, frees itself. An
  * answer Postgres cannot take when the request finishes is kept in Redis until it can
  * (IdempotencyStore): a write is answered only once its answer is kept somewhere a retry looks.
+ * The request is fingerprinted by its method, the path the router matched (`routePath` with the
+ * decoded parameters, see matchedPath) and its body (or `requestText`).
  */
-export function idempotency(deps: Deps, requestText?: (input: never) => string, replayHeaders: readonly string[] = []) {
+export function idempotency(deps: Deps, requestText?: (input: never) => string, replayHeaders: readonly string[] = [], routePath?: string) {
   return async (ctx: Context, next: Next) => {
     // An empty header was sent (a client meant a key and has none): refused like any other malformed key.
     if (ctx.headers['idempotency-key'] === undefined) return next();
@@ -27,8 +29,9 @@ export function idempotency(deps: Deps, requestText?: (input: never) => string, 
       ]);
     }
     const tenantId: string = ctx.state.principal.tenantId;
-    const bodyHash = () => sha256(`${ctx.method} ${ctx.path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
-    const hash = requestText ? sha256(`${ctx.method} ${ctx.path}\n${requestText(ctx.state.input as never)}`) : bodyHash();
+    const path = routePath ? matchedPath(routePath, ctx.params ?? {}) : ctx.path;
+    const bodyHash = () => sha256(`${ctx.method} ${path}\n${canonicalJson((ctx.request as { body?: unknown }).body ?? null)}`);
+    const hash = requestText ? sha256(`${ctx.method} ${path}\n${requestText(ctx.state.input as never)}`) : bodyHash();
     const repo = deps.repos.idempotency;
     const store = deps.idempotency;
     const claim = await store.claim(tenantId, key, hash);
@@ -85,4 +88,21 @@ function setHeaders(ctx: Context, names: readonly string[]): Record<string, stri
     if (value) out[name] = value;
   }
   return out;
+}
+
+/**
+ * The resource a request names, one way however it was written: the route's path with each
+ * parameter as the router decoded it, percent-encoded again one canonical way (what a URL
+ * library sends: upper-case escapes of UTF-8, and the characters RFC 3986 allows in a segment
+ * left as they are). `/v1/products/%61`, `/v1/products/a` and `/v1/products/a/` give
+ * `/v1/products/a`; `/v1/products/a%2Fb` stays apart from a path of two segments. A path written
+ * that way gives itself, so a key claimed before this fingerprint keeps its hash.
+ */
+export function matchedPath(routePath: string, params: Record<string, string>): string {
+  return routePath.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(params[name] ?? ''));
+}
+
+/** encodeURIComponent, with the sub-delims, `:` and `@` (allowed in a path segment) left as they are. */
+function encodeSegment(value: string): string {
+  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape));
 }

@@ -13,10 +13,14 @@ export const BatchBody = z.strictObject({
     .string()
     .min(1)
     .max(64)
-    .regex(/^[A-Za-z0-9_.:-]+$/)
+    // The spec bounds only the length: any printable text (spaces, slashes, any script) names a sync.
+    // It only ever reaches SQL as a bound value, JSON (job data and rows, log lines) and the jobs row's
+    // dedupe key, never a Redis key or a BullMQ job id; control characters are refused (U+0000 and lone
+    // surrogates already are, as invalid_text, on every field).
+    .regex(/^[^\p{Cc}]+$/u, 'printable text: no control characters (U+0000-U+001F, U+007F-U+009F)')
     .nullish()
     .describe(
-      'groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed`',
+      'any printable text of 1 to 64 characters (control characters refused); groups the batches of one full sync (replace_all); a sync with no batch for SYNC_IDLE_DAYS (7) expires: 410 `sync_expired`; for 15 minutes after a sync completed, its completing batch sent again is a plain batch (nothing deleted) and any other batch answers 409 `sync_completed`',
     ),
   sync_complete: z.boolean().default(false),
 });
