@@ -180,7 +180,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     changes: config.billing.changes,
   });
   const productsLimit = async (tenantId: string) => (await entitlements.get(tenantId)).plan.products_limit;
-  const events = new EventWriter((rows) => repos.events.insertMany(rows), logger);
+  const events = new EventWriter((rows) => repos.events.insertMany(rows), logger, 1000, 500, config.eventsBufferRows);
   const contexts = new TenantContexts(
     {
       engine,

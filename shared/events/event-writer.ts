@@ -3,6 +3,14 @@ import { isDependencyDown } from '../platform/dependency-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { rowsRefused } from '../platform/metrics.js';
 import type { EventRow } from './events.repo.js';
+import { AppError } from '../platform/errors.js';
+
+/**
+ * Postgres busy rather than refusing: a statement that ran past the API's statement_timeout (57014,
+ * a lock held on the table), a lock or serialization wait given up (55P03, 40001, 40P01), no
+ * connection slot (53300). The same rows go in once it is free again.
+ */
+const BUSY = new Set(['57014', '55P03', '40001', '40P01', '53300']);
 
 interface Pending {
   row: EventRow;
@@ -39,6 +47,15 @@ export class EventWriter {
     if (this.timer) return;
     this.timer = setInterval(() => void this.flush(), this.everyMs);
     this.timer.unref();
+  }
+
+  /**
+   * Whether `n` more rows fit in the buffer. Callers that acknowledge events ask first and refuse the
+   * call when they do not (503: Postgres has been unreachable long enough to fill it), so an event
+   * answered as taken is never one the buffer drops.
+   */
+  canTake(n: number): boolean {
+    return this.pending.length + n <= this.maxBuffered;
   }
 
   /** Adds rows; returns how many were taken (rows whose client id is already buffered are not). */
@@ -83,8 +100,8 @@ export class EventWriter {
       }
       if (failed) {
         const left = new Set(failed.rows);
-        // Postgres down: keep every row (an acknowledged event is not lost to an outage); otherwise one more try.
-        const down = isDependencyDown(failed.err);
+        // Postgres down or busy: keep every row (an acknowledged event is not lost to an outage); otherwise one more try.
+        const down = isDependencyDown(failed.err) || BUSY.has((failed.err as { code?: string }).code ?? '');
         const retry = batch.filter((p) => left.has(p.row) && (down || ++p.tries < 2));
         this.logger.warn('event flush failed', { err: failed.err, rows: left.size, retried: retry.length, dropped: left.size - retry.length });
         // Put retries back for the next flush (not this one: the database is likely still failing).
@@ -103,4 +120,21 @@ export class EventWriter {
     this.timer = undefined;
     await this.flush();
   }
+}
+
+/**
+ * Refuses a call whose events the buffer cannot hold (Postgres unreachable long enough to fill it):
+ * 503 `dependency_unavailable` with Retry-After, nothing taken, so the sender keeps and resends them.
+ */
+export function takeEvents(writer: EventWriter, rows: EventRow[]): void {
+  if (!writer.canTake(rows.length)) {
+    throw new AppError(
+      'dependency_unavailable',
+      503,
+      'events cannot be taken now: the database has been unreachable and the buffer of unwritten events is full; send them again later',
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+  writer.push(rows);
 }

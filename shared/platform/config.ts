@@ -52,6 +52,7 @@ const Env = z.object({
     .default(256 * 1024),
   JSON_LARGE_BODY_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  EVENTS_BUFFER_ROWS: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
   RATE_LIMIT_PUBLIC_PER_S: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_SECRET_PER_S: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_SESSION_PER_S: z.coerce.number().int().positive().default(100),
@@ -190,6 +191,8 @@ export interface Config {
   /** Request bodies of at least `bytes` (catalog batches) are parsed and handled `concurrency` at a time per API process: they bound its heap. */
   largeBodies: { bytes: number; concurrency: number };
   authCacheTtlMs: number;
+  /** Shopper events an API process holds unwritten at most (while Postgres is unreachable): past it /v1/events answers 503. */
+  eventsBufferRows: number;
   rateLimits: { public: number; secret: number; session: number };
   /** Failed authentications allowed per minute, per client address and per key prefix, before 429 auth_throttled. */
   authFailureLimits: { perAddress: number; perPrefix: number };
@@ -366,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     largeBodies: { bytes: e.JSON_LARGE_BODY_BYTES, concurrency: e.JSON_LARGE_BODY_CONCURRENCY },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    eventsBufferRows: e.EVENTS_BUFFER_ROWS,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC_PER_S, secret: e.RATE_LIMIT_SECRET_PER_S, session: e.RATE_LIMIT_SESSION_PER_S },
     authFailureLimits: { perAddress: e.AUTH_FAILURES_PER_MINUTE, perPrefix: e.AUTH_FAILURES_PER_PREFIX_PER_MINUTE },
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,

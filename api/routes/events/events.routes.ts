@@ -2,6 +2,7 @@ import { defineRoute, type RouteSpec } from '../../http/route.js';
 import type { Deps } from '../../../shared/deps.js';
 import { newId } from '../../../shared/platform/ids.js';
 import type { EventRow } from '../../../shared/events/events.repo.js';
+import { takeEvents } from '../../../shared/events/index.js';
 import { EventsAccepted, EventsBody, type EventInput } from './events.schema.js';
 
 function toRow(tenantId: string, e: EventInput, receivedAt: string): EventRow {
@@ -40,7 +41,7 @@ export function eventRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { body }) {
         const receivedAt = new Date().toISOString();
         const rows = body.events.map((e) => toRow(ctx.state.principal.tenantId, e, receivedAt));
-        writer.push(rows);
+        takeEvents(writer, rows);
         // recently_viewed reads these lists, never the events table; a Redis hiccup only loses the list entry.
         await deps.recentViews.record(rows).catch((err) => deps.logger.warn('recent views not recorded', { error: String(err) }));
         ctx.status = 202;

@@ -4,6 +4,7 @@ import type { Deps } from '../../../shared/deps.js';
 import { ALGOLIA_PREFIX, InsightsBody, toEventRows } from '../../../shared/storefront/index.js';
 import { algoliaAuth, algoliaErrorBody, checkApplication } from './algolia.js';
 import { AlgoliaQuery } from './queries.schema.js';
+import { takeEvents } from '../../../shared/events/index.js';
 
 const InsightsAccepted = z.object({ status: z.literal(200), message: z.literal('OK') });
 
@@ -29,7 +30,10 @@ export function insightsRoutes(deps: Deps): RouteSpec[] {
       async handle(ctx, { body }) {
         const tenantId = checkApplication(ctx);
         const receivedAt = new Date().toISOString();
-        deps.events.push(body.events.flatMap((e) => toEventRows(tenantId, e, receivedAt)));
+        takeEvents(
+          deps.events,
+          body.events.flatMap((e) => toEventRows(tenantId, e, receivedAt)),
+        );
         ctx.body = { status: 200, message: 'OK' };
       },
     }),
