@@ -1,7 +1,7 @@
 import type { SearchState } from './steps/index.js';
 
-/** Hybrid step reasons meaning the embedding provider or the vector store failed this time (not that the store has no vectors). */
-const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder failed', 'embed timeout', 'vector store failed']);
+/** Hybrid step reasons meaning the embedding provider, the vector store or the plan check failed this time (not that the store has no vectors). */
+const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder failed', 'embed timeout', 'vector store failed', 'plan check failed']);
 /** Rewrite decisions meaning the model failed this time: LlmFailure kinds, or another error (Redis, the answer check). */
 const REWRITE_FAILURES: ReadonlySet<string> = new Set(['timeout', 'error']);
 
