@@ -1,6 +1,7 @@
 import type { SearchState, StepEnv } from '../steps/state.js';
 import { LlmFailure } from '../../engines/llm/port.js';
 import { checkRewrite, type CheckedRewrite } from './rewrite-checks.js';
+import { ProviderCoolingDown } from './rewriter.js';
 import { catalogVersion } from './rewrite-reasons.js';
 
 /**
@@ -31,7 +32,7 @@ export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: stri
     }
     apply(s, checked);
   } catch (err) {
-    s.ai.decision = err instanceof LlmFailure ? err.kind : 'error';
+    s.ai.decision = err instanceof LlmFailure || err instanceof ProviderCoolingDown ? err.kind : 'error';
     s.ai.detail = err instanceof Error ? err.message : String(err);
     s.ai.cached = false;
   }
