@@ -212,6 +212,7 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     {
       timeoutMs: config.llm.timeoutMs,
       cacheTtlS: config.llm.cacheTtlS,
+      failureTtlS: config.llm.failureTtlS,
       prefix: config.queuePrefix,
     },
     new Breaker(config.providerBreaker),

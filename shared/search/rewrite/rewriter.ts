@@ -12,7 +12,7 @@ export interface RewriteOutcome {
   mode: 'auto' | 'on' | 'off';
   used: boolean;
   cached: boolean;
-  /** off, no_provider, disabled_for_store, not_needed, budget_exhausted, cooling_down, timeout, error, applied, cached. */
+  /** off, no_provider, disabled_for_store, not_needed, budget_exhausted, cooling_down, failed_recently, timeout, error, applied, cached. */
   decision: string;
   /** Why a rewrite could help (auto): long_query, conversational, price_words, use_case, unknown_words, zero_results. */
   reasons: string[];
@@ -27,8 +27,17 @@ export interface RewriteOutcome {
 export interface RewriterOptions {
   timeoutMs: number;
   cacheTtlS: number;
+  /** How long a permanent failure for a query is remembered (default 10 min). */
+  failureTtlS?: number;
   prefix: string;
 }
+
+/** What the cache holds for a query besides a checked rewrite: the model's permanent failure (a refusal, an answer that is not a rewrite). */
+export interface RememberedFailure {
+  failed: string;
+}
+
+export const isRememberedFailure = (v: CheckedRewrite | RememberedFailure): v is RememberedFailure => 'failed' in v;
 
 /** Not asked: the provider failed too often in a row and its breaker is cooling down. */
 export class ProviderCoolingDown extends Error {
@@ -59,13 +68,20 @@ export class Rewriter {
     return `${this.opts.prefix}:ai-rewrite:${tenantId}:${catalogVersion}:${sha256(`${lang}\u0000${normalized}`).slice(0, 32)}`;
   }
 
-  async cached(key: string): Promise<CheckedRewrite | null> {
+  /** The query's checked rewrite, or its remembered permanent failure: one key, one read per search. */
+  async cached(key: string): Promise<CheckedRewrite | RememberedFailure | null> {
     const raw = await this.redis.get(key);
-    return raw ? (JSON.parse(raw) as CheckedRewrite) : null;
+    return raw ? (JSON.parse(raw) as CheckedRewrite | RememberedFailure) : null;
   }
 
   async store(key: string, value: CheckedRewrite): Promise<void> {
     await this.redis.set(key, JSON.stringify(value), 'EX', this.opts.cacheTtlS);
+  }
+
+  /** A permanent failure (LlmFailure.permanent) for the query: a repeat within `failureTtlS` does not ask the model. Transient ones are never remembered. */
+  async rememberFailure(key: string, detail: string): Promise<void> {
+    const value: RememberedFailure = { failed: detail };
+    await this.redis.set(key, JSON.stringify(value), 'EX', this.opts.failureTtlS ?? 600);
   }
 
   /** Asks the model within the hard timeout; the cost (when the provider reported tokens) is added to the store's spend. */
