@@ -9,6 +9,7 @@ import { Sealer } from './platform/sealed.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { Notices } from './platform/notices.js';
 import { throttledWarn } from './platform/throttled-log.js';
+import { Breaker } from './platform/breaker.js';
 import { Queues } from './platform/queue/queues.js';
 import { createLexicalEngine } from './engines/lexical/create-engine.js';
 import type { LexicalEngine } from './engines/lexical/port.js';
@@ -204,17 +205,25 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
   const aiBudget = new AiBudget(redis, config.queuePrefix, config.llm.budgetMicros, planAiBudget(entitlements));
   // Embedding calls to a provider count into the same ai_cost_micros_usd metric as AI rewriting.
   const embedders = createEmbedderSource(config, db, (tenantId, micros) => aiBudget.add(tenantId, micros));
-  const rewriter = new Rewriter(createLlm(config), redis, aiBudget, {
-    timeoutMs: config.llm.timeoutMs,
-    cacheTtlS: config.llm.cacheTtlS,
-    prefix: config.queuePrefix,
-  });
+  const rewriter = new Rewriter(
+    createLlm(config),
+    redis,
+    aiBudget,
+    {
+      timeoutMs: config.llm.timeoutMs,
+      cacheTtlS: config.llm.cacheTtlS,
+      failureTtlS: config.llm.failureTtlS,
+      prefix: config.queuePrefix,
+    },
+    new Breaker(config.providerBreaker),
+  );
   const vectors = createVectorStore(config, db);
   const queryVectors = new QueryVectors(
     vectors,
     embedders,
     async (tenantId) => (await entitlements.get(tenantId)).plan.features.hybrid_search,
     config.vectors.queryEmbedTimeoutMs,
+    new Breaker(config.providerBreaker),
   );
   const clicks = new ClickBoosts((id) => repos.signals.clickStats(id));
   const recentViews = new RecentViews(redis, config.queuePrefix);

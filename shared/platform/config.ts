@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEV_SEALING_KEY, parseSealingKey } from './sealed.js';
+import type { BreakerOptions } from './breaker.js';
 
 /** Environment variables the service reads, with defaults that run on one box. */
 /**
@@ -85,6 +86,14 @@ const Env = z.object({
     .int()
     .min(1)
     .default(7 * 86400),
+  AI_FAILURE_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 60),
+  PROVIDER_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  PROVIDER_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
+  PROVIDER_BREAKER_MAX_COOLDOWN_MS: z.coerce.number().int().min(100).default(300_000),
   TRANSLATION_PROVIDER: z.enum(['auto', 'none']).default('auto'),
   TRANSLATION_MODEL: z.string().min(1).default('gpt-4o-mini'),
   TRANSLATION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
@@ -216,8 +225,22 @@ export interface Config {
   altSetRetentionHours: number;
   qdrantUrl?: string;
   openaiBaseUrl?: string;
-  /** AI query rewriting: the chat model, its hard timeout, prices (USD per million tokens), the default monthly budget per store and the cache life. */
-  llm: { apiKey?: string; model: string; timeoutMs: number; priceInput: number; priceOutput: number; budgetMicros: number; cacheTtlS: number };
+  /**
+   * AI query rewriting: the chat model, its hard timeout, prices (USD per million tokens), the
+   * default monthly budget per store, the cache life and how long a permanent failure is remembered.
+   */
+  llm: {
+    apiKey?: string;
+    model: string;
+    timeoutMs: number;
+    priceInput: number;
+    priceOutput: number;
+    budgetMicros: number;
+    cacheTtlS: number;
+    failureTtlS: number;
+  };
+  /** The search path's breaker for each outside provider (query embedder, AI rewrite model), per process. */
+  providerBreaker: BreakerOptions;
   /**
    * Machine translation (Translator port). `provider` is set when OPENAI_BASE_URL or OPENAI_API_KEY
    * is (and TRANSLATION_PROVIDER is not `none`); without it backfills queue items for people.
@@ -393,6 +416,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       priceOutput: e.LLM_PRICE_OUTPUT_USD_PER_MTOK,
       budgetMicros: e.AI_BUDGET_MICROS_USD,
       cacheTtlS: e.AI_CACHE_TTL_S,
+      failureTtlS: e.AI_FAILURE_TTL_S,
+    },
+    providerBreaker: {
+      failures: e.PROVIDER_BREAKER_FAILURES,
+      coolDownMs: e.PROVIDER_BREAKER_COOLDOWN_MS,
+      maxCoolDownMs: Math.max(e.PROVIDER_BREAKER_MAX_COOLDOWN_MS, e.PROVIDER_BREAKER_COOLDOWN_MS),
     },
     translation: {
       provider:

@@ -28,19 +28,35 @@ export interface QueryClicks {
   passed: Set<string>;
 }
 
+/** One store's statistics: those answering, and whether a load of newer ones is under way or when one may start. */
+interface Held {
+  stats: Promise<Map<string, QueryClicks>>;
+  /** When the statistics answering were read (a reload starts a minute later). */
+  at: number;
+  /** A signals notice came after they were read. */
+  stale: boolean;
+  loading: boolean;
+  /** A failed reload: the next one starts no sooner. */
+  retryAt: number;
+}
+
 /**
  * Click statistics of each store held per process (loaded on first use, reloaded after a
  * signals notice or a minute): for a normalized query, the products shoppers chose and their
  * position-bias-corrected attractiveness (0..1), and the products they were shown and pass over.
- * A load that fails rejects the searches waiting on it and is not held (a failed reload keeps the
- * old statistics).
+ * One load per store is in flight at a time: searches meanwhile use the statistics held (or wait
+ * on the first load). A first load that fails rejects the searches waiting on it and is not held
+ * (the next search loads again); a reload that fails keeps the old statistics, and the next one
+ * starts no sooner than `retryMs` later.
  */
 export class ClickBoosts {
-  private held = new Map<string, { at: number; stale: boolean; stats: Promise<Map<string, QueryClicks>> }>();
+  private held = new Map<string, Held>();
 
   constructor(
     private load: (tenantId: string) => Promise<ClickStat[]>,
     private ttlMs = 60_000,
+    private retryMs = 5_000,
+    private now: () => number = Date.now,
   ) {}
 
   changed(tenantId: string): void {
@@ -50,30 +66,54 @@ export class ClickBoosts {
 
   async forQuery(tenantId: string, query: string): Promise<QueryClicks | null> {
     let h = this.held.get(tenantId);
-    if (!h || h.stale || Date.now() - h.at > this.ttlMs) {
-      const stats = this.load(tenantId).then((rows) => {
-        const out = new Map<string, QueryClicks>();
-        for (const r of rows) {
-          let m = out.get(r.query);
-          if (!m) out.set(r.query, (m = { boosts: new Map(), passed: new Set() }));
-          if (Number(r.clicks) > 0) m.boosts.set(r.product_id, Number(r.attractiveness));
-          if (passedOver(Number(r.clicks), Number(r.examinations))) m.passed.add(r.product_id);
-        }
-        return out;
-      });
-      const next = { at: Date.now(), stale: false, stats };
-      // A failed first load is not held: the next search loads again.
-      stats.catch(() => this.held.get(tenantId) === next && this.held.delete(tenantId));
-      // The old statistics answer until the new ones are in.
-      if (h)
-        stats.then(
-          () => this.held.set(tenantId, next),
-          () => undefined,
-        );
-      else this.held.set(tenantId, (h = next));
-      if (h !== next) h.at = Date.now();
+    if (!h) {
+      h = { stats: this.read(tenantId), at: this.now(), stale: false, loading: true, retryAt: 0 };
+      const first = h;
+      this.held.set(tenantId, first);
+      first.stats.then(
+        () => void (first.loading = false),
+        // A failed first load is not held: the next search loads again.
+        () => this.held.get(tenantId) === first && this.held.delete(tenantId),
+      );
+    } else if (!h.loading && (h.stale || this.now() - h.at > this.ttlMs) && this.now() >= h.retryAt) {
+      this.reload(tenantId, h);
     }
     return (await h.stats).get(query) ?? null;
+  }
+
+  /** Newer statistics in the background; the old ones answer until they are in. */
+  private reload(tenantId: string, h: Held): void {
+    const started = this.now();
+    // A notice during the reload may come after its read: it marks the statistics stale again.
+    const wasStale = h.stale;
+    h.stale = false;
+    h.loading = true;
+    const stats = this.read(tenantId);
+    stats.then(
+      () => {
+        h.loading = false;
+        h.stats = stats;
+        h.at = started;
+      },
+      () => {
+        h.loading = false;
+        h.stale ||= wasStale;
+        h.retryAt = this.now() + this.retryMs;
+      },
+    );
+  }
+
+  private read(tenantId: string): Promise<Map<string, QueryClicks>> {
+    return this.load(tenantId).then((rows) => {
+      const out = new Map<string, QueryClicks>();
+      for (const r of rows) {
+        let m = out.get(r.query);
+        if (!m) out.set(r.query, (m = { boosts: new Map(), passed: new Set() }));
+        if (Number(r.clicks) > 0) m.boosts.set(r.product_id, Number(r.attractiveness));
+        if (passedOver(Number(r.clicks), Number(r.examinations))) m.passed.add(r.product_id);
+      }
+      return out;
+    });
   }
 }
 

@@ -1,9 +1,18 @@
 import type { SearchState } from './steps/index.js';
 
-/** Hybrid step reasons meaning the embedding provider or the vector store failed this time (not that the store has no vectors). */
-const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set(['embedder failed', 'embed timeout', 'vector store failed']);
-/** Rewrite decisions meaning the model failed this time: LlmFailure kinds, or another error (Redis, the answer check). */
-const REWRITE_FAILURES: ReadonlySet<string> = new Set(['timeout', 'error']);
+/**
+ * Hybrid step reasons meaning the embedding provider, the vector store or the plan check failed this
+ * time, or the provider was skipped while its breaker cools down (not that the store has no vectors).
+ */
+const VECTOR_FAILURES: ReadonlySet<string | undefined> = new Set([
+  'embedder failed',
+  'embed timeout',
+  'embedder cooling down',
+  'vector store failed',
+  'plan check failed',
+]);
+/** Rewrite decisions meaning the model failed this time (LlmFailure kinds, or another error: Redis, the answer check) or was skipped while its breaker cools down. */
+const REWRITE_FAILURES: ReadonlySet<string> = new Set(['timeout', 'error', 'cooling_down']);
 
 /** Rerank reasons meaning the store's click statistics, or the catalog vectors of click feedback, could not be read this time. */
 const RERANK_FAILURES: ReadonlySet<string | undefined> = new Set(['click statistics failed', 'vector store failed']);

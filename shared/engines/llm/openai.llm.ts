@@ -15,6 +15,8 @@ const MIN_RETRY_MS = 40;
 
 const retryable = (err: unknown) =>
   err instanceof OpenAI.APIConnectionError || (err instanceof OpenAI.APIError && (err.status === 429 || (err.status ?? 0) >= 500));
+/** The request itself was refused (400, 422): the same request is refused again. Keys, permissions and unknown models are the provider's setup, not the query's. */
+const refused = (err: unknown) => err instanceof OpenAI.APIError && (err.status === 400 || err.status === 422);
 
 /**
  * OpenAI-compatible chat completions (`OPENAI_BASE_URL` points it at any compatible server, local
@@ -60,14 +62,14 @@ export class OpenAiLlm implements Llm {
         } catch {
           json = undefined;
         }
-        if (json === undefined) throw new LlmFailure('error', 'the model answered no JSON', costMicros);
+        if (json === undefined) throw new LlmFailure('error', 'the model answered no JSON', costMicros, true);
         return { json, model: res.model ?? this.model, inputTokens, outputTokens, costMicros, attempts: attempt };
       } catch (err) {
         if (err instanceof LlmFailure) throw err;
         if (err instanceof OpenAI.APIConnectionTimeoutError || Date.now() >= deadline) throw new LlmFailure('timeout', `no answer within ${req.timeoutMs} ms`);
         const wait = Math.min(25 * attempt, (deadline - Date.now()) / 4);
         if (!retryable(err) || deadline - Date.now() - wait < MIN_RETRY_MS) {
-          throw new LlmFailure('error', err instanceof Error ? err.message : String(err));
+          throw new LlmFailure('error', err instanceof Error ? err.message : String(err), 0, refused(err));
         }
         await new Promise((r) => setTimeout(r, wait));
       }

@@ -22,12 +22,18 @@ export interface LlmAnswer {
   attempts: number;
 }
 
-/** Why a call gave no answer: `timeout` (the hard limit passed), `error` (the provider failed or answered no JSON). */
+/**
+ * Why a call gave no answer: `timeout` (the hard limit passed), `error` (the provider failed or
+ * answered no JSON). `permanent`: the provider answered, and the same request would get the same
+ * answer (a 400, an answer that is not the schema); otherwise (timeouts, 429, 5xx, connections,
+ * keys) asking again may succeed.
+ */
 export class LlmFailure extends Error {
   constructor(
     readonly kind: 'timeout' | 'error',
     message: string,
     readonly costMicros = 0,
+    readonly permanent = false,
   ) {
     super(message);
   }

@@ -1,18 +1,28 @@
 import type { SearchState, StepEnv } from '../steps/state.js';
 import { LlmFailure } from '../../engines/llm/port.js';
 import { checkRewrite, type CheckedRewrite } from './rewrite-checks.js';
+import { isRememberedFailure, ProviderCoolingDown } from './rewriter.js';
 import { catalogVersion } from './rewrite-reasons.js';
 
 /**
  * Asks for a rewrite (the cache first, then the model within budget and timeout) and applies it.
- * Any failure leaves the search as it was: the plain search answers in the same request.
+ * Any failure leaves the search as it was: the plain search answers in the same request. A
+ * permanent failure (the model refused the request, or answered no rewrite) is remembered for the
+ * query, so a repeat does not ask again (`failed_recently`); a transient one is not.
  */
 export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: string[]): Promise<void> {
   const r = env.rewriter;
   s.ai.reasons = reasons;
+  let key: string | undefined;
   try {
-    const key = r.cacheKey(s.tenantId, catalogVersion(s.vocab, s.ctx.mappingVersion), s.lang, s.normalized);
-    let checked = await r.cached(key);
+    key = r.cacheKey(s.tenantId, catalogVersion(s.vocab, s.ctx.mappingVersion), s.lang, s.normalized);
+    const held = await r.cached(key);
+    if (held && isRememberedFailure(held)) {
+      s.ai.decision = 'failed_recently';
+      s.ai.detail = held.failed;
+      return;
+    }
+    let checked = held;
     if (checked) {
       s.ai.cached = true;
       s.ai.decision = 'cached';
@@ -31,9 +41,10 @@ export async function attemptRewrite(s: SearchState, env: StepEnv, reasons: stri
     }
     apply(s, checked);
   } catch (err) {
-    s.ai.decision = err instanceof LlmFailure ? err.kind : 'error';
+    s.ai.decision = err instanceof LlmFailure || err instanceof ProviderCoolingDown ? err.kind : 'error';
     s.ai.detail = err instanceof Error ? err.message : String(err);
     s.ai.cached = false;
+    if (key && err instanceof LlmFailure && err.permanent) await r.rememberFailure(key, s.ai.detail).catch(() => undefined);
   }
 }
 

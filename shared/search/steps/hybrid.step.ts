@@ -37,7 +37,7 @@ const MIN_RESCUE_COSINE = 0.35;
  * catalog embedder, the lexical order is kept), a vector-only candidate entering only to fill a
  * page the lexical side could not fill, and only when close to the query (cosine >= 0.75).
  * Sorted searches (price, newest) and pages after the first are left lexical, and so is a search
- * the vector store fails for (reason `vector store failed`).
+ * the vector store fails for (reason `vector store failed`) or whose plan cannot be read (`plan check failed`).
  */
 export const hybrid: SearchStep = {
   name: 'hybrid',
@@ -52,7 +52,14 @@ export const hybrid: SearchStep = {
       return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'lexical page full' });
     }
     // A plan feature as well as a ranking setting (and a session's config_override): a store whose plan lacks it searches lexically.
-    if (!(await env.vectors.allowed(s.tenantId))) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'not in plan' });
+    // A plan that cannot be read now (Postgres, a blip) leaves this search lexical too, not failed (not cached, degraded.ts).
+    let allowed: boolean;
+    try {
+      allowed = await env.vectors.allowed(s.tenantId);
+    } catch {
+      return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'plan check failed' });
+    }
+    if (!allowed) return void (s.hybrid = { candidates: 0, fused: 0, added: 0, rescued: false, reason: 'not in plan' });
     const text = s.tokens.join(' ');
     let found: VectorHit[];
     // The vector store (its serving generation, its nearest products) failing leaves the search lexical, not failed (not cached, degraded.ts).
