@@ -171,6 +171,8 @@ export function createDeps(config: Config, overrides: { logger?: Logger; role?: 
     { subscription: repos.subscriptions.get, searchesThisMonth: (t) => repos.usage.monthTotal(t, 'search') },
     notices,
     config.billing.defaultPlan,
+    {},
+    logger,
   );
   const meter = new SearchMeter(usage, entitlements, config.usage.metering);
   const billing = billingService({

@@ -1592,7 +1592,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM> */
+                    /** @description as on /v1/search: searches=<billed this month>; limit=<n, unlimited, or unknown (plan unreadable)>; billed=<searches billed by this call>; period=<YYYY-MM> */
                     "X-Service-Usage"?: string;
                     [name: string]: unknown;
                 };
@@ -1736,7 +1736,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM> */
+                    /** @description as on /v1/search: searches=<billed this month>; limit=<n, unlimited, or unknown (plan unreadable)>; billed=<searches billed by this call>; period=<YYYY-MM> */
                     "X-Service-Usage"?: string;
                     [name: string]: unknown;
                 };
@@ -1940,7 +1940,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM> */
+                    /** @description as on /v1/search: searches=<billed this month>; limit=<n, unlimited, or unknown (plan unreadable)>; billed=<searches billed by this call>; period=<YYYY-MM> */
                     "X-Service-Usage"?: string;
                     [name: string]: unknown;
                 };
@@ -8899,13 +8899,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). */
+            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). `limit=unknown`: the plan could not be read, the search was served and counted without a quota check. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `hit` (answered from the result cache) or `miss` */
                     "X-Search-Cache"?: string;
-                    /** @description searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM> */
+                    /** @description searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown (plan unreadable)>; billed=<0 or 1>; period=<YYYY-MM> */
                     "X-Service-Usage"?: string;
                     [name: string]: unknown;
                 };
@@ -9133,13 +9133,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). */
+            /** @description results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown>; billed=<0 or 1>; period=<YYYY-MM>`. A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). `limit=unknown`: the plan could not be read, the search was served and counted without a quota check. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description `hit` (answered from the result cache) or `miss` */
                     "X-Search-Cache"?: string;
-                    /** @description searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM> */
+                    /** @description searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown (plan unreadable)>; billed=<0 or 1>; period=<YYYY-MM> */
                     "X-Service-Usage"?: string;
                     [name: string]: unknown;
                 };

@@ -63,6 +63,11 @@ export const rowsRefused = new client.Counter({
   help: 'buffered rows Postgres refused for their data (SQLSTATE class 22 or 23) and that were dropped',
   labelNames: ['table'],
 });
+/** Billed searches served while their store's plan could not be read: counted, but not checked against a hard limit (X-Service-Usage limit=unknown). */
+export const searchesWithoutPlan = new client.Counter({
+  name: 'pss_searches_without_plan_total',
+  help: "billed searches served without their store's plan (unreadable): counted, not checked against a quota",
+});
 export const usageCount = new client.Counter({ name: 'pss_usage_total', help: 'billed usage counted by this process', labelNames: ['what'] });
 
 new client.Gauge({

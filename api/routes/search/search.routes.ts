@@ -9,10 +9,12 @@ import { SearchBody, SearchQuery, SearchQueryDoc, SearchResponse } from './searc
 
 const SEARCH = { scope: 'search' as const };
 const USAGE_HEADER_DOC =
-  'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>`. ' +
-  "A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search).";
+  'results; header `X-Service-Usage: searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown>; billed=<0 or 1>; period=<YYYY-MM>`. ' +
+  "A free plan past its limit answers 402 `search_quota_exceeded` (fall back to the store's own search). " +
+  '`limit=unknown`: the plan could not be read, the search was served and counted without a quota check.';
 const SEARCH_HEADERS = {
-  'X-Service-Usage': 'searches=<billed searches this month>; limit=<searches_limit or unlimited>; billed=<0 or 1>; period=<YYYY-MM>',
+  'X-Service-Usage':
+    'searches=<billed searches this month>; limit=<searches_limit, unlimited, or unknown (plan unreadable)>; billed=<0 or 1>; period=<YYYY-MM>',
   'X-Search-Cache': '`hit` (answered from the result cache) or `miss`',
 };
 const KNOWN_GET = new Set(['q', 'lang', 'page', 'per_page', 'sort', 'facets', 'ai', 'session', 'device', 'debug']);
@@ -25,7 +27,8 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
     const p: Principal = ctx.state.principal;
     if (input.debug && p.kind === 'public') throw new AppError('debug_not_allowed', 403, 'debug needs a secret key or a dashboard session');
     if (p.kind !== 'session') input.override = null;
-    // Billed: page 1 only (spec 4.6 rule 1). A free plan past its searches_limit answers 402 search_quota_exceeded.
+    // Billed: page 1 only (spec 4.6 rule 1). A free plan past its searches_limit answers 402 search_quota_exceeded;
+    // a plan that cannot be read lets the search through (limit=unknown in the header).
     const billed = input.page === 1 ? 1 : 0;
     await deps.meter.admit(p.tenantId, billed);
     const { body, text } = await service.search(p.tenantId, input);

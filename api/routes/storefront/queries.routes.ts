@@ -16,7 +16,8 @@ import {
 } from './queries.schema.js';
 
 const USAGE = {
-  'X-Service-Usage': 'as on /v1/search: searches=<billed this month>; limit=<n or unlimited>; billed=<searches billed by this call>; period=<YYYY-MM>',
+  'X-Service-Usage':
+    'as on /v1/search: searches=<billed this month>; limit=<n, unlimited, or unknown (plan unreadable)>; billed=<searches billed by this call>; period=<YYYY-MM>',
 };
 
 /** The Algolia search protocol (algoliasearch lite, InstantSearch, Autocomplete) under ALGOLIA_PREFIX. */
