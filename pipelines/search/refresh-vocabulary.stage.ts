@@ -53,6 +53,7 @@ export const refreshVocabulary = defineStage({
       ...queries.map((q) => ({ kind: 'query' as const, norm: q.normalized, display: q.query, target: null, weight: q.count * 10 })),
     ];
     const categories = profiles.build();
+    const described = builder.describedTerms();
     await deps.repos.vocabulary.replace(
       data.tenantId,
       builder.terms,
@@ -63,6 +64,7 @@ export const refreshVocabulary = defineStage({
       builder.nameWords,
       builder.openings,
       builder.spelling.variants(),
+      described,
     );
     await deps.notices.publish('vocabulary', data.tenantId);
     // The catalog just settled (no batch pending): fresh statistics keep searches on good plans, and
@@ -72,6 +74,7 @@ export const refreshVocabulary = defineStage({
     return {
       terms: builder.terms.size,
       product_types: builder.heads.size,
+      description_words: described.size,
       suggestions: suggestions.length,
       category_profiles: categories.length,
       analyzed,

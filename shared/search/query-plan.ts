@@ -15,6 +15,8 @@ export interface PlanInput {
   typoTolerance: boolean;
   /** The vocabulary's correction of an unknown token, or null (see TypoIndex). */
   correct(token: string): string | null;
+  /** The last-resort correction from the store's description-only words, for a token `correct` leaves alone, or null (Vocabulary.descriptionCorrection). */
+  correctFromDescriptions?(token: string): string | null;
   /** The store's more frequent hyphenated writing of a word ("tshirts" -> "t-shirts"), or null (Vocabulary.hyphenated). */
   hyphenated?(token: string): string | null;
   /** The store's other writing of a catalog word ("duffle" -> "duffel"), or null (Vocabulary.variant). */
@@ -121,7 +123,8 @@ export function planQuery(input: PlanInput): QueryPlan {
       // writes with hyphens is no typo ("tshirt" is "t-shirt", not "shirt"), nor is a unit name the
       // store does not use ("1 litre" is a measure, not "1 lite").
       if (input.typoTolerance && !hyphenated && !singular && !isUnitName(t)) {
-        const to = input.correct(t) ?? bareCorrection(t, input);
+        // The store's description words only when nothing else reads the word: no correction, no split.
+        const to = input.correct(t) ?? bareCorrection(t, input) ?? (split ? null : describedCorrection(t, input));
         if (to) {
           term.alternatives.push([to]);
           corrections.push({ from: t, to });
@@ -217,6 +220,13 @@ export function possessive(token: string, terms: Map<string, number>): string[] 
 function bareCorrection(token: string, input: PlanInput): string | null {
   const bare = withoutArticle(token);
   return bare ? input.correct(bare) : null;
+}
+
+/** The correction of an unknown word from the store's description-only words, as typed, else without the Arabic article. */
+function describedCorrection(token: string, input: PlanInput): string | null {
+  if (!input.correctFromDescriptions) return null;
+  const bare = withoutArticle(token);
+  return input.correctFromDescriptions(token) ?? (bare ? input.correctFromDescriptions(bare) : null);
 }
 
 /** "headset" -> ['head', 'set'] when both halves are catalog words and the whole is not. */

@@ -41,8 +41,8 @@ export class TenantContexts {
     // Cached results carry corrections and did-you-mean from the vocabulary they were made with.
     this.vocabularies = new TenantCache(
       async (id) => {
-        const { terms, products, heads, nameWords, openings, variants } = await src.vocabulary(id);
-        return new Vocabulary(terms, products, heads, nameWords, openings, variants);
+        const { terms, products, heads, nameWords, openings, variants, described } = await src.vocabulary(id);
+        return new Vocabulary(terms, products, heads, nameWords, openings, variants, described);
       },
       { replaced },
     );

@@ -11,6 +11,15 @@ export function nameWordCount(name: string): number {
   return norm ? norm.split(' ').length : 0;
 }
 
+/** A description word is a correction source from this many products' descriptions on: a word in one description may be its own typo. */
+export const DESCRIBED_MIN_PRODUCTS = 2;
+/** The most frequent description-only words kept per store (bounds the typo index every API process holds per store). */
+export const DESCRIBED_LIMIT = 10_000;
+/** Shorter words are never reached: a correction needs a word of 4 characters, one edit away (typoBudget). */
+const DESCRIBED_MIN_LENGTH = 3;
+/** Numbers and codes are matched exactly, never corrected (query-plan.ts). */
+const HAS_DIGIT = /\p{N}/u;
+
 export interface SuggestTerm {
   kind: 'query' | 'brand' | 'category';
   norm: string;
@@ -21,7 +30,7 @@ export interface SuggestTerm {
 
 /**
  * Collects a tenant's vocabulary (terms of names, brands, categories and attribute values,
- * with document frequency) and its suggestion dictionary (brands, category levels, name
+ * with document frequency; description words apart: describedTerms) and its suggestion dictionary (brands, category levels, name
  * openings such as "samsung galaxy"), one product at a time.
  */
 export class VocabularyBuilder {
@@ -32,6 +41,8 @@ export class VocabularyBuilder {
   readonly openings = new Map<string, number>();
   /** The store's spelling variants, learned from its names (SpellingVariants.variants). */
   readonly spelling = new SpellingVariants();
+  /** Each word of the products' descriptions with how many descriptions have it (describedTerms keeps the ones no other field has). */
+  private descriptionWords = new Map<string, number>();
   /** Products added. */
   products = 0;
   /** Words of the products' names, summed (the store's title length: Vocabulary.nameWords). */
@@ -57,6 +68,7 @@ export class VocabularyBuilder {
         this.terms.set(token, (this.terms.get(token) ?? 0) + 1);
       }
     }
+    this.addDescription(p.description as Record<string, string> | undefined);
     const nameTokens = Object.values(p.name).map((n) => tokenize(normalizeText(n)));
     for (const tokens of nameTokens) this.spelling.addName(tokens);
     const openers = new Set(nameTokens.map((tokens) => tokens[0]));
@@ -78,6 +90,30 @@ export class VocabularyBuilder {
         if (n === 1 && isCodeLike(normalizeText(phrase))) continue;
         // Punctuation closing the opening is the sentence's, not the name's: "عباية،" is shown "عباية".
         this.suggest('query', phrase.replace(/[,;:()،؛]+$/, ''), null);
+      }
+    }
+  }
+
+  /**
+   * The store's description-only words, a last-resort typo correction source (Vocabulary.descriptionCorrection):
+   * those in at least `min` products' descriptions and in no name, brand, category or attribute value,
+   * the `limit` most frequent, with how many descriptions have them.
+   */
+  describedTerms(limit = DESCRIBED_LIMIT, min = DESCRIBED_MIN_PRODUCTS): Map<string, number> {
+    const kept: Array<[string, number]> = [];
+    for (const [word, n] of this.descriptionWords) if (n >= min && !this.terms.has(word)) kept.push([word, n]);
+    kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return new Map(kept.length > limit ? kept.slice(0, limit) : kept);
+  }
+
+  private addDescription(description: Record<string, string> | undefined): void {
+    if (!description) return;
+    const seen = new Set<string>();
+    for (const text of Object.values(description)) {
+      for (const token of tokenize(normalizeText(text))) {
+        if (token.length < DESCRIBED_MIN_LENGTH || seen.has(token) || HAS_DIGIT.test(token)) continue;
+        seen.add(token);
+        this.descriptionWords.set(token, (this.descriptionWords.get(token) ?? 0) + 1);
       }
     }
   }

@@ -18,6 +18,8 @@ export interface VocabularyCounts {
   nameWords: number;
   openings: Map<string, number>;
   variants: Map<string, string>;
+  /** The store's description-only words with how many descriptions have them (VocabularyBuilder.describedTerms). */
+  described: Map<string, number>;
 }
 
 /** The search_vocab row holding the number of products (see replace). */
@@ -30,7 +32,8 @@ export function vocabularyRepo(db: Knex) {
     /**
      * Replaces the tenant's vocabulary, suggestion dictionary and category profiles in one
      * transaction. The number of products counted is kept as the frequency of the empty term
-     * (no word is empty), the words of their names summed as that of a space.
+     * (no word is empty), the words of their names summed as that of a space. Description-only words
+     * (`described`) are rows of their own with freq 0.
      */
     async replace(
       tenantId: string,
@@ -42,6 +45,7 @@ export function vocabularyRepo(db: Knex) {
       nameWords = 0,
       openings = new Map<string, number>(),
       variants = new Map<string, string>(),
+      described = new Map<string, number>(),
     ): Promise<void> {
       const merged = new Map<string, SuggestTerm>();
       for (const s of suggestions) {
@@ -83,6 +87,15 @@ export function vocabularyRepo(db: Knex) {
             ] as Knex.RawBinding[],
           );
         }
+        const describedWords = [...described.keys()].filter((w) => !terms.has(w) && w !== PRODUCTS_TERM && w !== NAME_WORDS_TERM);
+        for (let i = 0; i < describedWords.length; i += 20_000) {
+          const chunk = describedWords.slice(i, i + 20_000);
+          await trx.raw(`INSERT INTO search_vocab (tenant_id, term, freq, described) SELECT ?, unnest(?::text[]), 0, unnest(?::int[])`, [
+            tenantId,
+            chunk,
+            chunk.map((w) => described.get(w)!),
+          ] as Knex.RawBinding[]);
+        }
         const rows = [...merged.values()];
         for (let i = 0; i < rows.length; i += 5000) {
           await trx.raw(
@@ -103,9 +116,18 @@ export function vocabularyRepo(db: Knex) {
         ]),
       );
     },
-    /** Every word with its document frequency, the number of products they were counted over, their name words summed, the words that are product types (heads), those that open names, and spelling variants. */
+    /**
+     * Every word with its document frequency, the number of products they were counted over, their name words summed, the words that
+     * are product types (heads), those that open names, spelling variants, and the description-only words.
+     */
     async terms(tenantId: string): Promise<VocabularyCounts> {
-      const rows = await db('search_vocab').select('term', 'freq', 'heads', 'openings', 'variant').where({ tenant_id: tenantId });
+      const all = await db('search_vocab').select('term', 'freq', 'heads', 'openings', 'variant', 'described').where({ tenant_id: tenantId });
+      const described = new Map<string, number>();
+      const rows: typeof all = [];
+      for (const r of all) {
+        if (r.described > 0) described.set(r.term, r.described);
+        else rows.push(r);
+      }
       const terms = new Map<string, number>(rows.map((r: { term: string; freq: number }) => [r.term, r.freq]));
       const heads = new Map<string, number>(rows.filter((r: { heads: number }) => r.heads > 0).map((r: { term: string; heads: number }) => [r.term, r.heads]));
       const openings = new Map<string, number>(
@@ -118,7 +140,7 @@ export function vocabularyRepo(db: Knex) {
       const nameWords = terms.get(NAME_WORDS_TERM) ?? 0;
       terms.delete(PRODUCTS_TERM);
       terms.delete(NAME_WORDS_TERM);
-      return { terms, products, heads, nameWords, openings, variants };
+      return { terms, products, heads, nameWords, openings, variants, described };
     },
     /**
      * The tenant's whole suggestion dictionary (matched in memory by SuggestDictionary), sorted

@@ -26,6 +26,13 @@ const OPENER_SHARE = 0.5;
  * (`longboaard pads`: the few longboards fell below mattress pads; README, Relevance).
  */
 const CORRECTION_PRIOR = 2;
+/**
+ * A correction to a word only the store's descriptions have (Vocabulary.descriptionCorrection) is surer
+ * than none and less sure than any name word: half of a name word on one product's confidence. The
+ * plan step also keeps it at most as heavy as the lightest word the shopper typed as the store writes
+ * it (plan.step.ts), so it never outranks matches on those.
+ */
+const DESCRIBED_CONFIDENCE = 1 / (1 + CORRECTION_PRIOR) / 2;
 /** Words or codes joined by hyphens ("t-shirt", "wi-fi", "tn-2110", "sm-g980f"). */
 const HYPHENATED = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+$/u;
 /**
@@ -78,10 +85,13 @@ export class Vocabulary {
   private stemFreq = new Map<string, number>();
   /** Hyphenated words and codes by their joined writing ("tshirt" -> "t-shirt", "tn2110" -> "tn-2110"), the most frequent one of each. */
   private joined = new Map<string, string>();
+  /** The typo index over the description-only words (descriptionCorrection), or null without any. */
+  private describedTypos: TypoIndex | null;
 
   /**
    * `products`: how many products the frequencies were counted over; `heads`: head noun -> products
-   * it is the head of; `nameWords`: the words of their names, summed.
+   * it is the head of; `nameWords`: the words of their names, summed; `described`: the description-only
+   * words with how many descriptions have them (VocabularyBuilder.describedTerms, already capped).
    */
   constructor(
     readonly terms: Map<string, number>,
@@ -90,8 +100,10 @@ export class Vocabulary {
     private nameWords = 0,
     private openings: Map<string, number> = new Map(),
     private variants: Map<string, string> = new Map(),
+    private described: Map<string, number> = new Map(),
   ) {
     this.typos = new TypoIndex(terms);
+    this.describedTypos = described.size ? new TypoIndex(described) : null;
     for (const [word, n] of terms) {
       const s = stem(word);
       this.stemFreq.set(s, (this.stemFreq.get(s) ?? 0) + n);
@@ -168,7 +180,23 @@ export class Vocabulary {
    */
   correctionConfidence(word: string): number {
     const df = this.docFreq(word);
+    if (df === 0 && this.described.has(word)) return DESCRIBED_CONFIDENCE;
     return df >= 2 ? 1 : df / (df + CORRECTION_PRIOR);
+  }
+
+  /**
+   * The last-resort correction of a word the vocabulary neither knows nor corrects: the closest of the
+   * store's description-only words (the store's descriptions say "earbuds", its names "headphones"), or
+   * null. A word the descriptions themselves have is no typo.
+   */
+  descriptionCorrection(word: string): string | null {
+    if (!this.describedTypos || this.described.has(word) || this.terms.has(word)) return null;
+    return this.describedTypos.correction(word);
+  }
+
+  /** Whether a word is one of the store's description-only words (descriptionCorrection draws from them). */
+  isDescribed(word: string): boolean {
+    return this.described.has(word);
   }
 
   /** How many of the store's products are of the type a word names (by its stem). */

@@ -52,3 +52,24 @@ t.test('a mistyped word corrected to a rare one does not outweigh the words type
   // One word: the guess is still the search.
   t.equal((await ids('cartir'))[0], 'cartier');
 });
+
+t.test("a correction from the store's descriptions alone weighs less than the words typed right and never outranks them", async (t) => {
+  const shop = await h.tenant('described');
+  const d = (id: string, name: string, description: string) => ({ ...p(id, name), description: { en: description } });
+  await loadProducts(h, shop.key, shop.id, [
+    d('sony-buds', 'Sony WF-1000 Wireless Headphones', 'True wireless earbuds with noise cancelling.'),
+    d('jabra-buds', 'Jabra Elite Sport Headphones', 'Sport earbuds with a secure fit.'),
+    d('sony-tv', 'Sony Bravia Television', 'A bright picture in any room.'),
+    d('sony-radio', 'Sony Pocket Radio', 'AM and FM in your pocket.'),
+    ...Array.from({ length: 20 }, (_, i) => d(`o${i}`, `Steel Water Bottle ${i + 1}`, 'Keeps drinks cold.')),
+  ]);
+  await waitFor(async () => ((await h.api.deps.repos.vocabulary.terms(shop.id)).described.has('earbuds') ? true : null), 20_000, 'description words stored');
+  const body = (await h.api.call('POST', '/v1/search', { key: shop.key, body: { q: 'sony earbus', debug: true } })).body;
+  t.same(plan(body).corrections, [{ from: 'earbus', to: 'earbuds' }], 'corrected to the word only descriptions have');
+  const [sony, earbuds] = plan(body).weights;
+  t.ok(earbuds <= sony, `the guess weighs no more than "sony" (${earbuds} <= ${sony}), though earbuds is the rarer word`);
+  const got = (body as { ids: string[] }).ids;
+  t.equal(got[0], 'sony-buds', `the product with both words first: ${got.join()}`);
+  t.ok(got.indexOf('sony-tv') >= 0 && got.indexOf('jabra-buds') > got.indexOf('sony-tv'), 'a product naming "sony" before one only described with the guess');
+  t.ok(got.indexOf('jabra-buds') > got.indexOf('sony-radio'), 'every product naming "sony" before it');
+});

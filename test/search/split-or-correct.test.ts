@@ -93,3 +93,57 @@ t.test('a word the store writes with hyphens is no typo, and its plural finds th
   t.same(p('tshirts').terms, [{ alternatives: [['tshirts'], ['t-shirts'], ['t-shirt']] }], 'the plural and the singular writing');
   t.same(p('shrt').corrections, [{ from: 'shrt', to: 'shirt' }], 'a word with no hyphenated writing is still corrected');
 });
+
+t.test("a word only the store's descriptions have is the last-resort correction", async (t) => {
+  // Names say "headphones", "sofa", "head", "set"; only descriptions say "earbuds", "soft" (many times) and "headsets".
+  const v = new Vocabulary(
+    new Map([
+      ['headphones', 30],
+      ['sofa', 4],
+      ['sony', 9],
+      ['head', 4],
+      ['set', 9],
+    ]),
+    100,
+    new Map(),
+    0,
+    new Map(),
+    new Map(),
+    new Map([
+      ['earbuds', 12],
+      ['soft', 60],
+      ['headsets', 5],
+    ]),
+  );
+  const p = (q: string) =>
+    planQuery({
+      tokens: q.split(' '),
+      terms: v.terms,
+      typoTolerance: true,
+      correct: (w) => v.typos.correction(w),
+      correctFromDescriptions: (w) => v.descriptionCorrection(w),
+    });
+  t.same(p('sony earbus').corrections, [{ from: 'earbus', to: 'earbuds' }]);
+  t.same(p('sony earbus').terms[1], { alternatives: [['earbus'], ['earbuds']] });
+  t.same(p('sofs').corrections, [{ from: 'sofs', to: 'sofa' }], 'a name word one edit away wins over a description word one edit away, however frequent');
+  t.same(p('earbuds').corrections, [], 'a word the descriptions have is no typo');
+  t.equal(v.descriptionCorrection('earbuds'), null);
+  t.equal(v.descriptionCorrection('sofs'), 'soft', 'the description words alone would have read it so');
+  t.same(p('headsetz').corrections, [{ from: 'headsetz', to: 'headsets' }]);
+  t.same(
+    p('headset').terms[0],
+    { alternatives: [['headset'], ['head', 'set']], phrase: true },
+    'a word that splits into catalog words is read so, not by the descriptions',
+  );
+  t.ok(v.correctionConfidence('earbuds') < v.correctionConfidence('sofa'), 'a description word is a less sure correction than a name word');
+  t.ok(v.correctionConfidence('earbuds') < 1 / 3, '... than one on a single product too');
+  t.ok(v.correctionConfidence('earbuds') > 0);
+  const off = planQuery({
+    tokens: ['earbus'],
+    terms: v.terms,
+    typoTolerance: false,
+    correct: () => null,
+    correctFromDescriptions: (w) => v.descriptionCorrection(w),
+  });
+  t.same(off.corrections, [], 'no correction without typo tolerance');
+});

@@ -3,6 +3,9 @@ import { setupWithWorkers } from '../helpers/workers.js';
 import { loadProducts } from '../helpers/catalog.js';
 import { waitFor } from '../helpers/wait.js';
 import { Vocabulary } from '../../shared/search/vocabulary.js';
+import { VocabularyBuilder } from '../../shared/search/vocabulary-builder.js';
+import { toStored } from '../../shared/catalog/canonical.js';
+import { normalizeText } from '../../shared/text/normalize.js';
 
 // The search path's vocabulary (known words, typo corrections) lives in each API process and
 // follows catalog changes through the vocabulary-changed notice, without a restart.
@@ -90,4 +93,77 @@ t.test("tenant isolation: another tenant's words are never corrections", async (
   const body = await search('pangolni');
   t.equal(body.did_you_mean, null);
   t.same(body.ids, []);
+});
+
+const described = (id: string, name: string, description: Record<string, string>) =>
+  toStored({ id, name: { en: name }, description, price: 10, currency: 'USD', in_stock: true, visible: true });
+
+t.test('description words no other field has are kept apart: from two products on, the most frequent up to the cap', async (t) => {
+  const b = new VocabularyBuilder();
+  b.add(described('a', 'Sony wireless headphones', { en: 'True wireless earbuds, deep bass, 30 hours.' }));
+  b.add(described('b', 'Jabra sport headphones', { en: 'Sport earbuds with a secure fit and bass boost.' }));
+  b.add(described('c', 'Jabra speaker', { en: 'A woofer that fills the room. Wireless, with deep bass.' }));
+  const words = b.describedTerms();
+  t.equal(words.get('earbuds'), 2, 'in two descriptions and no name');
+  t.equal(words.get('bass'), 3, 'counted once per product');
+  t.notOk(words.has('woofer'), 'a word in one description only is not used');
+  t.notOk(words.has('wireless'), 'a name word is in the vocabulary, not among the description words');
+  t.notOk(b.terms.has('earbuds'), 'and a description word is no vocabulary word');
+  t.notOk(words.has('30'), 'numbers are never corrected to');
+  t.same([...b.describedTerms(2).keys()], ['bass', 'deep'], 'the cap keeps the most frequent (ties by the word)');
+  t.equal(b.describedTerms(1_000, 3).size, 1, 'a higher threshold: only "bass" is in three descriptions');
+});
+
+t.test('Arabic descriptions are read as normalized, in every language of the product', async (t) => {
+  const b = new VocabularyBuilder();
+  const ar = (id: string) =>
+    toStored({
+      id,
+      name: { ar: 'قميص قطن', en: 'Cotton shirt' },
+      description: { ar: 'قماش ناعم مريح', en: 'Soft breathable fabric' },
+      price: 10,
+      currency: 'USD',
+      in_stock: true,
+      visible: true,
+    });
+  b.add(ar('a'));
+  b.add(ar('b'));
+  const words = b.describedTerms();
+  t.equal(words.get(normalizeText('مريح')), 2);
+  t.equal(words.get('breathable'), 2);
+  t.notOk(words.has(normalizeText('قطن')), 'a name word');
+  const v = new Vocabulary(b.terms, b.products, b.heads, b.nameWords, b.openings, new Map(), words);
+  t.equal(v.descriptionCorrection(normalizeText('مرحي')), normalizeText('مريح'), 'two letters swapped');
+});
+
+t.test("a misspelled word whose right spelling only the store's descriptions have finds those products", async (t) => {
+  const shop = await h.tenant('described');
+  const d = (id: string, name: string, description: string) => ({ ...p(id, name), description: { en: description } });
+  await loadProducts(h, shop.key, shop.id, [
+    d('e1', 'Sony wireless headphones', 'True wireless earbuds with deep bass.'),
+    d('e2', 'Jabra sport headphones', 'Sport earbuds with a secure fit.'),
+    d('e3', 'Jabra speaker', 'A woofer that fills the room.'),
+  ]);
+  const counts = await waitFor(
+    async () => {
+      const v = await h.api.deps.repos.vocabulary.terms(shop.id);
+      return v.described.has('earbuds') ? v : null;
+    },
+    20_000,
+    'description words stored',
+  );
+  t.equal(counts.described.get('earbuds'), 2);
+  t.notOk(counts.terms.has('earbuds'), 'kept apart from the vocabulary');
+  t.notOk(counts.described.has('woofer'), 'one description only');
+  const body = await waitFor(
+    async () => {
+      const b = (await h.api.call('GET', '/v1/search?q=earbus', { key: shop.key })).body as Body;
+      return b.ids.length ? b : null;
+    },
+    20_000,
+    'found after the refresh',
+  );
+  t.same(body.ids.sort(), ['e1', 'e2']);
+  t.equal(body.did_you_mean, 'earbuds');
+  t.same((await h.api.call('GET', '/v1/search?q=wofer', { key: shop.key })).body.ids, [], 'a word in one description is no correction');
 });

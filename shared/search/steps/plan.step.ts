@@ -22,6 +22,7 @@ export const plan: SearchStep = {
       terms: vocab.terms,
       typoTolerance: ranking.typo_tolerance,
       correct: (word) => vocab.typos.correction(word),
+      correctFromDescriptions: (word) => vocab.descriptionCorrection(word),
       hyphenated: (word) => vocab.hyphenated(word),
       variant: (word) => vocab.variant(word),
     });
@@ -29,6 +30,8 @@ export const plan: SearchStep = {
     // A term the shopper mistyped weighs as much as its correction is sure.
     const guessed = s.plan.corrections.length ? new Map(s.plan.corrections.map((c) => [c.to, vocab.correctionConfidence(c.to)])) : NO_GUESSES;
     s.plan.terms = s.plan.terms.map((t) => ({ ...t, weight: correctedWeight(t, vocab.termWeight(t), guessed) }));
+    // A correction from the descriptions alone weighs no more than the lightest word typed as the store writes it.
+    if (s.plan.corrections.some((c) => vocab.isDescribed(c.to))) s.plan.terms = belowTypedWords(s.plan.terms, s.plan.corrections, vocab);
     // "bike for children": matching any word, the qualifier's words count in descriptions too.
     s.plan.terms = markPrepositions(markQualifier(s.plan.terms, tokens));
     // What the query names is read from its words as corrected: "blendr" names blenders (its type),
@@ -88,6 +91,17 @@ function correctedWeight(term: QueryTerm, weight: number, guessed: ReadonlyMap<s
   if (!guessed.size) return weight;
   const alt = term.alternatives.find((a) => a.length === 1 && guessed.has(a[0]));
   return alt ? Math.round(weight * guessed.get(alt[0])! * 1000) / 1000 : weight;
+}
+
+/** The terms with each one corrected to a description-only word weighing at most the lightest uncorrected term (unchanged without one). */
+function belowTypedWords(terms: QueryTerm[], corrections: Array<{ from: string; to: string }>, vocab: { isDescribed(word: string): boolean }): QueryTerm[] {
+  const described = new Set(corrections.filter((c) => vocab.isDescribed(c.to)).map((c) => c.to));
+  const corrected = new Set(corrections.map((c) => c.to));
+  const isDescribedGuess = (t: QueryTerm) => t.alternatives.some((a) => a.length === 1 && described.has(a[0]));
+  const typed = terms.filter((t) => !t.alternatives.some((a) => a.length === 1 && corrected.has(a[0])));
+  if (!typed.length) return terms;
+  const lightest = Math.min(...typed.map((t) => t.weight ?? 1));
+  return terms.map((t) => (isDescribedGuess(t) && (t.weight ?? 1) > lightest ? { ...t, weight: lightest } : t));
 }
 
 /**

@@ -33,6 +33,7 @@ import * as m033 from './033-catalog-sync-cancel.js';
 import * as m034 from './034-catalog-sync-restarts.js';
 import * as m035 from './035-synonyms-fingerprint-index.js';
 import * as m036 from './036-tenant-data-engine-rows.js';
+import * as m037 from './037-description-words.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,6 +76,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['034-catalog-sync-restarts', m034],
   ['035-synonyms-fingerprint-index', m035],
   ['036-tenant-data-engine-rows', m036],
+  ['037-description-words', m037],
 ];
 
 export const migrationSource: Knex.MigrationSource<[string, Migration]> = {
