@@ -97,7 +97,9 @@ export const InsightsBody = z
  * - click with queryID -> search_click (search_id = queryID, position from positions); click without -> view
  * - view -> view
  * - conversion addToCart -> add_to_cart; purchase -> purchase; conversion without subtype -> add_to_cart
- * Value per row: objectData price x quantity - discount when given, else the event's value when
+ * Value per row: objectData price x quantity when given (Algolia's price is the final unit price,
+ * discounts included, and the total is price x quantity: `discount` is informational and not taken
+ * off again), else the event's value when
  * it names one object; a purchase of several objects without objectData gets its value on an
  * extra product-less purchase row (an order total). Events without objectIDs (filter events)
  * are accepted and not stored. session = userToken (hashed past 64 characters).
@@ -119,13 +121,7 @@ export function toEventRows(tenantId: string, e: InsightsEventIn, receivedAt: st
   const money = type === 'add_to_cart' || type === 'purchase';
   const rows: EventRow[] = e.objectIDs.map((id, i) => {
     const data = e.objectData?.[i];
-    const value = !money
-      ? null
-      : data?.price !== undefined
-        ? Math.max(0, data.price * (data.quantity ?? 1) - (data.discount ?? 0))
-        : e.objectIDs!.length === 1
-          ? (e.value ?? null)
-          : null;
+    const value = !money ? null : data?.price !== undefined ? data.price * (data.quantity ?? 1) : e.objectIDs!.length === 1 ? (e.value ?? null) : null;
     return {
       id: newId('evt'),
       tenant_id: tenantId,

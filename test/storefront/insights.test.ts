@@ -39,7 +39,8 @@ t.test('click, add-to-cart, purchase and view events become event rows with the 
       index: 'products',
       queryID,
       objectIDs: ['lap1'],
-      objectData: [{ price: 5200, quantity: 2 }],
+      // Algolia's price is the final unit price, discounts included: the discount is not taken off again.
+      objectData: [{ price: 5200, quantity: 2, discount: 300 }],
       currency: 'SAR',
     }),
     true,
