@@ -9113,10 +9113,10 @@ export interface operations {
                     device?: "desktop" | "mobile" | "tablet" | "unknown";
                     facets?: string[];
                     filters?: {
-                        [key: string]: string[] | {
+                        [key: string]: (string | number)[] | {
                             gte?: number | null;
                             lte?: number | null;
-                        } | string | boolean;
+                        } | (string | number) | boolean;
                     };
                     /** @default auto */
                     lang?: string;

@@ -12,7 +12,9 @@ const Page = z.coerce.number().int().min(1).max(1000).default(1);
 const PerPage = z.coerce.number().int().min(1).max(100).default(20);
 
 export const RangeFilter = z.strictObject({ gte: z.number().finite().nullish(), lte: z.number().finite().nullish() });
-export const FilterValueIn = z.union([z.array(z.string().max(200)).max(100), RangeFilter, z.string().max(200), z.boolean()]);
+/** A filter value: text, or a JSON number read as its text (9.0 is "9"; the engines match a number in any writing). */
+const FilterText = z.union([z.string().max(200), z.number().finite().transform(String)]);
+export const FilterValueIn = z.union([z.array(FilterText).max(100), RangeFilter, FilterText, z.boolean()]);
 
 export const RankingConfig = z.strictObject({
   ai_rewrite: z.boolean().nullish(),
