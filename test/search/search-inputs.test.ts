@@ -102,3 +102,30 @@ t.test('filter[__proto__] is an unknown filter, not a write to every object of t
     delete (Object.prototype as Record<string, unknown>).lte;
   }
 });
+
+t.test('an integer query parameter is decimal digits: 0x10, 1e1, " 2", 0b11 and 2.0 are 400 naming it, on every route', async (t) => {
+  const refused = async (path: string, field: string) => {
+    const res = await h.api.call('GET', path, { key });
+    t.equal(res.status, 400, `${path}: ${JSON.stringify(res.body).slice(0, 200)}`);
+    t.equal(res.body.error?.code, 'validation_failed', path);
+    t.same(
+      res.body.error?.details?.map((d: { in: string; field: string }) => [d.in, d.field]),
+      [['query', field]],
+      path,
+    );
+  };
+  for (const page of ['0x10', '1e1', '%202', '2%20', '2.0', '%2B2', '0b11', '', '-1']) await refused(`/v1/search?q=shoe&page=${page}`, 'page');
+  for (const perPage of ['0b11', '0o7', '1e1', 'Infinity']) await refused(`/v1/search?q=shoe&per_page=${perPage}`, 'per_page');
+  await refused('/v1/search?q=shoe&filter[price][gte]=0x10', 'filter[price][gte]');
+  await refused('/v1/search?q=shoe&filter[price][lte]=%201', 'filter[price][lte]');
+  await refused('/v1/suggest?q=sh&limit=0x5', 'limit');
+  await refused('/v1/suggest?q=sh&products=1e0', 'products');
+  await refused('/v1/recommend?type=trending&limit=1e1', 'limit');
+  await refused('/v1/products?limit=0x10', 'limit');
+  await refused('/v1/jobs?limit=%2010', 'limit');
+  const fine = await get('page=2&per_page=1');
+  t.equal(fine.status, 200, 'plain digits still work');
+  t.same([fine.body.page, fine.body.per_page, fine.body.ids.length], [2, 1, 1]);
+  t.equal((await get('page=0002&filter[price][gte]=-1.5&filter[price][lte]=1e3')).status, 200, 'leading zeros; a range bound in decimal writing');
+  t.equal((await h.api.call('GET', '/v1/products?limit=3', { key })).status, 200);
+});

@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/platform/errors.js';
-import type { FilterValue } from '../../../shared/engines/lexical/port.js';
+import { isDecimalNumber, type FilterValue } from '../../../shared/engines/lexical/port.js';
 
 const FILTER_KEY = /^filter\[([^\][]{1,100})\](?:\[(gte|lte)\])?$/;
 
@@ -12,8 +12,9 @@ export function filtersFromQuery(extra: Record<string, unknown>): Record<string,
     const [, name, bound] = m;
     const value = String(raw);
     if (bound) {
+      // Decimal writing only: Number() read `0x10` as 16 and ` 2` as 2.
+      if (!isDecimalNumber(value)) throw bad(key, 'invalid_type', 'a range bound is a number in decimal digits');
       const n = Number(value);
-      if (value.trim() === '' || !Number.isFinite(n)) throw bad(key, 'invalid_type', 'a range bound is a number');
       // Own properties only: filter[__proto__][gte]=7 read Object.prototype as the range and set its gte, in every object of the process.
       const prev = Object.prototype.hasOwnProperty.call(filters, name) ? filters[name] : undefined;
       const range = (prev && typeof prev === 'object' && !Array.isArray(prev) ? prev : {}) as { gte?: number; lte?: number };

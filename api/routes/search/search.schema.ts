@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int, queryInt } from '../../http/schemas.js';
 
 export const Lang = z
   .string()
@@ -8,8 +9,8 @@ const Sort = z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular'
 const Ai = z.enum(['auto', 'on', 'off']).default('auto');
 const Device = z.enum(['desktop', 'mobile', 'tablet', 'unknown']).default('unknown');
 export const Session = z.string().max(64).nullish();
-const Page = z.coerce.number().int().min(1).max(1000).default(1);
-const PerPage = z.coerce.number().int().min(1).max(100).default(20);
+const Page = queryInt(int().min(1).max(1000).default(1));
+const PerPage = queryInt(int().min(1).max(100).default(20));
 
 export const RangeFilter = z.strictObject({ gte: z.number().finite().nullish(), lte: z.number().finite().nullish() });
 /** A filter value: text, or a JSON number read as its text (9.0 is "9"; the engines match a number in any writing). */

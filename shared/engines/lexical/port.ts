@@ -116,6 +116,9 @@ export type FilterValue = string[] | { gte?: number | null; lte?: number | null 
 /** A number as a filter value may write it: decimal, with a sign, a fraction or an exponent ("9.0", "-0", "1e1"); not "0x10" or "Infinity". */
 const NUMBER_TEXT = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
+/** Whether `text` is a number in decimal writing, exactly (no spaces, no `0x10`, `Infinity` or Arabic-Indic digits): a range bound's text. */
+export const isDecimalNumber = (text: string): boolean => NUMBER_TEXT.test(text) && Number.isFinite(Number(text));
+
 /**
  * The plain form of a filter value that is a number ("9.0", "9.00", "1e1", "-0", "٩"): the number
  * as the search documents write a stored number (String of it: "9", "10", "0"), so a value filter
