@@ -129,3 +129,30 @@ t.test('an integer query parameter is decimal digits: 0x10, 1e1, " 2", 0b11 and 
   t.equal((await get('page=0002&filter[price][gte]=-1.5&filter[price][lte]=1e3')).status, 200, 'leading zeros; a range bound in decimal writing');
   t.equal((await h.api.call('GET', '/v1/products?limit=3', { key })).status, 200);
 });
+
+t.test('POST filters.__proto__ is an unknown filter named at its field, as filter[__proto__] is on GET', async (t) => {
+  for (const raw of [
+    '{"q":"shoe","filters":{"__proto__":["a"]}}',
+    '{"q":"shoe","filters":{"__proto__":{"gte":7}}}',
+    '{"q":"shoe","filters":{"size":["42"],"__proto__":"x"}}',
+    '{"q":"shoe","filters":{"__proto__":true}}',
+  ]) {
+    // A raw body: an object literal's __proto__ would be its prototype, not a key the request sends.
+    const res = await h.api.call('POST', '/v1/search', { key, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    t.equal(res.status, 400, raw);
+    t.equal(res.body.error?.code, 'unknown_filter', raw);
+    t.same(
+      res.body.error?.details?.map((d: { in: string; field: string; code: string }) => [d.in, d.field, d.code]),
+      [['body', 'filters.__proto__', 'unknown_filter']],
+      raw,
+    );
+  }
+  const shape = await h.api.call('POST', '/v1/search', {
+    key,
+    rawBody: '{"q":"shoe","filters":{"__proto__":{"gte":"x"}}}',
+    headers: { 'content-type': 'application/json' },
+  });
+  t.equal(shape.status, 400, 'a value of no filter shape is refused too');
+  t.equal(({} as Record<string, unknown>).gte, undefined, 'Object.prototype has no gte');
+  t.same(sorted(await post({ filters: { size: ['42'] } })), ['s1', 's3'], 'other filters as before');
+});

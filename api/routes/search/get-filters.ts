@@ -36,6 +36,24 @@ export function filtersFromQuery(extra: Record<string, unknown>): Record<string,
   return filters;
 }
 
+/**
+ * A POST's filters with the body's own `__proto__` filter put back: z.record skips that key (an
+ * assignment would set the prototype), so `"filters": {"__proto__": ...}` searched as if unfiltered.
+ * Put as an own property, the search refuses it as an unknown filter, as it does `filter[__proto__]`.
+ * Its value is checked as any filter's (`check`); the parsed filters come back as they are otherwise.
+ */
+export function withOwnProto(
+  parsed: Record<string, FilterValue> | undefined,
+  raw: unknown,
+  check: (value: unknown) => FilterValue,
+): Record<string, FilterValue> | undefined {
+  const sent = raw && typeof raw === 'object' ? (raw as { filters?: unknown }).filters : undefined;
+  if (!sent || typeof sent !== 'object' || !Object.prototype.hasOwnProperty.call(sent, '__proto__')) return parsed;
+  const filters = { ...parsed };
+  put(filters, '__proto__', check((sent as Record<string, unknown>)['__proto__']));
+  return filters;
+}
+
 /** A plain own property, `__proto__` too (an unknown filter then, not the object's prototype). */
 function put(filters: Record<string, FilterValue>, name: string, value: FilterValue) {
   if (name === '__proto__') Object.defineProperty(filters, name, { value, writable: true, enumerable: true, configurable: true });
