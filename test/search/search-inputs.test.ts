@@ -156,3 +156,34 @@ t.test('POST filters.__proto__ is an unknown filter named at its field, as filte
   t.equal(({} as Record<string, unknown>).gte, undefined, 'Object.prototype has no gte');
   t.same(sorted(await post({ filters: { size: ['42'] } })), ['s1', 's3'], 'other filters as before');
 });
+
+t.test('a filter list holds at most 100 values of at most 200 characters, on GET as on POST', async (t) => {
+  const values = (n: number) => Array.from({ length: n }, (_, i) => (i === 0 ? '42' : `v${i}`));
+  const long = 'x'.repeat(200);
+  const at = (res: { body: { error?: { details?: Array<{ in: string; field: string; code: string }> } } }) =>
+    res.body.error?.details?.map((d) => [d.in, d.field, d.code]);
+  const ok = await get(`filter[size]=${values(100).join(',')}`);
+  t.equal(ok.status, 200, 'GET: 100 values');
+  t.same(sorted(ok), ['s1', 's3']);
+  t.equal((await get(`filter[size]=${long},42`)).status, 200, 'GET: a value of 200 characters');
+  const many = await get(`filter[size]=${values(101).join(',')}`);
+  t.equal(many.status, 400, 'GET: 101 values');
+  t.same(at(many), [['query', 'filter[size]', 'too_long']]);
+  t.match(many.body.error?.message, /100 values/);
+  const longer = await get(`filter[size]=42,${long}y`);
+  t.equal(longer.status, 400, 'GET: a value of 201 characters');
+  t.same(at(longer), [['query', 'filter[size]', 'too_long']]);
+  t.equal((await get(`filter[size]=${values(100).join(',')},,%20,`)).status, 200, 'empty items are no values');
+
+  const okPost = await post({ filters: { size: values(100) } });
+  t.equal(okPost.status, 200, 'POST: 100 values');
+  t.same(sorted(okPost), ['s1', 's3']);
+  t.equal((await post({ filters: { size: [long, '42'] } })).status, 200, 'POST: a value of 200 characters');
+  const manyPost = await post({ filters: { size: values(101) } });
+  t.equal(manyPost.status, 400, 'POST: 101 values');
+  t.same(at(manyPost), [['body', 'filters.size', 'too_long']]);
+  t.match(manyPost.body.error?.message, /100 values/);
+  const longerPost = await post({ filters: { size: ['42', `${long}y`] } });
+  t.equal(longerPost.status, 400, 'POST: a value of 201 characters');
+  t.same(at(longerPost), [['body', 'filters.size.1', 'too_long']]);
+});

@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/platform/errors.js';
+import { FILTER_VALUE_CHARS, FILTER_VALUES } from './search.schema.js';
 import { isDecimalNumber, type FilterValue } from '../../../shared/engines/lexical/port.js';
 
 const FILTER_KEY = /^filter\[([^\][]{1,100})\](?:\[(gte|lte)\])?$/;
@@ -23,14 +24,14 @@ export function filtersFromQuery(extra: Record<string, unknown>): Record<string,
     } else if (value === 'true' || value === 'false') {
       put(filters, name, value === 'true');
     } else {
-      put(
-        filters,
-        name,
-        value
-          .split(',')
-          .map((v) => v.trim())
-          .filter(Boolean),
-      );
+      const values = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
+      // The limits of POST's lists (search.schema.ts FilterValueIn).
+      if (values.length > FILTER_VALUES) throw bad(key, 'too_long', `at most ${FILTER_VALUES} values`);
+      if (values.some(tooLong)) throw bad(key, 'too_long', `a value is at most ${FILTER_VALUE_CHARS} characters`);
+      put(filters, name, values);
     }
   }
   return filters;
@@ -53,6 +54,9 @@ export function withOwnProto(
   put(filters, '__proto__', check((sent as Record<string, unknown>)['__proto__']));
   return filters;
 }
+
+/** Longer than FILTER_VALUE_CHARS characters, counted as code points as every length limit is (UTF-16 units only bound them). */
+const tooLong = (v: string) => v.length > FILTER_VALUE_CHARS && [...v].length > FILTER_VALUE_CHARS;
 
 /** A plain own property, `__proto__` too (an unknown filter then, not the object's prototype). */
 function put(filters: Record<string, FilterValue>, name: string, value: FilterValue) {
