@@ -151,7 +151,7 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: 'path' | 'q
 /** One field error per problem; unknown fields each get their own `unknown_field` entry. */
 export function validationError(error: z.ZodError, where: string): AppError {
   const details: Array<FieldError & { in: string }> = [];
-  for (const issue of error.issues) {
+  for (const issue of error.issues.flatMap(branchIssues)) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -164,6 +164,17 @@ export function validationError(error: z.ZodError, where: string): AppError {
   const first = details[0];
   const message = first ? `invalid ${where}: ${first.field}: ${first.message}` : `invalid ${where}`;
   return new AppError('validation_failed', 400, message, details);
+}
+
+/**
+ * A union's failure as the issues of its one branch of the input's type, when there is one: a list
+ * of 101 filter values is `too_long` at the list, not `invalid_union` "Invalid input". Otherwise the issue.
+ */
+function branchIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  const near = issue.errors.filter((branch) => !branch.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_union')));
+  if (near.length !== 1) return [issue];
+  return near[0].flatMap((i) => branchIssues({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue));
 }
 
 function issueCode(issue: z.core.$ZodIssue): string {

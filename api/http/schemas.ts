@@ -6,7 +6,23 @@ export { Timestamp };
 
 /** Schemas shared by several route groups (section 2.1 of the spec). */
 export const Cursor = z.string().max(200).nullish();
-export const Limit = (def: number, max: number) => z.coerce.number().int().min(1).max(max).default(def);
+export const Limit = (def: number, max: number) => queryInt(int().min(1).max(max).default(def));
+
+/** Decimal digits with an optional leading minus: the only writing of an integer a query parameter takes. */
+const DECIMAL_INT = /^-?[0-9]+$/;
+
+/**
+ * An integer query parameter: `schema` (an `int()`) over the text read as a number when it is
+ * decimal digits; any other text (`0x10`, `0b11`, `1e1`, ` 2`, `2.0`) stays text, which `int()`
+ * refuses with 400 `validation_failed` naming the parameter. z.coerce read every JavaScript
+ * number literal (`page=0x10` was page 16).
+ */
+export function queryInt<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && DECIMAL_INT.test(v) ? Number(v) : v), schema);
+}
+
+/** An integer whose wrong type is named plainly (a query parameter's text that is not decimal digits). */
+export const int = () => z.int({ error: (issue) => (issue.code === 'invalid_type' ? 'an integer in decimal digits (0-9)' : undefined) });
 
 export const Job = z.object({
   id: z.string(),

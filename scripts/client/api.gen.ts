@@ -8879,7 +8879,7 @@ export interface operations {
                 device?: "desktop" | "mobile" | "tablet" | "unknown";
                 /** @description comma-separated facet names */
                 facets?: string | null;
-                /** @description filters: filter[<name>]=v1,v2 (a value list; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range) */
+                /** @description filters: filter[<name>]=v1,v2 (a value list of at most 100 values of at most 200 characters, as in POST; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range) */
                 filter?: {
                     [key: string]: string | {
                         gte?: number;
@@ -9112,11 +9112,12 @@ export interface operations {
                      */
                     device?: "desktop" | "mobile" | "tablet" | "unknown";
                     facets?: string[];
+                    /** @description by filter name: a value list (at most 100 values of at most 200 characters, as on GET; a JSON number is its text), a value, a range {gte, lte} or a boolean */
                     filters?: {
-                        [key: string]: string[] | {
+                        [key: string]: (string | number)[] | {
                             gte?: number | null;
                             lte?: number | null;
-                        } | string | boolean;
+                        } | (string | number) | boolean;
                     };
                     /** @default auto */
                     lang?: string;

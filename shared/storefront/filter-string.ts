@@ -1,4 +1,5 @@
 import { AppError } from '../platform/errors.js';
+import { isDecimalNumber } from '../engines/lexical/port.js';
 
 /** One condition of a `filters` string. */
 export type Clause =
@@ -80,9 +81,9 @@ function unquote(v: string): string {
 }
 
 function number(v: string | undefined, bad: (message: string) => AppError): number {
-  const n = Number(v === undefined ? NaN : unquote(v));
-  if (v === undefined || !Number.isFinite(n)) throw bad(`"${v ?? ''}" is not a number`);
-  return n;
+  // Decimal writing only: Number() read `0x10` as 16.
+  if (v === undefined || !isDecimalNumber(unquote(v))) throw bad(`"${v ?? ''}" is not a number`);
+  return Number(unquote(v));
 }
 
 /** 400 unsupported_filter at the parameter (`requests.<i>.filters`). */

@@ -89,6 +89,8 @@ export const AlgoliaParamsSchema = z.object({
 export type AlgoliaParams = z.output<typeof AlgoliaParamsSchema>;
 
 const NUMBERS = new Set(['page', 'hitsPerPage', 'maxValuesPerFacet', 'maxFacetHits']);
+/** How an integer parameter is written in the `params` string. */
+const DECIMAL_INT = /^-?[0-9]+$/;
 const BOOLEANS = new Set(['clickAnalytics', 'analytics']);
 const LISTS = new Set(['facets', 'attributesToRetrieve', 'attributesToHighlight', 'queryLanguages', 'facetFilters', 'numericFilters']);
 
@@ -132,7 +134,8 @@ export function parseParams(request: Record<string, unknown>, field: string): { 
 /** Strings from the `params` string (or a v4 client) into the types the schema reads. */
 function coerce(key: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  if (NUMBERS.has(key)) return value.trim() === '' || !Number.isFinite(Number(value)) ? value : Number(value);
+  // Decimal digits only: Number() read `0x10` as 16, `1e1` as 10 and ` 2` as 2; other text stays text, which the schema refuses.
+  if (NUMBERS.has(key)) return DECIMAL_INT.test(value) ? Number(value) : value;
   if (BOOLEANS.has(key)) return value === 'true' ? true : value === 'false' ? false : value;
   if (LISTS.has(key)) {
     const t = value.trim();

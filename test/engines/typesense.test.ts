@@ -451,6 +451,11 @@ t.test('attributes as stores send them: numbers and text mixed, ranges over the 
   t.same(await ids({ size: { gte: 50 } }), ['s4']);
   t.same(await ids({ weight: { lte: 9.5 } }), ['s1', 's2', 's4'], '"٣٫٥" is 3.5');
   t.same(await ids({ weight: ['9', '12'] }), ['s1', 's3'], 'a number filters by its text');
+  t.same(await ids({ weight: ['9.0'] }), ['s1'], 'a number in any writing filters by its value: 9.0 is 9');
+  t.same(await ids({ weight: ['9.50', '1.2e1'] }), ['s2', 's3']);
+  t.same(await ids({ weight: '-0' }), [], 'no product weighs 0');
+  t.same(await ids({ weight: ['0x9'] }), [], 'a hexadecimal literal is text');
+  t.same(await ids({ size: ['42.0'] }), ['s1'], 'the text "42" is the plain writing of 42.0, as in the Postgres engine');
   const counts = (await engine.search(query('t9', { facets: ['weight'] }))).facets.weight as Array<{ value: string }>;
   t.same(counts.map((b) => b.value).sort(), ['12', '9', '9.5', '٣٫٥']);
 });

@@ -122,3 +122,44 @@ t.test('a canonical name is still refused with punctuation or an opening space',
     t.equal(res.body.error.details[0].field, 'items.0.canonical_name', name);
   }
 });
+
+t.test('a number filters by its value in any writing: 9.0, 9.00, 1e1 and -0 match the stored numbers 9, 10 and 0', async (t) => {
+  const store = await h.tenant('numbers written otherwise');
+  await h.api.call('PUT', '/v1/attributes/mapping', { key: store.key, body: { items: mapping } });
+  await loadProducts(h, store.key, store.id, [
+    p('w0', { Weight: 0 }),
+    p('w9', { Weight: 9 }),
+    p('w95', { Weight: 9.5 }),
+    p('w10', { Weight: 10 }),
+    p('wt', { Weight: '9.0' }),
+  ]);
+  const got = async (qs: string) => ids(await h.api.call('GET', `/v1/search?q=shoe&${qs}`, { key: store.key }));
+  t.same(await got('filter[weight]=9.0'), ['w9', 'wt'], 'the number 9, and the text "9.0" as written');
+  t.same(await got('filter[weight]=9.00'), ['w9']);
+  t.same(await got('filter[weight]=9'), ['w9'], 'the text "9.0" is text: "9" is not its writing');
+  t.same(await got('filter[weight]=9.50'), ['w95']);
+  t.same(await got('filter[weight]=1e1'), ['w10']);
+  t.same(await got('filter[weight]=10.0,-0'), ['w0', 'w10']);
+  t.same(await got('filter[weight]=0x9'), [], 'a hexadecimal literal is text, not 9');
+  t.same(ids(await get('filter[size]=42.0')), ['s1'], 'the text "42" is the plain writing of 42.0');
+  t.same(ids(await get('filter[size]=044')), ['s2'], 'and of 044');
+  const posted = async (weight: unknown) => {
+    const res = await h.api.call('POST', '/v1/search', { key: store.key, body: { q: 'shoe', filters: { weight } } });
+    t.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    return res.status === 200 ? ids(res) : null;
+  };
+  t.same(await posted('9.00'), ['w9'], 'POST: a string');
+  t.same(await posted(9.0), ['w9'], 'POST: a JSON number');
+  t.same(await posted(['1e1', 9.5]), ['w10', 'w95'], 'POST: a list of both');
+  const pk: string = (
+    await h.api.call('POST', '/v1/keys', { key: store.key, body: { name: 'storefront', kind: 'public', allowed_origins: ['https://shop.example'] } })
+  ).body.key;
+  const algolia = await h.api.call('POST', '/algolia/1/indexes/*/queries', {
+    body: { requests: [{ indexName: 'products', params: `query=shoe&facetFilters=${encodeURIComponent('["weight:9.0"]')}` }] },
+    headers: { 'x-algolia-api-key': pk, 'x-algolia-application-id': store.id, origin: 'https://shop.example' },
+  });
+  t.equal(algolia.status, 200, JSON.stringify(algolia.body).slice(0, 300));
+  t.same(algolia.body.results[0].hits.map((hit: { objectID: string }) => hit.objectID).sort(), ['w9', 'wt'], 'Algolia facetFilters weight:9.0');
+  const facet = await h.api.call('GET', '/v1/search?q=shoe&facets=weight', { key: store.key });
+  t.same(facet.body.facets[0].buckets.map((b: { value: string }) => b.value).sort(), ['0', '10', '9', '9.0', '9.5'], 'buckets as before');
+});

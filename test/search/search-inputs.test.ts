@@ -102,3 +102,88 @@ t.test('filter[__proto__] is an unknown filter, not a write to every object of t
     delete (Object.prototype as Record<string, unknown>).lte;
   }
 });
+
+t.test('an integer query parameter is decimal digits: 0x10, 1e1, " 2", 0b11 and 2.0 are 400 naming it, on every route', async (t) => {
+  const refused = async (path: string, field: string) => {
+    const res = await h.api.call('GET', path, { key });
+    t.equal(res.status, 400, `${path}: ${JSON.stringify(res.body).slice(0, 200)}`);
+    t.equal(res.body.error?.code, 'validation_failed', path);
+    t.same(
+      res.body.error?.details?.map((d: { in: string; field: string }) => [d.in, d.field]),
+      [['query', field]],
+      path,
+    );
+  };
+  for (const page of ['0x10', '1e1', '%202', '2%20', '2.0', '%2B2', '0b11', '', '-1']) await refused(`/v1/search?q=shoe&page=${page}`, 'page');
+  for (const perPage of ['0b11', '0o7', '1e1', 'Infinity']) await refused(`/v1/search?q=shoe&per_page=${perPage}`, 'per_page');
+  await refused('/v1/search?q=shoe&filter[price][gte]=0x10', 'filter[price][gte]');
+  await refused('/v1/search?q=shoe&filter[price][lte]=%201', 'filter[price][lte]');
+  await refused('/v1/suggest?q=sh&limit=0x5', 'limit');
+  await refused('/v1/suggest?q=sh&products=1e0', 'products');
+  await refused('/v1/recommend?type=trending&limit=1e1', 'limit');
+  await refused('/v1/products?limit=0x10', 'limit');
+  await refused('/v1/jobs?limit=%2010', 'limit');
+  const fine = await get('page=2&per_page=1');
+  t.equal(fine.status, 200, 'plain digits still work');
+  t.same([fine.body.page, fine.body.per_page, fine.body.ids.length], [2, 1, 1]);
+  t.equal((await get('page=0002&filter[price][gte]=-1.5&filter[price][lte]=1e3')).status, 200, 'leading zeros; a range bound in decimal writing');
+  t.equal((await h.api.call('GET', '/v1/products?limit=3', { key })).status, 200);
+});
+
+t.test('POST filters.__proto__ is an unknown filter named at its field, as filter[__proto__] is on GET', async (t) => {
+  for (const raw of [
+    '{"q":"shoe","filters":{"__proto__":["a"]}}',
+    '{"q":"shoe","filters":{"__proto__":{"gte":7}}}',
+    '{"q":"shoe","filters":{"size":["42"],"__proto__":"x"}}',
+    '{"q":"shoe","filters":{"__proto__":true}}',
+  ]) {
+    // A raw body: an object literal's __proto__ would be its prototype, not a key the request sends.
+    const res = await h.api.call('POST', '/v1/search', { key, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    t.equal(res.status, 400, raw);
+    t.equal(res.body.error?.code, 'unknown_filter', raw);
+    t.same(
+      res.body.error?.details?.map((d: { in: string; field: string; code: string }) => [d.in, d.field, d.code]),
+      [['body', 'filters.__proto__', 'unknown_filter']],
+      raw,
+    );
+  }
+  const shape = await h.api.call('POST', '/v1/search', {
+    key,
+    rawBody: '{"q":"shoe","filters":{"__proto__":{"gte":"x"}}}',
+    headers: { 'content-type': 'application/json' },
+  });
+  t.equal(shape.status, 400, 'a value of no filter shape is refused too');
+  t.equal(({} as Record<string, unknown>).gte, undefined, 'Object.prototype has no gte');
+  t.same(sorted(await post({ filters: { size: ['42'] } })), ['s1', 's3'], 'other filters as before');
+});
+
+t.test('a filter list holds at most 100 values of at most 200 characters, on GET as on POST', async (t) => {
+  const values = (n: number) => Array.from({ length: n }, (_, i) => (i === 0 ? '42' : `v${i}`));
+  const long = 'x'.repeat(200);
+  const at = (res: { body: { error?: { details?: Array<{ in: string; field: string; code: string }> } } }) =>
+    res.body.error?.details?.map((d) => [d.in, d.field, d.code]);
+  const ok = await get(`filter[size]=${values(100).join(',')}`);
+  t.equal(ok.status, 200, 'GET: 100 values');
+  t.same(sorted(ok), ['s1', 's3']);
+  t.equal((await get(`filter[size]=${long},42`)).status, 200, 'GET: a value of 200 characters');
+  const many = await get(`filter[size]=${values(101).join(',')}`);
+  t.equal(many.status, 400, 'GET: 101 values');
+  t.same(at(many), [['query', 'filter[size]', 'too_long']]);
+  t.match(many.body.error?.message, /100 values/);
+  const longer = await get(`filter[size]=42,${long}y`);
+  t.equal(longer.status, 400, 'GET: a value of 201 characters');
+  t.same(at(longer), [['query', 'filter[size]', 'too_long']]);
+  t.equal((await get(`filter[size]=${values(100).join(',')},,%20,`)).status, 200, 'empty items are no values');
+
+  const okPost = await post({ filters: { size: values(100) } });
+  t.equal(okPost.status, 200, 'POST: 100 values');
+  t.same(sorted(okPost), ['s1', 's3']);
+  t.equal((await post({ filters: { size: [long, '42'] } })).status, 200, 'POST: a value of 200 characters');
+  const manyPost = await post({ filters: { size: values(101) } });
+  t.equal(manyPost.status, 400, 'POST: 101 values');
+  t.same(at(manyPost), [['body', 'filters.size', 'too_long']]);
+  t.match(manyPost.body.error?.message, /100 values/);
+  const longerPost = await post({ filters: { size: ['42', `${long}y`] } });
+  t.equal(longerPost.status, 400, 'POST: a value of 201 characters');
+  t.same(at(longerPost), [['body', 'filters.size.1', 'too_long']]);
+});

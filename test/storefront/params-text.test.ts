@@ -39,3 +39,20 @@ t.test("another store's searches logged beside them are kept", async (t) => {
   const rows = await deps.db('search_log').where({ tenant_id: other.id, query: 'kept words' });
   t.equal(rows.length, 1, 'its search is in the log');
 });
+
+t.test('an integer in a params string is decimal digits: page=0x1 or hitsPerPage=1e1 is 400 at its parameter', async (t) => {
+  for (const [params, field] of [
+    ['query=x&page=0x1', 'requests.0.page'],
+    ['query=x&hitsPerPage=1e1', 'requests.0.hitsPerPage'],
+    ['query=x&hitsPerPage=%205', 'requests.0.hitsPerPage'],
+    ['query=x&maxValuesPerFacet=0b11', 'requests.0.maxValuesPerFacet'],
+    [`query=x&filters=${encodeURIComponent('price < 0x10')}`, 'requests.0.filters'],
+  ]) {
+    const res = await query(params);
+    t.equal(res.status, 400, params);
+    t.equal(res.body.error?.details?.[0]?.field, field, params);
+  }
+  const fine = await query('query=x&page=0&hitsPerPage=5');
+  t.equal(fine.status, 200);
+  t.same([fine.body.results[0].page, fine.body.results[0].hitsPerPage], [0, 5]);
+});

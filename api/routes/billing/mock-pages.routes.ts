@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
+import { int, queryInt } from '../../http/schemas.js';
 import type { Deps } from '../../../shared/deps.js';
 import { AppError, conflict } from '../../../shared/platform/errors.js';
 import { findPlan, planPrice } from '../../../shared/billing/index.js';
@@ -12,7 +13,7 @@ const CheckoutParams = z.object({ checkout_id: z.string().max(64) });
 const CheckoutAction = CheckoutParams.extend({ action: z.enum(['pay', 'trial', 'fail', 'cancel']) });
 const PortalParams = z.object({ tenant_id: z.string().max(64) });
 const PortalAction = PortalParams.extend({ action: z.enum(['renew', 'renew-fail', 'cancel-at-period-end', 'cancel-now', 'pause', 'resume']) });
-const PortalQuery = z.object({ expires: z.coerce.number().int(), token: z.string().max(128) });
+const PortalQuery = z.object({ expires: queryInt(int()), token: z.string().max(128) });
 const HTML = { 200: { description: 'HTML page' } };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int, queryInt } from '../../http/schemas.js';
 import { Card } from '../search/search.schema.js';
 import { RECOMMEND_TYPES } from '../../../shared/recommend/index.js';
 
@@ -7,7 +8,7 @@ export const RecommendQuery = z.strictObject({
   product_id: z.string().min(1).max(128).nullish().describe('required for similar and also_viewed'),
   category_id: z.string().min(1).max(128).nullish().describe('only products of this category (trending per category)'),
   session: z.string().min(1).max(64).nullish().describe('the shopper session (recently_viewed)'),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: queryInt(int().min(1).max(50).default(10)),
 });
 
 export const RecommendResponse = z.object({

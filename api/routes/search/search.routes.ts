@@ -4,8 +4,9 @@ import type { Deps } from '../../../shared/deps.js';
 import { AppError, type FieldError } from '../../../shared/platform/errors.js';
 import type { SearchInput } from '../../../shared/search/search-service.js';
 import type { Principal } from '../../../shared/access/authenticator.js';
-import { filtersFromQuery } from './get-filters.js';
-import { SearchBody, SearchQuery, SearchQueryDoc, SearchResponse } from './search.schema.js';
+import { filtersFromQuery, withOwnProto } from './get-filters.js';
+import { FilterValueIn, SearchBody, SearchQuery, SearchQueryDoc, SearchResponse } from './search.schema.js';
+import type { FilterValue } from '../../../shared/engines/lexical/port.js';
 
 const SEARCH = { scope: 'search' as const };
 const USAGE_HEADER_DOC =
@@ -90,7 +91,7 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
             lang: body.lang,
             page: body.page,
             perPage: body.per_page,
-            filters: body.filters ?? {},
+            filters: withOwnProto(body.filters, (ctx.request as { body?: unknown }).body, protoFilter) ?? {},
             sort: body.sort ?? null,
             facets: body.facets ?? null,
             session: body.session ?? null,
@@ -104,6 +105,16 @@ export function searchRoutes(deps: Deps): RouteSpec[] {
       },
     }),
   ];
+}
+
+/** The value of a body's `filters.__proto__`, checked as any filter value is. */
+function protoFilter(value: unknown): FilterValue {
+  const result = FilterValueIn.safeParse(value);
+  if (result.success) return result.data;
+  const field = 'filters.__proto__';
+  throw new AppError('validation_failed', 400, `invalid body: ${field}: not a filter value`, [
+    { in: 'body', field, code: 'invalid_filter', message: 'not a filter value' },
+  ]);
 }
 
 /**

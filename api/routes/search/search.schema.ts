@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int, queryInt } from '../../http/schemas.js';
 
 export const Lang = z
   .string()
@@ -8,11 +9,18 @@ const Sort = z.enum(['relevance', 'price_asc', 'price_desc', 'newest', 'popular'
 const Ai = z.enum(['auto', 'on', 'off']).default('auto');
 const Device = z.enum(['desktop', 'mobile', 'tablet', 'unknown']).default('unknown');
 export const Session = z.string().max(64).nullish();
-const Page = z.coerce.number().int().min(1).max(1000).default(1);
-const PerPage = z.coerce.number().int().min(1).max(100).default(20);
+const Page = queryInt(int().min(1).max(1000).default(1));
+const PerPage = queryInt(int().min(1).max(100).default(20));
 
 export const RangeFilter = z.strictObject({ gte: z.number().finite().nullish(), lte: z.number().finite().nullish() });
-export const FilterValueIn = z.union([z.array(z.string().max(200)).max(100), RangeFilter, z.string().max(200), z.boolean()]);
+/** A filter's value list holds at most this many values, each of at most FILTER_VALUE_CHARS characters: on GET (`filter[x]=a,b`) as on POST. */
+export const FILTER_VALUES = 100;
+export const FILTER_VALUE_CHARS = 200;
+/** A filter value: text, or a JSON number read as its text (9.0 is "9"; the engines match a number in any writing). */
+const FilterText = z.union([z.string().max(FILTER_VALUE_CHARS), z.number().finite().transform(String)]);
+export const FilterValueIn = z.union([z.array(FilterText).max(FILTER_VALUES, `at most ${FILTER_VALUES} values`), RangeFilter, FilterText, z.boolean()]);
+/** The longest `filter[x]=a,b` a GET takes: FILTER_VALUES values of FILTER_VALUE_CHARS characters and their commas (get-filters.ts checks each). */
+const FILTER_PARAM_CHARS = FILTER_VALUES * (FILTER_VALUE_CHARS + 1) - 1;
 
 export const RankingConfig = z.strictObject({
   ai_rewrite: z.boolean().nullish(),
@@ -45,14 +53,16 @@ export const SearchQuery = z
     device: Device,
     debug: z.enum(['true', 'false']).optional().describe('secret key or dashboard session only'),
   })
-  .catchall(z.string().max(1000).describe('filter[<name>]=v1,v2 | filter[<name>][gte]=n | filter[<name>][lte]=n'));
+  .catchall(z.string().max(FILTER_PARAM_CHARS).describe('filter[<name>]=v1,v2 | filter[<name>][gte]=n | filter[<name>][lte]=n'));
 
 /** SearchQuery as documented: its catchall is the `filter` parameter, an object in the query string (`filter[brand]=a,b`, `filter[price][gte]=10`). */
 export const SearchQueryDoc = SearchQuery.extend({
   filter: z
-    .record(z.string().max(100), z.union([z.string().max(1000), z.strictObject({ gte: z.number().optional(), lte: z.number().optional() })]))
+    .record(z.string().max(100), z.union([z.string().max(FILTER_PARAM_CHARS), z.strictObject({ gte: z.number().optional(), lte: z.number().optional() })]))
     .optional()
-    .describe('filters: filter[<name>]=v1,v2 (a value list; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range)'),
+    .describe(
+      `filters: filter[<name>]=v1,v2 (a value list of at most ${FILTER_VALUES} values of at most ${FILTER_VALUE_CHARS} characters, as in POST; true or false for in_stock), filter[<name>][gte]=n and filter[<name>][lte]=n (a range)`,
+    ),
 }).strict();
 
 export const SearchBody = z.strictObject({
@@ -60,7 +70,12 @@ export const SearchBody = z.strictObject({
   lang: Lang,
   page: z.number().int().min(1).max(1000).default(1),
   per_page: z.number().int().min(1).max(100).default(20),
-  filters: z.record(z.string().max(100), FilterValueIn).optional(),
+  filters: z
+    .record(z.string().max(100), FilterValueIn)
+    .optional()
+    .describe(
+      `by filter name: a value list (at most ${FILTER_VALUES} values of at most ${FILTER_VALUE_CHARS} characters, as on GET; a JSON number is its text), a value, a range {gte, lte} or a boolean`,
+    ),
   sort: Sort.optional(),
   facets: z.array(z.string().max(100)).max(50).optional(),
   ai: Ai,

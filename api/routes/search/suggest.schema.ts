@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { int, queryInt } from '../../http/schemas.js';
 import { Bucket, Card, Lang, Session } from './search.schema.js';
 
 export const SuggestQuery = z.strictObject({
   q: z.string().max(128),
   lang: Lang,
-  limit: z.coerce.number().int().min(1).max(20).default(8),
-  products: z.coerce.number().int().min(0).max(10).default(4),
+  limit: queryInt(int().min(1).max(20).default(8)),
+  products: queryInt(int().min(0).max(10).default(4)),
   session: Session,
 });
 

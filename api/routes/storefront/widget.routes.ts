@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../http/route.js';
+import { int, queryInt } from '../../http/schemas.js';
 import { AppError } from '../../../shared/platform/errors.js';
 import { widgetAsset, widgetVersion } from './widget-assets.js';
 import { demoPage } from './demo-page.js';
@@ -16,7 +17,7 @@ export const DemoQuery = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{1,200}$/)
     .describe("a public key whose allowed_origins hold this server's origin"),
   lang: z.enum(['en', 'ar']).default('en'),
-  hits: z.coerce.number().int().min(1).max(48).default(12),
+  hits: queryInt(int().min(1).max(48).default(12)),
 });
 
 /**

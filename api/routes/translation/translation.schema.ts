@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Job, Limit, Timestamp } from '../../http/schemas.js';
+import { Cursor, Job, Limit, Timestamp, int, queryInt } from '../../http/schemas.js';
 import type { ItemRow } from '../../../shared/translation/index.js';
 import { EXPORT_FORMATS, FIELDS, Locale, SCOPES, STATUSES } from '../../../shared/translation/index.js';
 
@@ -102,11 +102,7 @@ export const BulkReviewResult = z.object({
 export const ExportQuery = z.strictObject({
   format: z.enum(EXPORT_FORMATS).default('csv'),
   target_locale: Locale.default('ar'),
-  language_id: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
+  language_id: queryInt(int().min(1).max(2_147_483_647))
     .optional()
     .describe(
       "sql_opencart: OpenCart language_id of the target language; by default the SQL reads it from the store's `<table_prefix>language` (code = target_locale, else the first `<target_locale>-*`)",

@@ -3,7 +3,7 @@
  * understanding, normalization, synonyms and ranking policy live above this port.
  */
 
-import { normalizeText } from '../../text/normalize.js';
+import { asciiDigits, normalizeText } from '../../text/normalize.js';
 
 /** Key of a category level for any-level filtering (SearchDoc.categoryIds): normalized labels root first, joined by '>'. */
 export function categoryLevelKey(labels: string[]): string {
@@ -112,6 +112,34 @@ export interface IndexSettings {
 }
 
 export type FilterValue = string[] | { gte?: number | null; lte?: number | null } | string | boolean;
+
+/** A number as a filter value may write it: decimal, with a sign, a fraction or an exponent ("9.0", "-0", "1e1"); not "0x10" or "Infinity". */
+const NUMBER_TEXT = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/** Whether `text` is a number in decimal writing, exactly (no spaces, no `0x10`, `Infinity` or Arabic-Indic digits): a range bound's text. */
+export const isDecimalNumber = (text: string): boolean => NUMBER_TEXT.test(text) && Number.isFinite(Number(text));
+
+/**
+ * The plain form of a filter value that is a number ("9.0", "9.00", "1e1", "-0", "٩"): the number
+ * as the search documents write a stored number (String of it: "9", "10", "0"), so a value filter
+ * matches a numerically equal stored number in every engine. Null for any other text.
+ */
+export function numberForm(value: string): string | null {
+  const text = asciiDigits(value.trim());
+  if (!NUMBER_TEXT.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? String(n) : null;
+}
+
+/** An attribute filter's values and the plain forms of those that are numbers (numberForm); the same array when they add nothing. */
+export function withNumberForms(values: string[]): string[] {
+  let out: string[] | null = null;
+  for (const v of values) {
+    const form = numberForm(v);
+    if (form !== null && form !== v && !values.includes(form) && !out?.includes(form)) (out ??= [...values]).push(form);
+  }
+  return out ?? values;
+}
 
 /** One query term: any of its alternatives matches; an alternative is tokens that must all match (e.g. [['smart','watch'],['smartwatch']]). */
 export interface QueryTerm {

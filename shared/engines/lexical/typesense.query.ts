@@ -1,4 +1,4 @@
-import { categoryLevelKey, facetLimit, ownFilter, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
+import { categoryLevelKey, facetLimit, ownFilter, withNumberForms, type EngineQuery, type EngineResult, type FacetCount, type FilterValue } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { facetFieldName, fromFilterKey, numericFieldName, parseCategoryFacetValue, toFilterKey } from './typesense.schema.js';
 import { alternativeItems, queryWords, type SynonymItem } from './typesense.alternatives.js';
@@ -66,6 +66,7 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
       parts.push(`${facetFieldName(name)}:=${value}`);
     } else {
       let field = facetFieldName(name);
+      // An attribute's number in any writing ("9.0", "1e1") is also its plain form, the text `f_<name>` holds for a stored number ("9").
       let values = asList(value);
       if (name === 'brand') {
         field = 'brand_key';
@@ -73,6 +74,8 @@ export function filterBy(filters: Record<string, FilterValue> | undefined, skip?
       } else if (name === 'category') {
         field = 'category_ids';
         values = values.flatMap((v) => [v, `lvl:${categoryLevelKey(v.split('>'))}`]);
+      } else {
+        values = withNumberForms(values);
       }
       // Typesense trims values and cannot express an empty one.
       const keys = [...new Set(values.map((v) => toFilterKey(v).trim()).filter(Boolean))];
