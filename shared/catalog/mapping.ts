@@ -41,11 +41,14 @@ export function applyMapping(raw: Record<string, AttributeValue> | undefined, in
 
 function mapValue(value: AttributeValue, valueMap: Record<string, string> | undefined): AttributeValue {
   if (!valueMap) return value;
-  const lookup = (v: string) => valueMap[v] ?? valueMap[v.toLowerCase()] ?? findInsensitive(valueMap, v) ?? v;
+  // Own entries only: a value such as "constructor" or "__proto__" is the store's word, not the object's property.
+  const lookup = (v: string) => own(valueMap, v) ?? own(valueMap, v.toLowerCase()) ?? findInsensitive(valueMap, v) ?? v;
   if (typeof value === 'string') return lookup(value);
   if (Array.isArray(value)) return [...new Set(value.map(lookup))];
   return value;
 }
+
+const own = (map: Record<string, string>, key: string): string | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 function findInsensitive(map: Record<string, string>, v: string): string | undefined {
   const lower = v.trim().toLowerCase();

@@ -64,6 +64,13 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
           ]);
         }
         const reserved = body.items.findIndex((i) => RESERVED.has(i.canonical_name.toLowerCase()));
+        // `__proto__` would be a search document's prototype, not a facet (search-doc.ts `facets[name]`).
+        const prototype = body.items.findIndex((i) => i.canonical_name === '__proto__');
+        if (prototype >= 0) {
+          throw new AppError('validation_failed', 400, 'canonical_name __proto__ is reserved', [
+            { in: 'body', field: `items.${prototype}.canonical_name`, code: 'reserved_name', message: '__proto__ cannot name a facet' },
+          ]);
+        }
         if (reserved >= 0) {
           const name = body.items[reserved].canonical_name;
           throw new AppError('validation_failed', 400, `canonical_name ${name} is a built-in facet and filter`, [
