@@ -32,6 +32,10 @@ export class EventWriter {
   private pending: Pending[] = [];
   private keys = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
+  /** A flush waiting behind the one writing: later flushes join it (it writes whatever is buffered when it starts). */
+  private queued: Promise<void> | null = null;
+  /** The last write failed (Postgres down or busy): only the timer tries again, not every call that fills a batch. */
+  private failing = false;
   private timer?: NodeJS.Timeout;
   private droppedSinceWarn = 0;
 
@@ -76,14 +80,24 @@ export class EventWriter {
       this.logger.warn('event buffer full; events dropped', { dropped: this.droppedSinceWarn });
       this.droppedSinceWarn = 0;
     }
-    if (this.pending.length >= this.maxRows) void this.flush();
+    // While writes fail the buffer stays past maxRows: a flush per call would queue one more failing statement per events call.
+    if (this.pending.length >= this.maxRows && !this.failing) void this.flush();
     return taken;
   }
 
-  /** Writes what is buffered now; resolves after this and every earlier flush finished. */
+  /**
+   * Writes what is buffered now; resolves after this and every earlier flush finished. A flush
+   * asked for while another waits to start joins it: at most one waits behind the one writing.
+   */
   flush(): Promise<void> {
-    this.chain = this.chain.then(() => this.write());
-    return this.chain;
+    if (this.queued) return this.queued;
+    const next = this.chain.then(() => {
+      this.queued = null;
+      return this.write();
+    });
+    this.queued = next;
+    this.chain = next;
+    return next;
   }
 
   private async write(): Promise<void> {
@@ -106,8 +120,10 @@ export class EventWriter {
         this.logger.warn('event flush failed', { err: failed.err, rows: left.size, retried: retry.length, dropped: left.size - retry.length });
         // Put retries back for the next flush (not this one: the database is likely still failing).
         this.pending.unshift(...retry);
+        this.failing = true;
         return;
       }
+      this.failing = false;
     }
   }
 

@@ -83,21 +83,21 @@ export function receiversRepo(db: Knex) {
      * A disabled receiver's streak stays where it was disabled (a send under way then, or an interrupted last attempt found later, fails after it).
      */
     async failedOnce(id: string, disableAfter: number): Promise<ReceiverRow | undefined> {
+      // One statement: two failures at once wait on the row lock, and the second, finding it disabled, counts nothing.
+      const reached = db.raw('failure_streak + 1 >= ?', [disableAfter]);
       const [row] = await rows()
         .where({ id, enabled: true })
-        .update({ failure_streak: db.raw('failure_streak + 1') as never })
-        .returning('*');
-      if (!row || !row.enabled || row.failure_streak < disableAfter) return undefined;
-      const [disabled] = await rows()
-        .where({ id, enabled: true })
         .update({
-          enabled: false,
-          disabled_at: db.fn.now() as never,
-          disabled_reason: `${row.failure_streak} notifications in a row failed every attempt`,
-          updated_at: db.fn.now() as never,
+          failure_streak: db.raw('failure_streak + 1') as never,
+          enabled: db.raw('NOT (?)', [reached]) as never,
+          disabled_at: db.raw('CASE WHEN ? THEN now() ELSE disabled_at END', [reached]) as never,
+          disabled_reason: db.raw("CASE WHEN ? THEN (failure_streak + 1) || ' notifications in a row failed every attempt' ELSE disabled_reason END", [
+            reached,
+          ]) as never,
+          updated_at: db.raw('CASE WHEN ? THEN now() ELSE updated_at END', [reached]) as never,
         })
         .returning('*');
-      return disabled as ReceiverRow | undefined;
+      return row && !row.enabled ? (row as ReceiverRow) : undefined;
     },
   };
 }

@@ -47,3 +47,21 @@ t.test('a receiver the store disabled keeps its streak', async (t) => {
   await repo.update('ten_streak', r.id, { enabled: true });
   t.match(await repo.get(r.id), { enabled: true, failure_streak: 0 }, 'enabling again clears it');
 });
+
+t.test('two sends failing at once at the threshold: the streak stops where it disabled the receiver', async (t) => {
+  const pool = createDb(database.url, { min: 0, max: 8 });
+  t.teardown(() => pool.destroy());
+  const racing = receiversRepo(pool);
+  let streaks = 0;
+  let disabledBy = 0;
+  for (let round = 0; round < 10; round++) {
+    const r = await receiver(true);
+    await db('webhook_receivers').where({ id: r.id }).update({ failure_streak: 2 });
+    const got = await Promise.all(Array.from({ length: 4 }, () => racing.failedOnce(r.id, 3)));
+    disabledBy += got.filter(Boolean).length;
+    const row = await repo.get(r.id);
+    if (row?.failure_streak === 3 && row.disabled_reason === '3 notifications in a row failed every attempt') streaks++;
+  }
+  t.equal(disabledBy, 10, 'each receiver disabled by exactly one of the failures');
+  t.equal(streaks, 10, 'each streak stayed at 3, as its reason says');
+});
