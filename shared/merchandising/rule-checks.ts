@@ -49,6 +49,30 @@ export function ruleFilters(r: RuleFields, at = ''): Array<{ name: string; value
   return out;
 }
 
+/**
+ * The filter names `__proto__` of a rule as it was sent: z.record skips that own key of the parsed
+ * JSON (an assignment would set the prototype), so a filter context of `{"__proto__": [...]}` was
+ * stored as none and the rule met every search. Each is an unknown filter, as in a search.
+ */
+export function protoFilterProblems(sent: unknown, at = ''): FieldError[] {
+  const out: FieldError[] = [];
+  const own = (v: unknown, k: string): unknown => (v && typeof v === 'object' && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined);
+  const check = (map: unknown, field: string) => {
+    if (map && typeof map === 'object' && !Array.isArray(map) && Object.hasOwn(map, '__proto__')) {
+      out.push({ in: 'body', field: `${at}${field}.__proto__`, code: 'unknown_filter', message: '__proto__ is not a filter of this store' });
+    }
+  };
+  const c = own(sent, 'conditions');
+  const k = own(sent, 'consequences');
+  check(own(c, 'filters'), 'conditions.filters');
+  for (const kind of ['boosts', 'buries'] as const) {
+    const list = own(k, kind);
+    if (Array.isArray(list)) list.forEach((b, i) => check(own(b, 'filters'), `consequences.${kind}.${i}.filters`));
+  }
+  check(own(k, 'add_filters'), 'consequences.add_filters');
+  return out;
+}
+
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 

@@ -4,7 +4,7 @@ import type { Notices } from '../platform/notices.js';
 import type { RuleRow, RulesRepo } from './rules.repo.js';
 import type { RuleFields } from './rule.schema.js';
 import type { FilterValue } from '../engines/lexical/port.js';
-import { createdAtProblem, ruleFilters, ruleProblems } from './rule-checks.js';
+import { createdAtProblem, protoFilterProblems, ruleFilters, ruleProblems } from './rule-checks.js';
 
 /** RuleOut: the stored rule with its id and times (what lists, exports and writes answer). */
 export function toRuleOut(row: RuleRow) {
@@ -54,7 +54,8 @@ const fieldsOf = (r: RuleRow | ImportRule): RuleFields => ({
 export function rulesService(deps: ServiceDeps) {
   const repo = deps.repos.rules;
   const changed = (tenantId: string) => deps.notices.publish('rules', tenantId);
-  async function problemsOf(tenantId: string, rules: RuleFields[], at: (i: number) => string): Promise<FieldError[]> {
+  /** `sent`: the rules as the client sent them (before zod), for what the parse drops (a `__proto__` filter). */
+  async function problemsOf(tenantId: string, rules: RuleFields[], at: (i: number) => string, sent: unknown[] = []): Promise<FieldError[]> {
     const known = await deps.knownFilters(tenantId);
     const filterProblem = (f: { name: string; value: FilterValue; field: string }): FieldError[] => {
       if (!known.has(f.name)) {
@@ -63,21 +64,22 @@ export function rulesService(deps: ServiceDeps) {
       const shape = deps.filterShapeProblem(f.name, f.value);
       return shape ? [{ in: 'body', field: f.field, code: 'invalid_filter', message: shape }] : [];
     };
-    return rules.flatMap((r, i) => [...ruleProblems(r, at(i)), ...ruleFilters(r, at(i)).flatMap(filterProblem)]);
+    return rules.flatMap((r, i) => [...ruleProblems(r, at(i)), ...protoFilterProblems(sent[i], at(i)), ...ruleFilters(r, at(i)).flatMap(filterProblem)]);
   }
-  async function check(tenantId: string, rules: RuleFields[], at: (i: number) => string) {
-    const problems = await problemsOf(tenantId, rules, at);
+  async function check(tenantId: string, rules: RuleFields[], at: (i: number) => string, sent: unknown[]) {
+    const problems = await problemsOf(tenantId, rules, at, sent);
     if (problems.length) fail(problems);
   }
   return {
-    async create(tenantId: string, fields: RuleFields): Promise<RuleRow> {
-      await check(tenantId, [fields], () => '');
+    /** `sent`: the body as the client sent it (see problemsOf). */
+    async create(tenantId: string, fields: RuleFields, sent?: unknown): Promise<RuleRow> {
+      await check(tenantId, [fields], () => '', [sent]);
       const row = await repo.insert(tenantId, fields);
       await changed(tenantId);
       return row;
     },
-    async replace(tenantId: string, id: string, fields: RuleFields): Promise<RuleRow> {
-      await check(tenantId, [fields], () => '');
+    async replace(tenantId: string, id: string, fields: RuleFields, sent?: unknown): Promise<RuleRow> {
+      await check(tenantId, [fields], () => '', [sent]);
       const row = await repo.replace(tenantId, id, fields);
       if (!row) throw notFound('rule');
       await changed(tenantId);
@@ -97,7 +99,7 @@ export function rulesService(deps: ServiceDeps) {
      * created with that id, one without an id gets a new one; `replace` also deletes the rules the
      * file does not name. An export imported again changes nothing.
      */
-    async import(tenantId: string, rules: ImportRule[], mode: 'merge' | 'replace') {
+    async import(tenantId: string, rules: ImportRule[], mode: 'merge' | 'replace', sent: unknown[] = []) {
       const ids = rules.map((r) => r.id).filter((id): id is string => !!id);
       const seen = new Set<string>();
       const problems: FieldError[] = [];
@@ -107,7 +109,7 @@ export function rulesService(deps: ServiceDeps) {
         const when = r.created_at === undefined ? null : createdAtProblem(r.created_at);
         if (when) problems.push({ in: 'body', field: `rules.${i}.created_at`, ...when });
       });
-      problems.push(...(await problemsOf(tenantId, rules.map(fieldsOf), (i) => `rules.${i}.`)));
+      problems.push(...(await problemsOf(tenantId, rules.map(fieldsOf), (i) => `rules.${i}.`, sent)));
       if (problems.length) fail(problems);
       const result = await repo.withLock(tenantId, async (trx) => {
         const stored = new Map((await repo.all(tenantId, trx)).map((r) => [r.id, r]));

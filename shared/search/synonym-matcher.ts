@@ -73,11 +73,15 @@ export class SynonymMatcher {
     this.size = n;
   }
 
-  /** Splits tokens into segments; `sets` are the tenant sets that are on, `global` whether platform rules apply. */
-  apply(tokens: string[], opts: { sets: ReadonlySet<string>; global: boolean }): Segment[] {
+  /**
+   * Splits tokens into segments; `sets` are the tenant sets that are on, `global` whether platform rules apply.
+   * `query`: the normalized query the conditions are checked against (default the tokens): the words the
+   * rule parser took out as a filter or sort ("cheapest", a brand) are still part of it.
+   */
+  apply(tokens: string[], opts: { sets: ReadonlySet<string>; global: boolean; query?: string }): Segment[] {
     const out: Segment[] = [];
     const keyed = tokens.map(key);
-    const text = ` ${keyed.join(' ')} `;
+    const text = ` ${(opts.query === undefined ? keyed : keys(opts.query)).join(' ')} `;
     for (let i = 0; i < tokens.length;) {
       const matches = (this.byFirst.get(keyed[i]) ?? []).filter(
         (e) => (e.global ? opts.global : opts.sets.has(e.setKey)) && startsAt(keyed, i, e.phrase) && conditionsHold(e, text),

@@ -87,6 +87,7 @@ export function prepareRule(input: SynonymInput, defaultSet = 'default'): { rule
     if (terms.length) err('terms', 'not_allowed', 'terms are for equivalent rules; a one_way rule has input and outputs');
     const normInput = inputText ? normalizeText(inputText) : '';
     if (!inputText) err('input', 'required', 'a one_way rule needs an input');
+    else if (LINE_BREAK.test(inputText)) err('input', 'line_break', LINE_BREAK_MESSAGE);
     else if (!normInput) err('input', 'empty_term', 'input has no searchable characters');
     if (!outputs.length) err('outputs', 'required', 'a one_way rule needs at least one output');
     checkList('outputs', outputs, errors, normInput);
@@ -119,12 +120,17 @@ export function prepareRule(input: SynonymInput, defaultSet = 'default'): { rule
   };
 }
 
-/** Every text must keep something after normalization and differ from the others (and from `input`). */
+/** A line break inside a text: a Solr file (one rule per line) cannot hold it, so an export would not import back. */
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAK_MESSAGE = 'a term is one line (a Solr file cannot hold a line break inside a term)';
+
+/** Every text must be one line, keep something after normalization and differ from the others (and from `input`). */
 function checkList(field: string, texts: string[], errors: FieldError[], input?: string): number {
   const seen = new Map<string, number>();
   texts.forEach((text, i) => {
     const norm = normalizeText(text);
-    if (!norm) errors.push({ field: `${field}.${i}`, code: 'empty_term', message: `"${text}" has no searchable characters` });
+    if (LINE_BREAK.test(text)) errors.push({ field: `${field}.${i}`, code: 'line_break', message: LINE_BREAK_MESSAGE });
+    else if (!norm) errors.push({ field: `${field}.${i}`, code: 'empty_term', message: `"${text}" has no searchable characters` });
     else if (seen.has(norm)) {
       errors.push({ field: `${field}.${i}`, code: 'duplicate_term', message: `"${text}" is the same as ${field}.${seen.get(norm)} after normalization` });
     } else if (input && norm === input) errors.push({ field: `${field}.${i}`, code: 'same_as_input', message: `"${text}" is the input itself` });

@@ -216,3 +216,28 @@ t.test('the OpenAPI document lists the rule and experiment endpoints with their 
   t.equal(doc.paths['/v1/experiments/{experiment_id}/results'].get['x-scope'], 'experiments:read');
   t.ok(doc.paths['/v1/experiments'].post.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key'));
 });
+
+t.test('a filter named __proto__ is an unknown filter on create, replace and import, not dropped', async (t) => {
+  // JSON.parse keeps "__proto__" as an own key, as the API's body parser does; an object literal would set the prototype.
+  const sent = (json: string) => ({ ...base, ...JSON.parse(json) });
+  const context = sent('{"conditions":{"patterns":[{"match":"is","text":"laptop"}],"filters":{"__proto__":["x"]}}}');
+  const made = await call('POST', '/v1/rules', context);
+  t.equal(made.status, 400, 'a filter context on __proto__ is refused (it was stored as no context: the rule met every search)');
+  t.match(made.body.error, { code: 'unknown_filter', details: [{ field: 'conditions.filters.__proto__', code: 'unknown_filter' }] });
+  const add = sent('{"consequences":{"banners":[{"html":"b"}],"add_filters":{"__proto__":"x"}}}');
+  const added = await call('POST', '/v1/rules', add);
+  t.equal(added.status, 400, 'add_filters.__proto__ is refused, not silently left out');
+  t.match(added.body.error, { details: [{ field: 'consequences.add_filters.__proto__', code: 'unknown_filter' }] });
+  const boost = sent('{"consequences":{"boosts":[{"filters":{"__proto__":"x","brand":"y"}}]}}');
+  t.match((await call('POST', '/v1/rules', boost)).body.error, { details: [{ field: 'consequences.boosts.0.filters.__proto__', code: 'unknown_filter' }] });
+  const ok = await call('POST', '/v1/rules', base);
+  t.equal(ok.status, 201);
+  const put = await call('PUT', `/v1/rules/${ok.body.id}`, context);
+  t.equal(put.status, 400, 'replace refuses it too');
+  t.match(put.body.error, { details: [{ field: 'conditions.filters.__proto__' }] });
+  t.same((await call('GET', `/v1/rules/${ok.body.id}`)).body.conditions, ok.body.conditions, 'the stored rule is unchanged');
+  const imported = await call('POST', '/v1/rules/import', { rules: [base, context] });
+  t.equal(imported.status, 400, 'an import refuses it, naming the rule');
+  t.match(imported.body.error, { details: [{ field: 'rules.1.conditions.filters.__proto__', code: 'unknown_filter' }] });
+  await call('DELETE', `/v1/rules/${ok.body.id}`);
+});

@@ -85,3 +85,17 @@ t.test('Arabic variants trigger the same rule; a corrected typo does not trigger
   t.notOk(typo.ids.includes('tv1'), 'the typo is corrected to leather but the rule needs the typed word');
   t.same(typo.ids, ['cs1']);
 });
+
+t.test('conditions read the normalized query, words the rule parser took as a sort included', async (t) => {
+  // "cheapest" is a sort phrase: the rule parser takes it out of the search text, but the shopper typed it.
+  const kicks = await rule({ kind: 'one_way', input: 'kicks', outputs: ['trainers'], conditions: { require_terms: ['cheapest'] } });
+  const shoes = await rule({ kind: 'one_way', input: 'shoes', outputs: ['sneakers'], conditions: { unless_terms: ['cheapest'] } });
+  await eventually(async () => fired(await search('shoes')).includes(shoes), 10_000);
+  const required = await search('cheapest kicks');
+  t.same(fired(required), [kicks], 'require_terms present in the query: the expansion applies');
+  t.ok(required.ids.includes('rk2'), 'and finds what it adds');
+  t.same(fired(await search('kicks')), [], 'require_terms missing: no expansion');
+  const unless = await search('cheapest shoes');
+  t.same(fired(unless), [], 'unless_terms present in the query: no expansion');
+  t.same(unless.ids, [], 'so nothing the expansion would add');
+});

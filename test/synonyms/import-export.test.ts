@@ -226,3 +226,27 @@ t.test('Idempotency-Key replays an import; export can pick one set', async (t) =
   t.same([first.body.created, again.body.created, again.headers.get('idempotent-replayed')], [2, 2, 'true']);
   t.match(await exportFile(full, 'json', '&set_key=sport'), /^\[\n\{"kind":"one_way","input":"jogging","outputs":\["running"\],"set_key":"sport"\}\n\]\n$/);
 });
+
+t.test('a term holding a line break is refused on create, replace and import (a Solr export could not hold it)', async (t) => {
+  const tenant = await h.tenant('Lines');
+  const call = (method: string, path: string, body?: unknown) => h.api.call(method, path, { key: tenant.key, body });
+  const made = await call('POST', '/v1/synonyms', { kind: 'equivalent', terms: ['tv\nset', 'television'] });
+  t.equal(made.status, 400, 'create: 400, not a rule whose Solr export reads back as two lines');
+  t.match(made.body.error, { code: 'validation_failed', details: [{ field: 'terms.0', code: 'line_break' }] });
+  const ok = await call('POST', '/v1/synonyms', { kind: 'one_way', input: 'phone', outputs: ['mobile'] });
+  t.equal(ok.status, 201);
+  const put = await call('PUT', `/v1/synonyms/${ok.body.id}`, { kind: 'one_way', input: 'phone\r\ncase', outputs: ['mobile'] });
+  t.match(put.body.error, { details: [{ field: 'input', code: 'line_break' }] }, 'replace: the same check');
+  const cond = await call('PUT', `/v1/synonyms/${ok.body.id}`, {
+    kind: 'one_way',
+    input: 'phone',
+    outputs: ['mobile'],
+    conditions: { unless_terms: ['a\rb'] },
+  });
+  t.match(cond.body.error, { details: [{ field: 'conditions.unless_terms.0', code: 'line_break' }] });
+  const csv = await importFile(tenant, { format: 'csv', content: 'kind,terms\nequivalent,"tv\nset|television"\nequivalent,a|b\n' });
+  t.match(csv.body, { created: 1, errors: [/^line 2: terms\.0: /] }, 'import: that line is an error, the others apply');
+  const solr = await exportFile(tenant, 'solr');
+  const back = await importFile(tenant, { format: 'solr', content: solr, mode: 'replace' });
+  t.match(back.body, { created: 0, updated: 0, deleted: 0, errors: [] }, 'so a Solr export imports back unchanged');
+});

@@ -9,6 +9,13 @@ import { filterShapeProblem } from '../../../shared/search/search-checks.js';
 import { Deleted, page } from '../../http/schemas.js';
 import { ListRules, RuleExport, RuleImportBody, RuleImportResult, RuleIn, RuleOut, RuleParams } from './rules.schema.js';
 
+/** The body as sent, before zod (the service looks there for what the parse drops: a `__proto__` filter). */
+const sent = (ctx: Context): unknown => (ctx.request as { body?: unknown }).body;
+const sentRules = (ctx: Context): unknown[] => {
+  const rules = (sent(ctx) as { rules?: unknown } | undefined)?.rules;
+  return Array.isArray(rules) ? rules : [];
+};
+
 const READ = { scope: 'rules:read' as const };
 const WRITE = { scope: 'rules:write' as const };
 
@@ -76,6 +83,7 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
           tenantOf(ctx),
           body.rules.map(({ updated_at: _u, ...r }) => r),
           body.mode,
+          sentRules(ctx),
         );
       },
     }),
@@ -90,7 +98,7 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       body: RuleIn,
       responses: { 201: { description: 'created', schema: RuleOut } },
       async handle(ctx, { body }) {
-        const row = await service.create(tenantOf(ctx), body);
+        const row = await service.create(tenantOf(ctx), body, sent(ctx));
         ctx.status = 201;
         ctx.body = toRuleOut(row);
       },
@@ -121,7 +129,7 @@ export function ruleRoutes(deps: Deps): RouteSpec[] {
       body: RuleIn,
       responses: { 200: { description: 'the rule as stored', schema: RuleOut } },
       async handle(ctx, { params, body }) {
-        ctx.body = toRuleOut(await service.replace(tenantOf(ctx), params.rule_id, body));
+        ctx.body = toRuleOut(await service.replace(tenantOf(ctx), params.rule_id, body, sent(ctx)));
       },
     }),
     /** Deletes a rule and announces the change; deleting again is a 404. */
