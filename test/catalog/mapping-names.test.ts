@@ -4,7 +4,8 @@ import { loadProducts } from '../helpers/catalog.js';
 
 // Names and values of the attribute mapping are the store's words, never an object's built-in
 // properties: a value_map looks a value up among its own entries only ("constructor" is a colour
-// like any other), and `__proto__` cannot name a facet (it would be the search document's prototype).
+// like any other), and `__proto__`, `constructor`... cannot name a facet (facets are looked up by name in
+// plain objects: `__proto__` would be the search document's prototype, `constructor` a search's 500).
 const { h } = await setupWithWorkers();
 const store = await h.tenant('mapping names');
 const put = (items: unknown[]) => h.api.call('PUT', '/v1/attributes/mapping', { key: store.key, body: { items } });
@@ -31,10 +32,12 @@ t.test('a value the value_map does not list keeps its text, whatever it is', asy
   );
 });
 
-t.test('__proto__ cannot name a facet', async (t) => {
-  const res = await put([{ raw_name: 'Size', canonical_name: '__proto__', facet: true }]);
-  t.equal(res.status, 400);
-  t.match(res.body.error, { code: 'validation_failed', details: [{ field: 'items.0.canonical_name', code: 'reserved_name' }] });
+t.test('__proto__, constructor and the other built-in properties of objects cannot name a facet', async (t) => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    const res = await put([{ raw_name: 'Size', canonical_name: name, facet: true }]);
+    t.equal(res.status, 400, name);
+    t.match(res.body.error, { code: 'validation_failed', details: [{ field: 'items.0.canonical_name', code: 'reserved_name' }] });
+  }
   const now = await h.api.call('GET', '/v1/attributes/mapping', { key: store.key });
   t.same(
     now.body.items.map((i: { canonical_name: string }) => i.canonical_name),

@@ -64,11 +64,18 @@ export function attributeRoutes(deps: Deps): RouteSpec[] {
           ]);
         }
         const reserved = body.items.findIndex((i) => RESERVED.has(i.canonical_name.toLowerCase()));
-        // `__proto__` would be a search document's prototype, not a facet (search-doc.ts `facets[name]`).
-        const prototype = body.items.findIndex((i) => i.canonical_name === '__proto__');
-        if (prototype >= 0) {
-          throw new AppError('validation_failed', 400, 'canonical_name __proto__ is reserved', [
-            { in: 'body', field: `items.${prototype}.canonical_name`, code: 'reserved_name', message: '__proto__ cannot name a facet' },
+        // An object's built-in property (`__proto__`, `constructor`, `toString`...) cannot name a facet: facets are
+        // looked up by name in plain objects along the way (`__proto__` would be a search document's prototype).
+        const builtIn = body.items.findIndex((i) => i.canonical_name in Object.prototype);
+        if (builtIn >= 0) {
+          const name = body.items[builtIn].canonical_name;
+          throw new AppError('validation_failed', 400, `canonical_name ${name} is reserved`, [
+            {
+              in: 'body',
+              field: `items.${builtIn}.canonical_name`,
+              code: 'reserved_name',
+              message: `${name} cannot name a facet (a built-in property of objects)`,
+            },
           ]);
         }
         if (reserved >= 0) {
