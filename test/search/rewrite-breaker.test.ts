@@ -3,6 +3,7 @@ import { createLlm } from '../../shared/engines/llm/create-llm.js';
 import { Breaker } from '../../shared/platform/breaker.js';
 import { Rewriter } from '../../shared/search/rewrite/rewriter.js';
 import { SearchService } from '../../shared/search/search-service.js';
+import { searchInput } from './search-input.js';
 import { rewriteAnswer, type FakeCall, type FakeReply } from './openai-fake.js';
 import { aiRewriteStore } from './ai-store.js';
 
@@ -74,20 +75,7 @@ t.test('cool-down over: one search asks again and its success closes the breaker
   );
   const search = async (q: string) => {
     const asked = fake.calls.length;
-    const { body } = await service.search(tenantId, {
-      q,
-      lang: 'auto',
-      page: 1,
-      perPage: 20,
-      filters: {},
-      sort: null,
-      facets: null,
-      session: null,
-      debug: true,
-      override: null,
-      log: false,
-      ai: 'on',
-    });
+    const { body } = await service.search(tenantId, searchInput(q, { debug: true, ai: 'on' }));
     return { decision: rewriteOf(body)?.decision, used: body.query.ai_used, calls: fake.calls.length - asked };
   };
 

@@ -4,6 +4,7 @@ import { startFakeOpenAi } from '../helpers/openai-fake.js';
 import { QueryVectors } from '../../shared/vectors/index.js';
 import { Breaker } from '../../shared/platform/breaker.js';
 import { SearchService } from '../../shared/search/search-service.js';
+import { searchInput } from '../search/search-input.js';
 import { hybridKettleStore } from './kettle-store.js';
 
 /**
@@ -72,19 +73,7 @@ t.test('cool-down over: one search asks again and its success closes the breaker
   );
   const search = async (q: string) => {
     const asked = embedCalls();
-    const { body } = await service.search(tenantId, {
-      q,
-      lang: 'auto',
-      page: 1,
-      perPage: 20,
-      filters: {},
-      sort: null,
-      facets: null,
-      session: null,
-      debug: true,
-      override: null,
-      log: false,
-    });
+    const { body } = await service.search(tenantId, searchInput(q, { debug: true }));
     return { total: body.total, hybrid: hybridStep(body), calls: embedCalls() - asked };
   };
 
