@@ -6,7 +6,7 @@ import { loadProducts } from '../helpers/catalog.js';
 // properties: a value_map looks a value up among its own entries only ("constructor" is a colour
 // like any other), and `__proto__`, `constructor`... cannot name a facet (facets are looked up by name in
 // plain objects: `__proto__` would be the search document's prototype, `constructor` a search's 500).
-const { h } = await setupWithWorkers();
+const { h } = await setupWithWorkers({ VOCAB_DEBOUNCE_MS: '200' });
 const store = await h.tenant('mapping names');
 const put = (items: unknown[]) => h.api.call('PUT', '/v1/attributes/mapping', { key: store.key, body: { items } });
 
