@@ -131,14 +131,20 @@ export function numberForm(value: string): string | null {
   return Number.isFinite(n) ? String(n) : null;
 }
 
-/** An attribute filter's values and the plain forms of those that are numbers (numberForm); the same array when they add nothing. */
-export function withNumberForms(values: string[]): string[] {
-  let out: string[] | null = null;
+/** The plain forms (numberForm) of the values that are numbers, each once. */
+export function numberForms(values: string[]): string[] {
+  const out: string[] = [];
   for (const v of values) {
     const form = numberForm(v);
-    if (form !== null && form !== v && !values.includes(form) && !out?.includes(form)) (out ??= [...values]).push(form);
+    if (form !== null && !out.includes(form)) out.push(form);
   }
-  return out ?? values;
+  return out;
+}
+
+/** An attribute filter's values and the plain forms of those that are numbers (numberForms); the same array when they add nothing. */
+export function withNumberForms(values: string[]): string[] {
+  const added = numberForms(values).filter((form) => !values.includes(form));
+  return added.length ? [...values, ...added] : values;
 }
 
 /** One query term: any of its alternatives matches; an alternative is tokens that must all match (e.g. [['smart','watch'],['smartwatch']]). */

@@ -1,5 +1,5 @@
 import { facetValues } from './postgres.facet-sql.js';
-import { categoryLevelKey, numberForm, withNumberForms, type EngineQuery, type FilterValue, type QueryTerm } from './port.js';
+import { categoryLevelKey, numberForms, withNumberForms, type EngineQuery, type FilterValue, type QueryTerm } from './port.js';
 import { normalizeText } from '../../text/normalize.js';
 import { stem } from '../../text/stem.js';
 
@@ -95,6 +95,7 @@ export function filterSql(filters: Record<string, FilterValue> | undefined, skip
       // Text values by the value or, for a number ("9.0"), its plain form ("9", as the Typesense engine's text of a stored
       // number); a stored number by numeric equality (jsonb compares numbers as numbers: 9 = 9.0 = 1e1 / 10 * 9).
       const values = asList(value);
+      // Each plain form is also a JSON number for the jsonb comparison.
       const numbers = numberForms(values);
       if (numbers.length) {
         sql.push(`(jsonb_exists_any(facets->?, ?::text[]) OR (jsonb_typeof(facets->?) = 'number' AND facets->? = ANY(?::jsonb[])))`);
@@ -106,16 +107,6 @@ export function filterSql(filters: Record<string, FilterValue> | undefined, skip
     }
   }
   return { sql: sql.length ? ` AND ${sql.join(' AND ')}` : '', bindings };
-}
-
-/** The plain forms of the values that are numbers, each a JSON number for a jsonb comparison. */
-function numberForms(values: string[]): string[] {
-  const out: string[] = [];
-  for (const v of values) {
-    const form = numberForm(v);
-    if (form !== null && !out.includes(form)) out.push(form);
-  }
-  return out;
 }
 
 function asList(value: FilterValue): string[] {

@@ -23,17 +23,17 @@ export interface IsolatedInsert<T> {
  */
 export async function insertIsolating<T>(rows: T[], insert: (rows: T[]) => Promise<unknown>): Promise<IsolatedInsert<T>> {
   const refused: IsolatedInsert<T>['refused'] = [];
-  const todo: T[][] = rows.length ? [rows] : [];
-  while (todo.length) {
-    const chunk = todo.shift()!;
+  const queue: T[][] = rows.length ? [rows] : [];
+  while (queue.length) {
+    const chunk = queue.shift()!;
     try {
       await insert(chunk);
     } catch (err) {
-      if (!isRefusedData(err)) return { refused, failed: { rows: [chunk, ...todo].flat(), err } };
+      if (!isRefusedData(err)) return { refused, failed: { rows: [chunk, ...queue].flat(), err } };
       if (chunk.length === 1) refused.push({ row: chunk[0], err });
       else {
         const half = Math.ceil(chunk.length / 2);
-        todo.unshift(chunk.slice(0, half), chunk.slice(half));
+        queue.unshift(chunk.slice(0, half), chunk.slice(half));
       }
     }
   }
